@@ -1,0 +1,1 @@
+"""fieldwise.client."""

@@ -1,0 +1,166 @@
+"""The one exception tree of fieldwise.
+
+Every error a user can meet derives from :class:`FieldwiseError`, which carries the process exit
+code the CLI uses (2: "could not decide"; a failing gate is a value, not an exception)::
+
+    FieldwiseError
+    ├── ConfigError                 bad settings, policy or processor config
+    ├── DatasetError                a dataset on disk is missing, malformed or inconsistent
+    │   ├── DatasetNotFound         (also a FileNotFoundError)
+    │   └── DatasetValidationError  every problem found, each naming file and line
+    ├── CompareError                inputs the comparison cannot score
+    ├── ReportError                 a report cannot be rendered or written
+    ├── RunnerError                 a run set cannot be started, resumed or loaded
+    ├── WebhookVerificationError    a webhook body or signature does not verify (also a ValueError)
+    └── ClientError                 talking to the service failed
+        ├── TransportError          no usable HTTP response (connection refused, reset, timeout)
+        └── APIStatusError          the service answered 4xx/5xx; carries status, code, message,
+            │                       request id, the request and the response
+            ├── AuthenticationError   401
+            ├── NotFoundError         404
+            ├── ConflictError         409
+            ├── UnprocessableError    400, 413, 415, 422
+            ├── RateLimitError        429
+            └── ServerError           5xx
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "APIStatusError",
+    "AuthenticationError",
+    "ClientError",
+    "CompareError",
+    "ConfigError",
+    "ConflictError",
+    "DatasetError",
+    "DatasetNotFound",
+    "DatasetValidationError",
+    "FieldwiseError",
+    "NotFoundError",
+    "RateLimitError",
+    "ReportError",
+    "RunnerError",
+    "ServerError",
+    "TransportError",
+    "UnprocessableError",
+    "WebhookVerificationError",
+]
+
+
+class FieldwiseError(Exception):
+    """Base of every fieldwise error; ``exit_code`` is what the CLI exits with."""
+
+    exit_code: int = 2
+
+
+class ConfigError(FieldwiseError):
+    """Settings, a policy file or a processor config is invalid."""
+
+
+class DatasetError(FieldwiseError):
+    """A local dataset cannot be used."""
+
+
+class DatasetNotFound(FileNotFoundError, DatasetError):
+    """The dataset folder or one of its required files does not exist."""
+
+
+class DatasetValidationError(DatasetError):
+    """A dataset has one or more problems; all of them are listed in ``problems``."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        head = f"{count} problem{'s' if count != 1 else ''} in dataset:"
+        super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
+
+
+class CompareError(FieldwiseError):
+    """The comparison cannot be computed from the given inputs."""
+
+
+class ReportError(FieldwiseError):
+    """A report cannot be rendered or written."""
+
+
+class RunnerError(FieldwiseError):
+    """A run set cannot be started, resumed or loaded."""
+
+
+class WebhookVerificationError(ValueError, FieldwiseError):
+    """A webhook delivery failed verification (bad signature, stale or future timestamp)."""
+
+
+class ClientError(FieldwiseError):
+    """Talking to the service failed."""
+
+
+class TransportError(ClientError):
+    """The request got no usable HTTP response (refused, reset, timed out)."""
+
+
+class APIStatusError(ClientError):
+    """The service answered with an error status; the error body is parsed into fields."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int,
+        code: str,
+        request_id: str | None,
+        param: Any = None,
+        retryable: bool = False,
+        request: httpx.Request | None = None,
+        response: httpx.Response | None = None,
+    ) -> None:
+        self.message = message
+        self.status_code = status_code
+        self.code = code
+        self.request_id = request_id
+        self.param = param
+        self.retryable = retryable
+        self.request = request
+        self.response = response
+        where = f" (request {request_id})" if request_id else ""
+        super().__init__(f"{status_code} {code}: {message}{where}")
+
+
+class AuthenticationError(APIStatusError):
+    """401: the API key is missing or wrong."""
+
+
+class NotFoundError(APIStatusError):
+    """404: the resource does not exist."""
+
+
+class ConflictError(APIStatusError):
+    """409: the resource is in the wrong state for the request."""
+
+
+class UnprocessableError(APIStatusError):
+    """400/413/415/422: the request is malformed, too large, of the wrong type or invalid."""
+
+
+class RateLimitError(APIStatusError):
+    """429: too many requests; ``retry_after`` seconds is what the service asked for."""
+
+    @property
+    def retry_after(self) -> float | None:
+        if self.response is None:
+            return None
+        value = self.response.headers.get("retry-after")
+        try:
+            return float(value) if value is not None else None
+        except ValueError:
+            return None
+
+
+class ServerError(APIStatusError):
+    """5xx: the service failed."""
