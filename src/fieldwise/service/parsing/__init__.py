@@ -1,0 +1,39 @@
+"""Parse documents into pages of words and lines with boxes, plain text and Markdown.
+
+Entry point: :func:`parse_document`. Errors (all :class:`ParseError`, each with ``http_status``):
+:class:`UnsupportedFormat` (415), :class:`CorruptDocument` (422), :class:`PageLimitExceeded` (422;
+the default limit is :data:`DEFAULT_MAX_PAGES` = 500 pages).
+"""
+
+from __future__ import annotations
+
+from fieldwise.service.parsing.api import DEFAULT_MAX_PAGES, parse_document
+from fieldwise.service.parsing.errors import (
+    CorruptDocument,
+    PageLimitExceeded,
+    ParseError,
+    UnsupportedFormat,
+)
+from fieldwise.service.parsing.layout import split_cells
+from fieldwise.service.parsing.model import Box, Line, Page, ParsedDocument, Word
+from fieldwise.service.parsing.ocr import OcrEngine, get_ocr_engine
+from fieldwise.service.parsing.sniff import FORMATS, sniff_format
+
+__all__ = [
+    "DEFAULT_MAX_PAGES",
+    "FORMATS",
+    "Box",
+    "CorruptDocument",
+    "Line",
+    "OcrEngine",
+    "Page",
+    "PageLimitExceeded",
+    "ParseError",
+    "ParsedDocument",
+    "UnsupportedFormat",
+    "Word",
+    "get_ocr_engine",
+    "parse_document",
+    "sniff_format",
+    "split_cells",
+]

@@ -1,0 +1,89 @@
+"""``parse_document``: sniff, dispatch to a format reader, translate every failure once."""
+
+from __future__ import annotations
+
+from fieldwise.service.parsing.errors import CorruptDocument, ParseError, UnsupportedFormat
+from fieldwise.service.parsing.markdown import page_markdown
+from fieldwise.service.parsing.model import Page, ParsedDocument
+from fieldwise.service.parsing.ocr import OcrEngine, get_ocr_engine
+from fieldwise.service.parsing.sniff import sniff_format
+
+__all__ = ["DEFAULT_MAX_PAGES", "parse_document"]
+
+DEFAULT_MAX_PAGES = 500
+
+
+def _read(fmt: str, data: bytes, max_pages: int, engine: OcrEngine | None) -> ParsedDocument:
+    markdown: str | None = None
+    pages: tuple[Page, ...]
+    if fmt == "pdf":
+        from fieldwise.service.parsing.pdf import parse_pdf
+
+        pages = parse_pdf(data, max_pages=max_pages, ocr=engine)
+    elif fmt in ("png", "jpeg", "tiff"):
+        from fieldwise.service.parsing.images import parse_image
+
+        pages = parse_image(data, max_pages=max_pages, ocr=engine)
+    elif fmt == "docx":
+        from fieldwise.service.parsing.office import parse_docx
+
+        pages, markdown = parse_docx(data)
+    elif fmt == "html":
+        from fieldwise.service.parsing.html import parse_html
+
+        pages, markdown = parse_html(data)
+    elif fmt == "csv":
+        from fieldwise.service.parsing.text import parse_csv
+
+        pages, markdown = parse_csv(data)
+    else:
+        from fieldwise.service.parsing.text import parse_text
+
+        pages, markdown = parse_text(data)
+    if len(pages) > max_pages:
+        from fieldwise.service.parsing.errors import PageLimitExceeded
+
+        raise PageLimitExceeded(len(pages), max_pages)
+    if markdown is None:
+        markdown = "\n\n".join(m for m in (page_markdown(p) for p in pages) if m)
+    return ParsedDocument(format=fmt, pages=pages, markdown=markdown)
+
+
+def parse_document(
+    data: bytes,
+    *,
+    filename: str | None = None,
+    content_type: str | None = None,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    ocr: bool = True,
+    ocr_engine: OcrEngine | None = None,
+) -> ParsedDocument:
+    """Parse PDF, PNG/JPEG/TIFF, DOCX, HTML, plain text or CSV into a :class:`ParsedDocument`.
+
+    The format is sniffed from the bytes; ``filename`` and ``content_type`` only decide when
+    the bytes carry no signature. PDF pages without a text layer and images go through OCR
+    (``ocr_engine``, default the process-wide :func:`get_ocr_engine`) unless ``ocr`` is false.
+    Documents with more than ``max_pages`` pages (default 500) are refused.
+
+    Raises only :class:`ParseError` subclasses: :class:`UnsupportedFormat` (HTTP 415),
+    :class:`CorruptDocument` (empty, truncated, damaged or encrypted; 422) and
+    :class:`PageLimitExceeded` (422).
+    """
+    if not data:
+        raise CorruptDocument("the document is empty (0 bytes)")
+    fmt = sniff_format(data, filename, content_type)
+    if fmt is None:
+        described = filename or content_type or "the document"
+        raise UnsupportedFormat(
+            f"unsupported format for {described}: expected PDF, PNG, JPEG, TIFF, DOCX, HTML, "
+            "text or CSV"
+        )
+    engine = (ocr_engine or get_ocr_engine()) if ocr else None
+    try:
+        return _read(fmt, data, max_pages, engine)
+    except ParseError:
+        raise
+    except Exception as exc:  # the one place where library errors become ours
+        raise CorruptDocument(
+            f"the {fmt.upper()} document could not be read ({type(exc).__name__}: {exc})"
+        ) from exc

@@ -1,0 +1,45 @@
+"""Errors of the parsing library, each carrying the HTTP status the service answers with::
+
+FieldwiseError
+└── ParseError                 any document that cannot be parsed (http_status 422)
+    ├── UnsupportedFormat      the bytes are no format we read (415)
+    ├── CorruptDocument        truncated, damaged or encrypted (422)
+    └── PageLimitExceeded      more pages than ``max_pages`` (422)
+"""
+
+from __future__ import annotations
+
+from fieldwise.errors import FieldwiseError
+
+__all__ = ["CorruptDocument", "PageLimitExceeded", "ParseError", "UnsupportedFormat"]
+
+
+class ParseError(FieldwiseError):
+    """A document cannot be parsed; ``http_status`` and ``code`` are what the service answers."""
+
+    http_status: int = 422
+    code: str = "parse_error"
+
+
+class UnsupportedFormat(ParseError):
+    """The document's type (sniffed from its bytes, then its name) is not one we read."""
+
+    http_status = 415
+    code = "unsupported_media_type"
+
+
+class CorruptDocument(ParseError):
+    """The document is truncated, damaged or encrypted; the message says which."""
+
+    code = "corrupt_document"
+
+
+class PageLimitExceeded(ParseError):
+    """The document has more pages than the limit (``max_pages``, 500 by default)."""
+
+    code = "page_limit_exceeded"
+
+    def __init__(self, pages: int, limit: int) -> None:
+        self.pages = pages
+        self.limit = limit
+        super().__init__(f"document has {pages} pages; the limit is {limit}")

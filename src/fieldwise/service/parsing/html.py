@@ -1,0 +1,51 @@
+"""HTML through BeautifulSoup/lxml: headings, paragraphs, list items and tables."""
+
+from __future__ import annotations
+
+from fieldwise.service.parsing.model import Page
+from fieldwise.service.parsing.textgrid import Block, layout_blocks
+
+__all__ = ["parse_html"]
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_BLOCKS = {"p", "li", "div", "dt", "dd", "pre", "blockquote", "caption", "address", "td", "th"}
+
+
+def parse_html(data: bytes) -> tuple[tuple[Page, ...], str]:
+    """Pages on the text grid and structural Markdown of an HTML document."""
+    from bs4 import BeautifulSoup, Tag
+
+    soup = BeautifulSoup(data, "lxml")
+    for junk in soup(["script", "style", "noscript", "template", "head"]):
+        junk.decompose()
+    blocks: list[Block] = []
+
+    def walk(node: Tag) -> None:
+        for child in node.children:
+            if not isinstance(child, Tag):
+                text = str(child).strip()
+                if text:
+                    blocks.append(Block("paragraph", text))
+                continue
+            name = child.name.lower()
+            if name in _HEADINGS:
+                blocks.append(
+                    Block("heading", child.get_text(" ", strip=True), level=_HEADINGS[name])
+                )
+            elif name == "table":
+                rows = tuple(
+                    tuple(cell.get_text(" ", strip=True) for cell in tr.find_all(["td", "th"]))
+                    for tr in child.find_all("tr")
+                )
+                rows = tuple(r for r in rows if any(r))
+                if rows:
+                    blocks.append(Block("table", rows=rows))
+            elif name in _BLOCKS and not child.find(["table", *_HEADINGS, "p", "div", "li"]):
+                blocks.append(Block("paragraph", child.get_text(" ", strip=True)))
+            elif name == "br":
+                continue
+            else:
+                walk(child)
+
+    walk(soup)
+    return layout_blocks(blocks)

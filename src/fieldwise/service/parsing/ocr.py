@@ -1,0 +1,75 @@
+"""OCR through rapidocr-onnxruntime (models ship with the wheel; runs offline).
+
+Building the engine loads three ONNX models (about a second), so it happens once per process:
+:func:`get_ocr_engine` is cached, and :class:`OcrEngine` itself loads lazily under a lock and
+serializes recognition, because one ONNX session is not safe to share between threads here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from typing import Any
+
+from PIL import Image
+
+from fieldwise.service.parsing.model import Box, Word
+
+__all__ = ["OcrEngine", "get_ocr_engine"]
+
+# OCR often glues "Label:value"; splitting after the colon gives the label its own word.
+_TOKEN = re.compile(r"[^\s:]+:?|:")
+
+
+class OcrEngine:
+    """A lazily loaded, thread-safe rapidocr engine returning words with boxes and scores."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._engine: Any = None
+
+    def _load(self) -> Any:
+        if self._engine is None:
+            from rapidocr_onnxruntime import RapidOCR
+
+            self._engine = RapidOCR()
+        return self._engine
+
+    def recognize(self, image: Image.Image, scale: float = 1.0) -> list[Word]:
+        """Words found in ``image``; boxes are divided by ``scale`` (pixels per page unit)."""
+        import numpy as np
+
+        pixels = np.asarray(image.convert("RGB"))
+        with self._lock:
+            result, _ = self._load()(pixels)
+        words: list[Word] = []
+        for points, text, score in result or []:
+            xs = [float(p[0]) / scale for p in points]
+            ys = [float(p[1]) / scale for p in points]
+            words.extend(_split_region(str(text), Box(min(xs), min(ys), max(xs), max(ys)), score))
+        return words
+
+
+def _split_region(text: str, box: Box, score: float) -> list[Word]:
+    """Spread a recognized text region's tokens over its box in proportion to their length."""
+    tokens = [(m.start(), m.group()) for m in _TOKEN.finditer(text)]
+    if not tokens or not text:
+        return []
+    per_char = box.width / max(len(text), 1)
+    return [
+        Word(
+            token,
+            Box(
+                box.x0 + start * per_char, box.y0, box.x0 + (start + len(token)) * per_char, box.y1
+            ),
+            float(score),
+        )
+        for start, token in tokens
+    ]
+
+
+@functools.cache
+def get_ocr_engine() -> OcrEngine:
+    """The process-wide OCR engine (models load on first use)."""
+    return OcrEngine()

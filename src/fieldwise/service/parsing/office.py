@@ -1,0 +1,47 @@
+"""DOCX through python-docx: headings, paragraphs and tables in body order."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from fieldwise.service.parsing.errors import CorruptDocument
+from fieldwise.service.parsing.model import Page
+from fieldwise.service.parsing.textgrid import Block, layout_blocks
+
+__all__ = ["parse_docx"]
+
+
+def _heading_level(style_name: str) -> int | None:
+    if style_name == "Title":
+        return 1
+    if style_name.startswith("Heading"):
+        suffix = style_name.removeprefix("Heading").strip()
+        return min(int(suffix), 6) if suffix.isdigit() else 1
+    return None
+
+
+def parse_docx(data: bytes) -> tuple[tuple[Page, ...], str]:
+    """Pages on the text grid and structural Markdown of a DOCX document."""
+    import docx
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        raise CorruptDocument(f"the DOCX file is corrupt ({exc})") from exc
+    except Exception as exc:  # lxml and python-docx raise many kinds on damaged parts
+        raise CorruptDocument(f"the DOCX file is corrupt ({type(exc).__name__})") from exc
+    blocks: list[Block] = []
+    for item in document.iter_inner_content():
+        if isinstance(item, Paragraph):
+            level = _heading_level(item.style.name if item.style is not None else "")
+            if level is not None:
+                blocks.append(Block("heading", item.text, level=level))
+            else:
+                blocks.append(Block("paragraph", item.text))
+        elif isinstance(item, Table):
+            rows = tuple(tuple(cell.text for cell in row.cells) for row in item.rows)
+            blocks.append(Block("table", rows=rows))
+    return layout_blocks(blocks)

@@ -1,0 +1,86 @@
+"""PDF through pypdfium2: words from the text layer, OCR for pages that have none."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from fieldwise.service.parsing.errors import CorruptDocument, PageLimitExceeded
+from fieldwise.service.parsing.layout import group_lines
+from fieldwise.service.parsing.model import Box, Page, Word
+from fieldwise.service.parsing.ocr import OcrEngine
+
+__all__ = ["parse_pdf"]
+
+_PASSWORD_ERROR = 4
+_OCR_SCALE = 2.0  # 144 dpi: enough for 9 pt text, still fast on two cores
+
+
+def _open(data: bytes) -> pdfium.PdfDocument:
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == _PASSWORD_ERROR:
+            raise CorruptDocument("the PDF is encrypted (password protected)") from exc
+        raise CorruptDocument(f"the PDF is corrupt or truncated ({exc})") from exc
+
+
+def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
+    textpage = page.get_textpage()
+    try:
+        raw = textpage.raw
+        words: list[Word] = []
+        chars: list[str] = []
+        box: Box | None = None
+        for i in range(pdfium_c.FPDFText_CountChars(raw)):
+            code = pdfium_c.FPDFText_GetUnicode(raw, i)
+            ch = chr(code) if 0 < code < 0x110000 else " "
+            if ch.isspace() or ch == "\x00" or pdfium_c.FPDFText_IsGenerated(raw, i) == 1:
+                if chars and box is not None:
+                    words.append(Word("".join(chars), box))
+                chars, box = [], None
+                continue
+            left, bottom, right, top = textpage.get_charbox(i, loose=True)
+            char_box = Box(left, height - top, right, height - bottom)
+            if box is not None and (
+                abs(char_box.cy - box.cy) > box.height / 2
+                or char_box.x0 - box.x1 > char_box.height * 0.35
+                or char_box.x1 < box.x0
+            ):
+                words.append(Word("".join(chars), box))
+                chars, box = [], None
+            chars.append(ch)
+            box = char_box if box is None else box.union(char_box)
+        if chars and box is not None:
+            words.append(Word("".join(chars), box))
+        return words
+    finally:
+        textpage.close()
+
+
+def parse_pdf(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Page, ...]:
+    """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given."""
+    document = _open(data)
+    try:
+        count = len(document)
+        if count > max_pages:
+            raise PageLimitExceeded(count, max_pages)
+        if count == 0:
+            raise CorruptDocument("the PDF has no pages")
+        pages: list[Page] = []
+        for index in range(count):
+            page = document[index]
+            try:
+                width, height = page.get_size()
+                words = _text_words(page, height)
+                source = "text"
+                if not words and ocr is not None:
+                    bitmap = page.render(scale=_OCR_SCALE)
+                    words = ocr.recognize(bitmap.to_pil(), scale=_OCR_SCALE)
+                    source = "ocr"
+                pages.append(Page(index + 1, width, height, group_lines(words), source))
+            finally:
+                page.close()
+        return tuple(pages)
+    finally:
+        document.close()
