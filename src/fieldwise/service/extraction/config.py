@@ -1,0 +1,216 @@
+"""Processor version configs: validation into frozen dataclasses, errors naming the bad key.
+
+The schema is the "Processor version config" of the shared contracts; unknown keys are refused
+(a typo such as ``"lables"`` would otherwise silently change nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise.errors import ConfigError
+
+__all__ = [
+    "COLUMN_TYPES",
+    "FIELD_TYPES",
+    "ColumnSpec",
+    "ExtractionConfig",
+    "FieldSpec",
+    "validate_config",
+]
+
+FIELD_TYPES = ("array", "boolean", "currency", "date", "enum", "number", "string")
+COLUMN_TYPES = ("boolean", "currency", "date", "number", "string")
+POSITIONS = ("any", "below", "right")
+DATE_ORDERS = ("DMY", "MDY", "YMD")
+DEFAULT_LABEL_THRESHOLD = 85.0
+
+_TOP_KEYS = {"engine", "entrypoint", "label_threshold", "date_order", "fields", "description"}
+_FIELD_KEYS = {
+    "name",
+    "type",
+    "labels",
+    "pattern",
+    "position",
+    "required",
+    "values",
+    "columns",
+    "column_types",
+    "description",
+}
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_ENTRYPOINT = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_]\w*$")
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """One column of an array field: the row key, its header labels and its type."""
+
+    name: str
+    labels: tuple[str, ...]
+    type: str = "string"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field to extract; ``name`` may be dotted (``seller.name``) to nest the value."""
+
+    name: str
+    type: str
+    labels: tuple[str, ...] = ()
+    pattern: str | None = None
+    position: str = "any"
+    required: bool = False
+    values: tuple[str, ...] = ()
+    columns: tuple[ColumnSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """A validated processor version config."""
+
+    fields: tuple[FieldSpec, ...]
+    engine: str = "rules"
+    entrypoint: str | None = None
+    label_threshold: float = DEFAULT_LABEL_THRESHOLD
+    date_order: str = "DMY"
+
+
+def _fail(where: str, message: str) -> ConfigError:
+    return ConfigError(f"{where}: {message}")
+
+
+def _strings(value: Any, where: str, *, allow_single: bool = True) -> tuple[str, ...]:
+    if isinstance(value, str) and allow_single:
+        value = [value]
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise _fail(where, f"expected a list of strings, got {type(value).__name__}")
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise _fail(f"{where}[{i}]", "expected a non-empty string")
+        out.append(item.strip())
+    return tuple(out)
+
+
+def _unknown(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            prefix = f"{where}." if where else ""
+            raise ConfigError(f"{prefix}{key}: unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _columns(raw: Mapping[str, Any], where: str) -> tuple[ColumnSpec, ...]:
+    columns = raw.get("columns")
+    if not isinstance(columns, Mapping) or not columns:
+        raise _fail(f"{where}.columns", "an array field needs a non-empty mapping of columns")
+    types = raw.get("column_types", {})
+    if not isinstance(types, Mapping):
+        raise _fail(f"{where}.column_types", "expected a mapping of column name to type")
+    for key in types:
+        if key not in columns:
+            raise _fail(f"{where}.column_types.{key}", "not one of the columns")
+    specs = []
+    for key, labels in columns.items():
+        if not isinstance(key, str) or not _NAME.match(key) or "." in key:
+            raise _fail(f"{where}.columns.{key}", "column names are identifiers")
+        kind = types.get(key, "string")
+        if kind not in COLUMN_TYPES:
+            raise _fail(f"{where}.column_types.{key}", f"unknown type {kind!r}")
+        specs.append(ColumnSpec(key, _strings(labels, f"{where}.columns.{key}"), kind))
+    return tuple(specs)
+
+
+def _field(raw: Any, where: str) -> FieldSpec:
+    if not isinstance(raw, Mapping):
+        raise _fail(where, "expected an object")
+    _unknown(raw, _FIELD_KEYS, where)
+    name = raw.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise _fail(f"{where}.name", f"expected a dotted identifier, got {name!r}")
+    kind = raw.get("type", "string")
+    if kind not in FIELD_TYPES:
+        raise _fail(f"{where}.type", f"unknown type {kind!r} (one of {', '.join(FIELD_TYPES)})")
+    pattern = raw.get("pattern")
+    if pattern is not None:
+        if not isinstance(pattern, str):
+            raise _fail(f"{where}.pattern", "expected a regular expression string")
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise _fail(f"{where}.pattern", f"invalid regular expression ({exc})") from exc
+    position = raw.get("position", "any")
+    if position not in POSITIONS:
+        raise _fail(f"{where}.position", f"expected one of {', '.join(POSITIONS)}")
+    required = raw.get("required", False)
+    if not isinstance(required, bool):
+        raise _fail(f"{where}.required", "expected true or false")
+    values: tuple[str, ...] = ()
+    if kind == "enum":
+        values = _strings(raw.get("values"), f"{where}.values", allow_single=False)
+        if not values:
+            raise _fail(f"{where}.values", "an enum needs at least one value")
+    elif "values" in raw:
+        raise _fail(f"{where}.values", "only enum fields take values")
+    columns = _columns(raw, where) if kind == "array" else ()
+    if kind != "array" and ("columns" in raw or "column_types" in raw):
+        raise _fail(f"{where}.columns", "only array fields take columns")
+    labels = _strings(raw.get("labels", []), f"{where}.labels")
+    return FieldSpec(name, kind, labels, pattern, position, required, values, columns)
+
+
+def _engine(raw: Mapping[str, Any], allow_python: bool) -> tuple[str, str | None]:
+    engine = raw.get("engine", "rules")
+    if engine not in ("rules", "python"):
+        raise _fail("engine", f"unknown engine {engine!r} (rules or python)")
+    entrypoint = raw.get("entrypoint")
+    if engine == "rules":
+        if entrypoint is not None:
+            raise _fail("entrypoint", "only the python engine takes an entrypoint")
+        return engine, None
+    if not allow_python:
+        raise _fail("engine", "python engines are disabled (start with --allow-python-engines)")
+    if not isinstance(entrypoint, str) or not _ENTRYPOINT.match(entrypoint):
+        raise _fail("entrypoint", "expected 'package.module:function'")
+    return engine, entrypoint
+
+
+def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> ExtractionConfig:
+    """Validate a raw version config; :class:`ConfigError` names the offending key.
+
+    Example message: ``fields[2].type: unknown type 'foo' (one of ...)``.
+    """
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"config: expected an object, got {type(raw).__name__}")
+    _unknown(raw, _TOP_KEYS, "")
+    engine, entrypoint = _engine(raw, allow_python)
+    threshold = raw.get("label_threshold", DEFAULT_LABEL_THRESHOLD)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise _fail("label_threshold", "expected a number from 0 to 100")
+    if not 0 <= threshold <= 100:
+        raise _fail("label_threshold", f"{threshold} is outside 0..100")
+    date_order = raw.get("date_order", "DMY")
+    if date_order not in DATE_ORDERS:
+        raise _fail("date_order", f"expected one of {', '.join(DATE_ORDERS)}")
+    raw_fields = raw.get("fields", [])
+    if not isinstance(raw_fields, Sequence) or isinstance(raw_fields, str):
+        raise _fail("fields", "expected a list of field objects")
+    if engine == "rules" and not raw_fields:
+        raise _fail("fields", "a rules engine needs at least one field")
+    fields = tuple(_field(item, f"fields[{i}]") for i, item in enumerate(raw_fields))
+    seen: set[str] = set()
+    for i, spec in enumerate(fields):
+        parts = spec.name.split(".")
+        prefixes = {".".join(parts[:n]) for n in range(1, len(parts))}
+        clash = (
+            spec.name in seen or prefixes & seen or any(s.startswith(spec.name + ".") for s in seen)
+        )
+        if clash:
+            raise _fail(
+                f"fields[{i}].name", f"{spec.name!r} duplicates or nests into another field"
+            )
+        seen.add(spec.name)
+    return ExtractionConfig(fields, engine, entrypoint, float(threshold), date_order)

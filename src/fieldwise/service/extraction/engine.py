@@ -1,0 +1,154 @@
+"""The rules engine: each field's value from labels, positions, types and tables.
+
+Confidence of a value is the product of independent pieces of evidence, each in 0..1:
+
+- the label match: rapidfuzz score mapped from 50..100 to 0..1;
+- the position: same cell after the label 1.0, next column 0.97, line below 0.88, further 0.75;
+- the type: a validated value alone in its snippet 1.0, with stray text around it 0.85, a free
+  string nothing validates 0.92;
+- the OCR score of the words (1.0 for text layers);
+- ambiguity: when another candidate with a *different* value scores within 85 % of the best,
+  the best is multiplied by 0.7 (the layout does not tell them apart);
+- with no label at all, a value found by scanning for its type (dates, enum values, patterns)
+  starts at 0.35.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise.service.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.extraction.labels import find_labels
+from fieldwise.service.extraction.locate import value_snippets
+from fieldwise.service.extraction.normalize import Parsed
+from fieldwise.service.extraction.output import Output
+from fieldwise.service.extraction.tables import find_table
+from fieldwise.service.extraction.typed import parse_typed, validity
+from fieldwise.service.parsing import ParsedDocument
+
+__all__ = ["extract"]
+
+_AMBIGUOUS_RATIO = 0.85
+_AMBIGUOUS_FACTOR = 0.7
+_SCAN_CONFIDENCE = 0.35
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A typed value for a field, where it came from, and its confidence."""
+
+    parsed: Parsed
+    confidence: float
+    page: int
+    text: str
+
+
+def _label_factor(score: float) -> float:
+    return max(0.0, min(1.0, (score - 50.0) / 50.0))
+
+
+def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | None:
+    return parse_typed(
+        text, spec.type, date_order=config.date_order, pattern=spec.pattern, values=spec.values
+    )
+
+
+def _candidates(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> list[Candidate]:
+    out: list[Candidate] = []
+    for hit in find_labels(doc, spec.labels, config.label_threshold):
+        for snippet in value_snippets(doc, hit, spec.position):
+            parsed = _parse(snippet.text, spec, config)
+            if parsed is None:
+                continue
+            confidence = (
+                _label_factor(hit.score)
+                * snippet.weight
+                * validity(parsed, spec.type, spec.pattern)
+                * snippet.ocr_confidence
+            )
+            out.append(Candidate(parsed, confidence, snippet.page, snippet.text))
+    return out
+
+
+def _scan(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
+    """Without a label: the first value of a self-validating type in reading order."""
+    if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
+        return None
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            parsed = _parse(line.text, spec, config)
+            if parsed is not None:
+                confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
+                return Candidate(parsed, confidence, p, line.text)
+    return None
+
+
+def _best(candidates: list[Candidate]) -> Candidate | None:
+    if not candidates:
+        return None
+    by_value: dict[Any, Candidate] = {}
+    for cand in candidates:  # document order breaks ties: the first occurrence wins
+        key = cand.parsed.value
+        if key not in by_value or cand.confidence > by_value[key].confidence:
+            by_value[key] = cand
+    ranked = sorted(by_value.values(), key=lambda c: -c.confidence)
+    best = ranked[0]
+    if len(ranked) > 1 and ranked[1].confidence >= _AMBIGUOUS_RATIO * best.confidence:
+        return Candidate(best.parsed, best.confidence * _AMBIGUOUS_FACTOR, best.page, best.text)
+    return best
+
+
+def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
+    stop_lines = {
+        (hit.page, hit.line)
+        for other in config.fields
+        if other.type != "array" and other.labels
+        for hit in find_labels(doc, other.labels, config.label_threshold)
+        if hit.start == 0
+    }
+    table = find_table(
+        doc,
+        spec,
+        threshold=config.label_threshold,
+        date_order=config.date_order,
+        stop_lines=stop_lines,
+    )
+    if table is None or not table.rows:
+        return
+    rows: list[dict[str, Any]] = []
+    for index, row in enumerate(table.rows):
+        rows.append({name: parsed.value for name, (parsed, _) in row.cells.items()})
+        for name, (parsed, confidence) in row.cells.items():
+            out.meta(f"{spec.name}.{index}.{name}", confidence, row.page + 1, parsed.text)
+    out.put(spec.name, rows, table.header_score, table.page + 1, table.header_text)
+
+
+def extract(
+    doc: ParsedDocument,
+    config: ExtractionConfig,
+    *,
+    confidence_threshold: float | None = None,
+) -> dict[str, Any]:
+    """Run a version config over a parsed document; returns the "Processor run output".
+
+    ``{"value": {...}, "metadata": {"<dotted path>": {"confidence", "page", "text",
+    "needs_review"}}}``; fields not found are omitted. ``needs_review`` is true when a
+    ``confidence_threshold`` is given and the confidence is below it. ``python`` engine
+    configs call their entrypoint (see :mod:`fieldwise.service.extraction.python_engine`).
+    """
+    if config.engine == "python":
+        from fieldwise.service.extraction.python_engine import run_python
+
+        return run_python(doc, config, confidence_threshold=confidence_threshold)
+    out = Output(confidence_threshold)
+    for spec in config.fields:
+        if spec.type == "array":
+            _array(doc, spec, config, out)
+            continue
+        best = _best(_candidates(doc, spec, config)) if spec.labels else None
+        if best is None:
+            best = _scan(doc, spec, config)
+        if best is not None:
+            out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
+    return out.result()

@@ -1,0 +1,79 @@
+"""Where a value sits relative to its label: right in the same cell, the next cell, or below."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fieldwise.service.extraction.labels import LabelHit
+from fieldwise.service.parsing import Box, ParsedDocument, Word, split_cells
+
+__all__ = ["Snippet", "value_snippets"]
+
+# How much a position counts as evidence: the words just after a label are the classic
+# "Label: value"; a separate column is nearly as good; the line below is a weaker guess.
+POSITION_WEIGHT = {"same-cell": 1.0, "next-cell": 0.97, "below": 0.88, "below-far": 0.75}
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """Candidate value text near a label, with its words and where it was found."""
+
+    text: str
+    words: tuple[Word, ...]
+    page: int
+    where: str
+
+    @property
+    def weight(self) -> float:
+        return POSITION_WEIGHT[self.where]
+
+    @property
+    def ocr_confidence(self) -> float:
+        return min((w.confidence for w in self.words), default=1.0)
+
+
+def _box(words: Sequence[Word]) -> Box:
+    box = words[0].box
+    for w in words[1:]:
+        box = box.union(w.box)
+    return box
+
+
+def _snippet(words: Sequence[Word], page: int, where: str) -> Snippet:
+    return Snippet(" ".join(w.text for w in words), tuple(words), page, where)
+
+
+def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Snippet]:
+    """Snippets near ``hit`` allowed by ``position`` ("right", "below" or "any")."""
+    page = doc.pages[hit.page]
+    line = page.lines[hit.line]
+    out: list[Snippet] = []
+    label_box = _box(line.words[hit.start : hit.end])
+    if position in ("right", "any"):
+        index = 0
+        cells = split_cells(line)
+        for n, cell in enumerate(cells):
+            if index <= hit.end - 1 < index + len(cell):
+                rest = line.words[hit.end : index + len(cell)]
+                if rest:
+                    out.append(_snippet(rest, hit.page, "same-cell"))
+                if n + 1 < len(cells):
+                    out.append(_snippet(cells[n + 1], hit.page, "next-cell"))
+                break
+            index += len(cell)
+    if position in ("below", "any"):
+        height = max(label_box.height, 1.0)
+        for offset, below in enumerate(page.lines[hit.line + 1 : hit.line + 4]):
+            if below.box.y0 - label_box.y1 > 3.5 * height:
+                break
+            for cell in split_cells(below):
+                box = _box(cell)
+                overlap = min(box.x1, label_box.x1) - max(box.x0, label_box.x0)
+                if overlap > 0:
+                    out.append(_snippet(cell, hit.page, "below" if offset == 0 else "below-far"))
+                    break
+            else:
+                continue
+            break
+    return out

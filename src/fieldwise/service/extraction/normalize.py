@@ -1,0 +1,173 @@
+"""Typed value parsers: amounts, dates, booleans, enums and patterned strings.
+
+Each parser finds the first value of its type in a snippet and returns it normalized together
+with ``exact``: whether the value covers the whole snippet (stray text around a value is weaker
+evidence, which the engine turns into lower confidence).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+__all__ = ["Parsed", "parse_amount", "parse_bool", "parse_date", "parse_enum", "parse_string"]
+
+_CUR = r"(?:€|\$|£|EUR|USD|GBP|CHF)"
+_AMOUNT = re.compile(
+    rf"(?P<neg>[-−(])?\s?(?P<cur1>{_CUR})?\s?(?P<neg2>[-−])?"
+    r"(?<![\d.,])(?P<num>\d{1,3}(?:[.,'’\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)"
+    rf"(?![.,]?\d)(?:\s?(?P<cur2>{_CUR}))?(?P<pct>\s?%)?"
+)
+_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
+_MONTHS = {
+    "jan": 1, "january": 1, "januar": 1, "jänner": 1,
+    "feb": 2, "february": 2, "februar": 2,
+    "mar": 3, "march": 3, "mär": 3, "märz": 3, "maerz": 3,
+    "apr": 4, "april": 4,
+    "may": 5, "mai": 5,
+    "jun": 6, "june": 6, "juni": 6,
+    "jul": 7, "july": 7, "juli": 7,
+    "aug": 8, "august": 8,
+    "sep": 9, "sept": 9, "september": 9,
+    "oct": 10, "october": 10, "okt": 10, "oktober": 10,
+    "nov": 11, "november": 11,
+    "dec": 12, "december": 12, "dez": 12, "dezember": 12,
+}  # fmt: skip
+_MONTH = r"(?P<mon>[A-Za-zäÄ]{3,9})\.?"
+_DATES = [
+    re.compile(r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
+    re.compile(r"(?<!\d)(?P<a>\d{1,2})[./-](?P<b>\d{1,2})[./-](?P<y>\d{4}|\d{2})(?!\d)"),
+    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})\.?\s+{_MONTH}\s+(?P<y>\d{{4}})(?!\d)"),
+    re.compile(rf"{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})(?!\d)"),
+]
+_TRUE = {"yes", "true", "y", "x", "✓", "✔", "ja", "paid", "bezahlt", "1", "on"}
+_FALSE = {"no", "false", "n", "nein", "unpaid", "open", "offen", "0", "off", "due"}
+_JUNK = " \t:#-–|"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A normalized value, the text it came from, and whether it was the whole snippet."""
+
+    value: str | float | bool
+    text: str
+    exact: bool
+    currency: str | None = None
+
+
+def _exact(snippet: str, start: int, end: int) -> bool:
+    rest = snippet[:start].strip(_JUNK) + snippet[end:].strip(_JUNK + ".,;)")
+    return not rest
+
+
+def _number(num: str) -> float:
+    cleaned = re.sub(r"[’'\u00a0\u202f]", "", num)
+    dot, comma = cleaned.rfind("."), cleaned.rfind(",")
+    if dot >= 0 and comma >= 0:
+        decimal = "." if dot > comma else ","
+    elif dot >= 0 or comma >= 0:
+        sep = "." if dot >= 0 else ","
+        head, _, tail = cleaned.rpartition(sep)
+        # one separator followed by exactly three digits reads as thousands ("1.234", "1,234")
+        thousands = cleaned.count(sep) > 1 or (len(tail) == 3 and head not in ("0", "-0"))
+        decimal = "" if thousands else sep
+    else:
+        decimal = ""
+    if decimal:
+        whole, _, frac = cleaned.rpartition(decimal)
+        return float(re.sub(r"[.,]", "", whole) + "." + frac)
+    return float(re.sub(r"[.,]", "", cleaned))
+
+
+def parse_amount(snippet: str) -> Parsed | None:
+    """The first amount: "1,234.50", "1.234,50", "€1,234.50", "-8,79", "(12.00)", "12 EUR".
+
+    Percentages are skipped. ``currency`` is the ISO code when a symbol or code is attached.
+    """
+    for match in _AMOUNT.finditer(snippet):
+        if match.group("pct"):
+            continue
+        value = _number(match.group("num"))
+        if match.group("neg") or match.group("neg2"):
+            value = -value
+        symbol = match.group("cur1") or match.group("cur2")
+        currency = _SYMBOLS.get(symbol, symbol) if symbol else None
+        text = match.group(0).strip()
+        return Parsed(value, text, _exact(snippet, match.start(), match.end()), currency)
+    return None
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    return year + (2000 if year < 70 else 1900) if len(text) == 2 else year
+
+
+def parse_date(snippet: str, order: str = "DMY") -> Parsed | None:
+    """The first valid date as ISO ``YYYY-MM-DD``; ``order`` reads ambiguous ``01/02/2024``.
+
+    With ``MDY`` the first number of a day/month pair is the month; with DMY or YMD the day.
+    """
+    best: tuple[int, Parsed] | None = None
+    for index, pattern in enumerate(_DATES):
+        for match in pattern.finditer(snippet):
+            groups = match.groupdict()
+            try:
+                if index == 1:
+                    a, b = int(groups["a"]), int(groups["b"])
+                    month, day = (a, b) if order == "MDY" else (b, a)
+                    if month > 12 >= day:
+                        month, day = day, month
+                    date = dt.date(_year(groups["y"]), month, day)
+                elif index == 0:
+                    date = dt.date(int(groups["y"]), int(groups["m"]), int(groups["d"]))
+                else:
+                    mon = _MONTHS.get(groups["mon"].lower())
+                    if mon is None:
+                        continue
+                    date = dt.date(int(groups["y"]), mon, int(groups["d"]))
+            except ValueError:
+                continue
+            exact = _exact(snippet, match.start(), match.end())
+            parsed = Parsed(date.isoformat(), match.group(0), exact)
+            if best is None or match.start() < best[0]:
+                best = (match.start(), parsed)
+            break
+    return best[1] if best else None
+
+
+def parse_bool(snippet: str) -> Parsed | None:
+    """yes/no, true/false, paid/unpaid, ja/nein, a check mark."""
+    for token in re.findall(r"[\w✓✔]+", snippet.lower()):
+        if token in _TRUE or token in _FALSE:
+            return Parsed(token in _TRUE, token, _exact(snippet.lower(), 0, len(snippet)))
+    return None
+
+
+def parse_enum(snippet: str, values: tuple[str, ...]) -> Parsed | None:
+    """One of ``values``: an exact token first, a currency symbol, then a close fuzzy match."""
+    tokens = re.findall(r"[\w€$£]+|[€$£]", snippet)
+    lowered = {v.lower(): v for v in values}
+    for token in tokens:
+        value = lowered.get(token.lower()) or lowered.get(_SYMBOLS.get(token, "").lower())
+        if value is not None:
+            return Parsed(value, token, len(tokens) == 1)
+    for token in tokens:
+        for value in values:
+            if len(token) >= 4 and fuzz.ratio(token.lower(), value.lower()) >= 90:
+                return Parsed(value, token, False)
+    return None
+
+
+def parse_string(snippet: str, pattern: re.Pattern[str] | None) -> Parsed | None:
+    """The pattern's first match (its first group if it has one), else the cleaned snippet."""
+    if pattern is not None:
+        match = pattern.search(snippet)
+        if match is None:
+            return None
+        text = match.group(1) if pattern.groups and match.group(1) else match.group(0)
+        return Parsed(text.strip(), text, _exact(snippet, match.start(), match.end()))
+    cleaned = snippet.strip(_JUNK).strip()
+    return Parsed(cleaned, snippet, True) if cleaned else None

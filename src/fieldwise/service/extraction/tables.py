@@ -1,0 +1,144 @@
+"""Array fields: find the header row by column labels, then read rows until the table ends.
+
+The header is the line where most column labels match (at least two, or the only column).
+Each word below is assigned to the column whose header it overlaps, else the nearest header
+centre. The table ends at a large vertical gap, at a line that carries another field's label
+(e.g. "Total"), or at a line that fills too few columns to be a row. A line that fills only
+text columns continues the previous row (wrapped descriptions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+
+from fieldwise.service.extraction.config import FieldSpec
+from fieldwise.service.extraction.labels import LabelHit, find_labels
+from fieldwise.service.extraction.normalize import Parsed
+from fieldwise.service.extraction.typed import parse_typed, validity
+from fieldwise.service.parsing import Box, Line, ParsedDocument, Word
+
+__all__ = ["Row", "Table", "find_table"]
+
+_MAX_GAP = 2.5  # line heights between rows before the table is considered over
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: column name → (parsed value, source text, confidence)."""
+
+    cells: dict[str, tuple[Parsed, float]]
+    page: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rows of an array field and how well its header matched (0..1)."""
+
+    rows: tuple[Row, ...]
+    header_score: float
+    page: int
+    header_text: str
+
+
+def _header(
+    doc: ParsedDocument, spec: FieldSpec, threshold: float
+) -> tuple[int, int, dict[str, Box], float] | None:
+    found: dict[tuple[int, int], dict[str, LabelHit]] = {}
+    for column in spec.columns:
+        for hit in find_labels(doc, column.labels, threshold):
+            slot = found.setdefault((hit.page, hit.line), {})
+            if column.name not in slot or slot[column.name].score < hit.score:
+                slot[column.name] = hit
+    need = min(2, len(spec.columns))
+    best = None
+    for (page, line), hits in found.items():
+        if len(hits) < need:
+            continue
+        coverage = len(hits) / len(spec.columns)
+        score = coverage * sum(h.score for h in hits.values()) / len(hits) / 100
+        if best is None or score > best[3]:
+            boxes = {}
+            for name, hit in hits.items():
+                words = hit.words(doc)
+                box = words[0].box
+                for w in words[1:]:
+                    box = box.union(w.box)
+                boxes[name] = box
+            best = (page, line, boxes, score)
+    return best
+
+
+def _assign(words: Sequence[Word], boxes: dict[str, Box]) -> dict[str, list[Word]]:
+    out: dict[str, list[Word]] = {}
+    for word in words:
+
+        def rank(name: str, w: Word = word) -> tuple[float, float]:
+            box = boxes[name]
+            overlap = min(box.x1, w.box.x1) - max(box.x0, w.box.x0)
+            centre = abs((box.x0 + box.x1) / 2 - (w.box.x0 + w.box.x1) / 2)
+            return (-max(overlap, 0.0), centre)
+
+        out.setdefault(min(boxes, key=rank), []).append(word)
+    return out
+
+
+def _stops(line: Line, stop_lines: set[tuple[int, int]], key: tuple[int, int]) -> bool:
+    return key in stop_lines or not line.words
+
+
+def find_table(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    *,
+    threshold: float,
+    date_order: str,
+    stop_lines: set[tuple[int, int]],
+) -> Table | None:
+    """Read the table of an array field, or None when no header matches."""
+    header = _header(doc, spec, threshold)
+    if header is None:
+        return None
+    page_index, line_index, boxes, header_score = header
+    page = doc.pages[page_index]
+    kinds = {c.name: c.type for c in spec.columns}
+    rows: list[Row] = []
+    previous = page.lines[line_index]
+    height = median(w.box.height for w in previous.words)
+    for offset, line in enumerate(page.lines[line_index + 1 :], start=line_index + 1):
+        if line.box.y0 - previous.box.y1 > _MAX_GAP * height:
+            break
+        if _stops(line, stop_lines, (page_index, offset)):
+            break
+        assigned = _assign(line.words, boxes)
+        cells: dict[str, tuple[Parsed, float]] = {}
+        bad = 0
+        for name, words in assigned.items():
+            text = " ".join(w.text for w in words)
+            parsed = parse_typed(text, kinds[name], date_order=date_order)
+            if parsed is None:
+                bad += 1
+                continue
+            ocr = min(w.confidence for w in words)
+            cells[name] = (parsed, header_score * validity(parsed, kinds[name], None) * ocr)
+        typed = [n for n in cells if kinds[n] != "string"]
+        if rows and not typed and bad == 0 and cells:
+            last = rows[-1]
+            merged = dict(last.cells)
+            for name, (parsed, conf) in cells.items():
+                if name in merged and kinds[name] == "string":
+                    old, old_conf = merged[name]
+                    text = f"{old.value} {parsed.value}"
+                    merged[name] = (Parsed(text, text, old.exact), min(old_conf, conf))
+                else:
+                    merged[name] = (parsed, conf)
+            rows[-1] = Row(merged, last.page, f"{last.text}\n{line.text}")
+        elif len(cells) >= min(2, len(kinds)) and bad <= len(cells) // 2:
+            rows.append(Row(cells, page_index, line.text))
+        else:
+            break
+        previous = line
+    header_text = page.lines[line_index].text
+    return Table(tuple(rows), header_score, page_index, header_text)
