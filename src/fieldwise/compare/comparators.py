@@ -1,0 +1,283 @@
+"""Comparators: factories configured per field that return vectorized comparison functions.
+
+A comparator takes two equally long Series (left = expected, right = predicted; or two versions'
+predictions) and returns a :class:`Comparison`. Both columns are factorized together, each unique
+raw value is normalized once in Python, and the per-cell work is numpy over integer codes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from rapidfuzz import fuzz, process
+
+from fieldwise.compare.normalize import (
+    Unparsed,
+    normalize_text,
+    parse_bool,
+    parse_currency,
+    parse_date,
+    parse_number,
+)
+from fieldwise.compare.spec import FieldSpec
+from fieldwise.errors import CompareError
+
+__all__ = [
+    "Comparator",
+    "Comparison",
+    "boolean",
+    "comparator_for",
+    "currency",
+    "date",
+    "enum",
+    "exact_string",
+    "fuzzy_text",
+    "number",
+]
+
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Per-cell result: emptiness of each side, the match, and a score in [0, 1].
+
+    ``score`` is 1.0/0.0 for exact comparators and the similarity for fuzzy text (kept as partial
+    credit); it is 0.0 when one side is empty and 1.0 when both are.
+    """
+
+    left_empty: BoolArray
+    right_empty: BoolArray
+    match: BoolArray
+    score: FloatArray
+
+
+Comparator = Callable[["pd.Series[Any]", "pd.Series[Any]"], Comparison]
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list | dict | set):
+        return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return value
+
+
+def _factorize(left: pd.Series[Any], right: pd.Series[Any]) -> tuple[IntArray, IntArray, list[Any]]:
+    """Codes of both sides into one list of unique raw values (-1 for missing)."""
+    if len(left) != len(right):
+        raise CompareError("comparator inputs differ in length")
+    values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError:
+        codes, uniques = pd.factorize(np.array([_hashable(v) for v in values], dtype=object))
+    codes = np.asarray(codes, dtype=np.intp)
+    n = len(left)
+    return codes[:n], codes[n:], list(uniques)
+
+
+def _take(per_unique: npt.NDArray[Any], codes: IntArray, fill: Any) -> npt.NDArray[Any]:
+    out = (
+        per_unique[np.where(codes >= 0, codes, 0)] if len(per_unique) else np.full(len(codes), fill)
+    )
+    if len(per_unique):
+        out[codes < 0] = fill
+    return out
+
+
+def _keys(normalized: list[Any]) -> IntArray:
+    """Integer key per unique raw value: equal normalized values share a key, empty is -1."""
+    keys = np.full(len(normalized), -1, dtype=np.intp)
+    present = [i for i, v in enumerate(normalized) if v is not None]
+    if present:
+        codes, _ = pd.factorize(np.array([_hashable(normalized[i]) for i in present], dtype=object))
+        keys[present] = codes
+    return keys
+
+
+def _result(
+    lk: IntArray, rk: IntArray, match: BoolArray, score: FloatArray | None = None
+) -> Comparison:
+    le, re_ = lk < 0, rk < 0
+    match = match & ~le & ~re_
+    if score is None:
+        score = match.astype(np.float64)
+    score = np.where(le & re_, 1.0, np.where(le | re_, 0.0, score))
+    return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
+
+
+def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = _factorize(left, right)
+        keys = _keys([normalize(u) for u in uniques])
+        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
+        return _result(lk, rk, lk == rk)
+
+    return compare
+
+
+def exact_string(
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+) -> Comparator:
+    """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation)."""
+    return _keyed(
+        partial(
+            normalize_text,
+            case_sensitive=case_sensitive,
+            normalize_whitespace=normalize_whitespace,
+            ignore_punctuation=ignore_punctuation,
+        )
+    )
+
+
+def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Comparator:
+    """Equality of enum labels after folding; a label matching an allowed value counts as it."""
+    canon = {normalize_text(v, case_sensitive=case_sensitive): v for v in values}
+
+    def norm(value: Any) -> Any:
+        text = normalize_text(value, case_sensitive=case_sensitive)
+        return canon.get(text, text)
+
+    return _keyed(norm)
+
+
+def boolean() -> Comparator:
+    """Equality of truth values read from yes/no, true/false, 1/0, ja/nein, x…"""
+    return _keyed(parse_bool)
+
+
+def date(date_order: str = "YMD") -> Comparator:
+    """Equality of ISO dates parsed from many forms; ``date_order`` reads ambiguous ones."""
+    return _keyed(partial(parse_date, date_order=date_order))
+
+
+def _tolerant(
+    amounts: list[Any],
+    lk: IntArray,
+    rk: IntArray,
+    lc: IntArray,
+    rc: IntArray,
+    atol: float,
+    rtol: float,
+) -> BoolArray:
+    """Within tolerance where both sides parsed as numbers; key equality otherwise."""
+    per_unique = np.array(
+        [a if isinstance(a, float) and not isinstance(a, Unparsed) else np.nan for a in amounts],
+        dtype=np.float64,
+    )
+    lv, rv = _take(per_unique, lc, np.nan), _take(per_unique, rc, np.nan)
+    both = ~np.isnan(lv) & ~np.isnan(rv)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
+    return np.asarray(np.where(both, close, lk == rk), dtype=np.bool_)
+
+
+def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:
+    """|predicted - expected| <= atol + rtol * |expected|, after parsing number strings."""
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = _factorize(left, right)
+        amounts = [parse_number(u) for u in uniques]
+        keys = _keys(amounts)
+        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
+        return _result(lk, rk, _tolerant(amounts, lk, rk, lc, rc, atol, rtol))
+
+    return compare
+
+
+def currency(
+    *, atol: float = 0.005, rtol: float = 0.0, currency_required: bool = False
+) -> Comparator:
+    """An amount within tolerance; with ``currency_required`` the codes must be equal too
+    (a value without a code then only matches another without one)."""
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = _factorize(left, right)
+        parsed = [parse_currency(u) for u in uniques]
+        amounts = [p[0] for p in parsed]
+        keys = _keys(amounts)
+        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
+        match = _tolerant(amounts, lk, rk, lc, rc, atol, rtol)
+        if currency_required:
+            codes = _keys([p[1] or "" for p in parsed])
+            match &= _take(codes, lc, -1) == _take(codes, rc, -1)
+        return _result(lk, rk, match)
+
+    return compare
+
+
+def fuzzy_text(
+    *,
+    threshold: float = 0.9,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+) -> Comparator:
+    """rapidfuzz ``ratio`` similarity (0..1) of the folded texts; a match when >= threshold.
+
+    Similarity is computed once per unique (expected, predicted) pair with ``process.cpdist``.
+    """
+    norm = partial(
+        normalize_text,
+        case_sensitive=case_sensitive,
+        normalize_whitespace=normalize_whitespace,
+        ignore_punctuation=ignore_punctuation,
+    )
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = _factorize(left, right)
+        texts = [norm(u) for u in uniques]
+        keys = _keys(texts)
+        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
+        score = np.zeros(len(lk), dtype=np.float64)
+        both = (lk >= 0) & (rk >= 0)
+        if both.any():
+            width = int(keys.max()) + 1
+            pair = lk[both].astype(np.int64) * width + rk[both]
+            pair_codes, pairs = pd.factorize(pair)
+            by_key = {int(k): texts[i] for i, k in enumerate(keys) if k >= 0}
+            queries = [by_key[int(p) // width] for p in pairs]
+            choices = [by_key[int(p) % width] for p in pairs]
+            sims = process.cpdist(queries, choices, scorer=fuzz.ratio, dtype=np.float64) / 100.0
+            score[both] = np.asarray(sims, dtype=np.float64)[pair_codes]
+        return _result(lk, rk, score >= threshold - 1e-12, score)
+
+    return compare
+
+
+def comparator_for(spec: FieldSpec) -> Comparator:
+    """The comparator that ``spec`` describes (arrays are aligned first, see ``align``)."""
+    folds = {
+        "case_sensitive": spec.case_sensitive,
+        "normalize_whitespace": spec.normalize_whitespace,
+        "ignore_punctuation": spec.ignore_punctuation,
+    }
+    match spec.type:
+        case "string":
+            return exact_string(**folds)
+        case "text":
+            return fuzzy_text(threshold=spec.threshold, **folds)
+        case "number":
+            return number(atol=spec.atol, rtol=spec.rtol)
+        case "currency":
+            return currency(
+                atol=spec.atol, rtol=spec.rtol, currency_required=spec.currency_required
+            )
+        case "date":
+            return date(spec.date_order)
+        case "enum":
+            return enum(spec.values, case_sensitive=spec.case_sensitive)
+        case "boolean":
+            return boolean()
+    raise CompareError(f"field {spec.name!r}: no comparator for type {spec.type!r}")

@@ -1,0 +1,125 @@
+"""Confidence: accuracy and coverage above thresholds, calibration, the threshold to recommend.
+
+A *prediction* is a cell with a predicted value (correct, wrong or spurious). At threshold t the
+predictions with confidence >= t are *accepted* (auto-approved, no human review):
+coverage = accepted / all predictions (those without a confidence are never accepted), and
+accuracy = correct / accepted (the precision of what is auto-accepted).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+__all__ = ["SWEEP_THRESHOLDS", "calibration_table", "confidence_sweep", "recommend_threshold"]
+
+SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
+_PREDICTED = ("correct", "wrong", "spurious")
+
+
+def _predictions(cells: pd.DataFrame) -> pd.DataFrame:
+    pred = cells.loc[cells["outcome"].isin(_PREDICTED), ["version", "confidence", "outcome"]]
+    return pd.DataFrame(
+        {
+            "version": pred["version"],
+            "confidence": pred["confidence"],
+            "correct": (pred["outcome"] == "correct").to_numpy(),
+        }
+    )
+
+
+def confidence_sweep(
+    cells: pd.DataFrame, thresholds: tuple[float, ...] = SWEEP_THRESHOLDS
+) -> pd.DataFrame:
+    """Per version and threshold: accepted predictions, coverage and accuracy above it."""
+    rows = []
+    for version, group in _predictions(cells).groupby("version", sort=True):
+        conf = group["confidence"].to_numpy(dtype=np.float64)
+        correct = group["correct"].to_numpy()
+        total = len(conf)
+        for t in thresholds:
+            accepted = conf >= t  # NaN compares False: never accepted
+            n = int(accepted.sum())
+            rows.append(
+                {
+                    "version": version,
+                    "threshold": float(t),
+                    "accepted": n,
+                    "coverage": n / total if total else 0.0,
+                    "accuracy": float(correct[accepted].mean()) if n else 0.0,
+                }
+            )
+    return pd.DataFrame(rows, columns=["version", "threshold", "accepted", "coverage", "accuracy"])
+
+
+def recommend_threshold(
+    confidence: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], target_precision: float
+) -> tuple[float | None, float, float]:
+    """The lowest threshold whose accepted predictions reach ``target_precision``.
+
+    Candidates are the observed confidences. Returns (threshold or None, precision, coverage).
+    """
+    known = ~np.isnan(confidence)
+    conf, ok = confidence[known], correct[known]
+    total = len(confidence)
+    if not len(conf):
+        return None, 0.0, 0.0
+    order = np.argsort(-conf, kind="stable")
+    conf, ok = conf[order], ok[order]
+    precision = np.cumsum(ok) / np.arange(1, len(ok) + 1)
+    # the set {conf >= v} ends at the last position holding v
+    last = np.r_[conf[1:] != conf[:-1], True]
+    reach = last & (precision >= target_precision - 1e-12)
+    if not reach.any():
+        return None, 0.0, 0.0
+    pos = int(np.flatnonzero(reach)[-1])
+    return float(conf[pos]), float(precision[pos]), (pos + 1) / total
+
+
+def calibration_table(
+    cells: pd.DataFrame, *, target_precision: float = 0.95, bins: int = 10
+) -> pd.DataFrame:
+    """Per version: predictions with a confidence, expected calibration error over ``bins``
+    equal-width bins (sum of bin share x |accuracy - mean confidence|), and the recommended
+    ``confidence_threshold`` with its precision and coverage (``NaN`` when none reaches it)."""
+    rows = []
+    for version, group in _predictions(cells).groupby("version", sort=True):
+        conf = group["confidence"].to_numpy(dtype=np.float64)
+        correct = group["correct"].to_numpy()
+        known = ~np.isnan(conf)
+        ece = 0.0
+        if known.any():
+            c, k = np.clip(conf[known], 0.0, 1.0), correct[known].astype(np.float64)
+            which = np.minimum((c * bins).astype(np.int64), bins - 1)
+            n = np.bincount(which, minlength=bins)
+            acc = np.bincount(which, weights=k, minlength=bins)
+            mean = np.bincount(which, weights=c, minlength=bins)
+            filled = n > 0
+            ece = float(np.sum(np.abs(acc[filled] - mean[filled])) / known.sum())
+        threshold, precision, coverage = recommend_threshold(conf, correct, target_precision)
+        rows.append(
+            {
+                "version": version,
+                "predictions": len(conf),
+                "with_confidence": int(known.sum()),
+                "ece": ece,
+                "target_precision": float(target_precision),
+                "recommended_threshold": np.nan if threshold is None else threshold,
+                "precision_at_threshold": precision,
+                "coverage_at_threshold": coverage,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "version",
+            "predictions",
+            "with_confidence",
+            "ece",
+            "target_precision",
+            "recommended_threshold",
+            "precision_at_threshold",
+            "coverage_at_threshold",
+        ],
+    )

@@ -1,0 +1,147 @@
+"""Metrics per field, per version and per document, from scored cells.
+
+Definitions (a *prediction* is a cell with a predicted value; it is the positive class):
+
+- ``correct`` is a true positive; ``spurious`` (a value where none was expected) a false
+  positive; ``missed`` (nothing where a value was expected) a false negative; ``wrong`` (a value
+  that differs) is both a false positive *and* a false negative; ``both_empty`` is a true negative.
+- precision = correct / (correct + wrong + spurious); recall = correct / (correct + wrong + missed);
+  F1 their harmonic mean, computed by ``sklearn.metrics.precision_recall_fscore_support`` with
+  ``labels=[1]`` and ``zero_division=0.0`` (no predictions gives precision 0).
+- support = cells with an expected value (correct + wrong + missed).
+- accuracy = (correct + both_empty) / all cells: the share of cells that need no correction.
+- Overall figures pool the cells of all fields, each weighted by its field's ``weight``.
+- A document is *all correct* when every one of its cells is correct or both_empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import precision_recall_fscore_support
+
+from fieldwise.compare.outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.spec import FieldSpec
+
+__all__ = ["document_table", "field_metrics", "outcome_metrics", "overall_metrics"]
+
+# (y_true, y_pred) per outcome; "wrong" appears twice: one FN sample and one FP sample
+_Y_TRUE = np.array([1, 1, 0, 1, 0, 0])
+_Y_PRED = np.array([1, 0, 1, 0, 1, 0])
+_OUTCOME_OF_SAMPLE = ("correct", "missed", "spurious", "wrong", "wrong", "both_empty")
+
+
+def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
+    """Accuracy, precision, recall and F1 from (possibly weighted) outcome counts."""
+    weights = np.array([float(counts.get(o, 0.0)) for o in _OUTCOME_OF_SAMPLE])
+    total = sum(float(counts.get(o, 0.0)) for o in OUTCOMES)
+    if weights.sum() == 0:
+        return {"accuracy": 0.0, "precision": 0.0, "recall": 0.0, "f1": 0.0}
+    precision, recall, f1, _ = precision_recall_fscore_support(
+        _Y_TRUE,
+        _Y_PRED,
+        labels=[1],
+        average=None,
+        sample_weight=weights,
+        zero_division=0.0,
+    )
+    ok = sum(float(counts.get(o, 0.0)) for o in OK_OUTCOMES)
+    # accuracy over cells, not over the sklearn samples (a wrong cell is two samples there)
+    acc = ok / total if total else 0.0
+    return {
+        "accuracy": float(acc),
+        "precision": float(precision[0]),
+        "recall": float(recall[0]),
+        "f1": float(f1[0]),
+    }
+
+
+def _counts(cells: pd.DataFrame, keys: list[str], weighted: bool) -> pd.DataFrame:
+    values = cells["weight"] if weighted else pd.Series(1.0, index=cells.index)
+    table = (
+        values.groupby([cells[k] for k in keys] + [cells["outcome"]], observed=False, sort=True)
+        .sum()
+        .unstack("outcome", fill_value=0)
+    )
+    return table.reindex(columns=list(OUTCOMES), fill_value=0.0)
+
+
+def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.DataFrame:
+    """One row per (version, field): type, weight, critical, outcome counts, support, n_cells and
+    accuracy / precision / recall / f1 (see the module docstring)."""
+    table = _counts(cells, ["version", "field"], weighted=False)
+    rows = []
+    for key, counts in table.iterrows():
+        version, field = cast("tuple[str, str]", key)
+        c = {o: int(counts[o]) for o in OUTCOMES}
+        if sum(c.values()) == 0:
+            continue
+        spec = specs[str(field)]
+        rows.append(
+            {
+                "version": version,
+                "field": field,
+                "type": spec.type,
+                "weight": spec.weight,
+                "critical": spec.critical,
+                **c,
+                "support": c["correct"] + c["wrong"] + c["missed"],
+                "n_cells": sum(c.values()),
+                **outcome_metrics(c),
+            }
+        )
+    return pd.DataFrame(rows, columns=_FIELD_COLUMNS)
+
+
+_FIELD_COLUMNS = [
+    "version",
+    "field",
+    "type",
+    "weight",
+    "critical",
+    *OUTCOMES,
+    "support",
+    "n_cells",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+]
+
+
+def document_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per (version, item): cells, ok cells and whether all are ok."""
+    ok = cells["outcome"].isin(OK_OUTCOMES)
+    grouped = ok.groupby([cells["version"], cells["item"]], sort=True)
+    table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
+    table["all_correct"] = table["n_cells"] == table["n_ok"]
+    return table.reset_index()
+
+
+def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
+    """One row per version: weighted pooled metrics, support, documents and the share of
+    documents with every field correct."""
+    table = _counts(cells, ["version"], weighted=True)
+    support = (
+        cells.loc[cells["outcome"].isin(["correct", "wrong", "missed"])]
+        .groupby("version", observed=True)
+        .size()
+    )
+    by_version = documents.groupby("version")["all_correct"]
+    n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
+    rows = []
+    for version, counts in table.iterrows():
+        rows.append(
+            {
+                "version": version,
+                "support": int(support.get(version, 0)),
+                "n_cells": int((cells["version"] == version).sum()),
+                "documents": int(n_docs[version]),
+                "all_fields_correct_rate": float(rate[version]),
+                **outcome_metrics({o: float(counts[o]) for o in OUTCOMES}),
+            }
+        )
+    return pd.DataFrame(rows)
