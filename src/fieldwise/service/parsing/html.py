@@ -14,6 +14,7 @@ _BLOCKS = {"p", "li", "div", "dt", "dd", "pre", "blockquote", "caption", "addres
 def parse_html(data: bytes) -> tuple[tuple[Page, ...], str]:
     """Pages on the text grid and structural Markdown of an HTML document."""
     from bs4 import BeautifulSoup, Tag
+    from bs4.element import PreformattedString
 
     soup = BeautifulSoup(data, "lxml")
     for junk in soup(["script", "style", "noscript", "template", "head"]):
@@ -22,6 +23,8 @@ def parse_html(data: bytes) -> tuple[tuple[Page, ...], str]:
 
     def walk(node: Tag) -> None:
         for child in node.children:
+            if isinstance(child, PreformattedString):  # comments, doctype, CDATA
+                continue
             if not isinstance(child, Tag):
                 text = str(child).strip()
                 if text:
