@@ -1,1 +1,29 @@
-"""fieldwise.datasets."""
+"""fieldwise.datasets: the local dataset format — load, validate and hash.
+
+A dataset is a folder with ``dataset.toml``, ``documents/`` and ground truth in
+``ground_truth.jsonl``, ``ground_truth.csv`` or sidecars ``documents/<file>.json``.
+:func:`load_dataset` validates all of it and raises every problem at once. The sample-data
+generator lives in :mod:`fieldwise.datasets.generate` (kept out of this namespace so loading a
+dataset never imports the PDF libraries).
+"""
+
+from __future__ import annotations
+
+from fieldwise.datasets._hashing import HashCache, file_sha256, ground_truth_hash
+from fieldwise.datasets._loader import list_documents, load_dataset
+from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
+from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES
+
+__all__ = [
+    "DATE_ORDERS",
+    "FIELD_TYPES",
+    "Dataset",
+    "DatasetItem",
+    "HashCache",
+    "ProcessorSection",
+    "ProcessorVersionConfig",
+    "file_sha256",
+    "ground_truth_hash",
+    "list_documents",
+    "load_dataset",
+]

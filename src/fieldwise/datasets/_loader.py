@@ -1,0 +1,127 @@
+"""Load a dataset folder and validate all of it before anything is sent anywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from fieldwise.datasets._model import Dataset, DatasetItem
+from fieldwise.datasets._spec import SPEC_FILE, parse_spec
+from fieldwise.datasets._truth import (
+    CSV_FILE,
+    DOCUMENTS_DIR,
+    JSONL_FILE,
+    RawEntry,
+    is_sidecar,
+    read_csv,
+    read_jsonl,
+    read_sidecars,
+)
+from fieldwise.datasets._values import Undeclared, check_truth
+from fieldwise.errors import DatasetNotFound, DatasetValidationError
+
+__all__ = ["list_documents", "load_dataset"]
+
+_LISTED_LIMIT = 5
+
+
+def load_dataset(path: str | Path) -> Dataset:
+    """Load and validate the dataset folder at ``path``.
+
+    Every problem (bad TOML/JSON/CSV, missing or duplicate files, values of the wrong shape or
+    type, unknown keys) is collected and raised at once as
+    :class:`~fieldwise.errors.DatasetValidationError`, each naming file and line. Fields not
+    declared in ``dataset.toml`` and documents without ground truth are warnings.
+
+    Raises:
+        DatasetNotFound: the folder or its ``dataset.toml`` does not exist.
+        DatasetValidationError: the dataset has one or more problems.
+    """
+    root = Path(path).expanduser().resolve()
+    if not root.is_dir():
+        raise DatasetNotFound(f"dataset folder not found: {path}")
+    if not (root / SPEC_FILE).is_file():
+        raise DatasetNotFound(f"{SPEC_FILE} not found in dataset folder: {path}")
+
+    problems: list[str] = []
+    warnings: list[str] = []
+    spec = parse_spec(root, problems)
+    entries: list[RawEntry] = []
+    if (root / JSONL_FILE).is_file():
+        entries += read_jsonl(root, problems)
+    if (root / CSV_FILE).is_file():
+        entries += read_csv(root, spec.fields, problems)
+    if (root / DOCUMENTS_DIR).is_dir():
+        entries += read_sidecars(root, problems)
+    if not entries and not problems:
+        problems.append(
+            f"{SPEC_FILE}:1: no ground truth found "
+            f"(expected {JSONL_FILE}, {CSV_FILE} or {DOCUMENTS_DIR}/<file>.json sidecars)"
+        )
+
+    undeclared = Undeclared()
+    seen: dict[str, str] = {}
+    items: list[DatasetItem] = []
+    for entry in entries:
+        file = _normal_file(entry, root, problems)
+        if file is None:
+            continue
+        if file in seen:
+            problems.append(f"{entry.source}: duplicate entry for {file} (first at {seen[file]})")
+            continue
+        seen[file] = entry.source
+        check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
+        items.append(DatasetItem(file, root / file, entry.ground_truth, entry.source))
+    warnings += undeclared.warnings()
+
+    unlabelled = sorted(set(list_documents(root)) - set(seen))
+    if unlabelled:
+        shown = ", ".join(unlabelled[:_LISTED_LIMIT])
+        more = (
+            f" and {len(unlabelled) - _LISTED_LIMIT} more"
+            if len(unlabelled) > _LISTED_LIMIT
+            else ""
+        )
+        warnings.append(f"{len(unlabelled)} document(s) have no ground truth: {shown}{more}")
+
+    if problems:
+        raise DatasetValidationError(problems)
+    return Dataset(
+        root=root,
+        name=spec.name,
+        description=spec.description,
+        date_order=spec.date_order,
+        locale=spec.locale,
+        fields=spec.fields,
+        processor=spec.processor,
+        gate=spec.gate,
+        items=tuple(sorted(items, key=lambda item: item.file)),
+        warnings=tuple(warnings),
+    )
+
+
+def list_documents(root: Path) -> list[str]:
+    """Relative POSIX paths of the documents under ``root/documents`` (no sidecars, no dotfiles)."""
+    folder = root / DOCUMENTS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in folder.rglob("*")
+        if path.is_file()
+        and not is_sidecar(path)
+        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+    )
+
+
+def _normal_file(entry: RawEntry, root: Path, problems: list[str]) -> str | None:
+    relative = PurePosixPath(entry.file.replace("\\", "/"))
+    if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+        problems.append(
+            f"{entry.source}: file must be a path inside the dataset folder: {entry.file}"
+        )
+        return None
+    file = relative.as_posix()
+    if not (root / file).is_file():
+        problems.append(f"{entry.source}: file not found: {file}")
+        return None
+    return file

@@ -1,0 +1,243 @@
+"""Read and check ``dataset.toml``: the dataset, field, processor and gate tables."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
+
+__all__ = ["DATE_ORDERS", "FIELD_TYPES", "DatasetSpec", "parse_spec"]
+
+SPEC_FILE = "dataset.toml"
+FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
+DATE_ORDERS = ("DMY", "MDY", "YMD")
+PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
+_TOP_KEYS = ("dataset", "fields", "processor", "gate")
+_DATASET_KEYS = ("name", "description", "date_order", "locale")
+_PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
+_BOOL_OPTIONS = (
+    "critical",
+    "case_sensitive",
+    "normalize_whitespace",
+    "ignore_punctuation",
+    "currency_required",
+)
+_NUMBER_OPTIONS = ("weight", "atol", "rtol", "threshold")
+_FIELD_KEYS = ("type", *_BOOL_OPTIONS, *_NUMBER_OPTIONS, "values", "date_order", "columns")
+_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_HEADER_PART = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)')
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """What ``dataset.toml`` declares (internal: the loader turns it into a Dataset)."""
+
+    name: str
+    description: str
+    date_order: str
+    locale: str | None
+    fields: dict[str, dict[str, Any]]
+    processor: ProcessorSection | None
+    gate: dict[str, Any] | None
+
+
+class _Lines:
+    """Finds the line of a table or key in TOML text; tomllib itself reports no positions."""
+
+    def __init__(self, text: str) -> None:
+        self._index: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if line.startswith("["):
+                header = line.strip("[]").split("#", 1)[0].strip().rstrip("]")
+                table = tuple(a or b or c for a, b, c in _HEADER_PART.findall(header))
+                self._index.setdefault(table, number)
+            elif "=" in line and not line.startswith("#"):
+                key = line.split("=", 1)[0].strip().strip("\"'")
+                self._index.setdefault((*table, key), number)
+
+    def of(self, *path: str) -> int:
+        for end in range(len(path), 0, -1):
+            if path[:end] in self._index:
+                return self._index[path[:end]]
+        return 1
+
+
+def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
+    """Parse ``root/dataset.toml``; every problem found is appended to ``problems``."""
+    text = (root / SPEC_FILE).read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = _TOML_LINE.search(str(exc))
+        line = match.group(1) if match else "1"
+        problems.append(f"{SPEC_FILE}:{line}: invalid TOML: {_TOML_LINE.sub('', str(exc)).strip()}")
+        return DatasetSpec(root.name, "", "YMD", None, {}, None, None)
+    lines = _Lines(text)
+
+    def problem(message: str, *path: str) -> None:
+        problems.append(f"{SPEC_FILE}:{lines.of(*path)}: {message}")
+
+    for key in data:
+        if key not in _TOP_KEYS:
+            problem(f"unknown key {key!r} (expected one of: {', '.join(_TOP_KEYS)})", key)
+
+    table = _table(data, "dataset", problem)
+    _unknown_keys(table, _DATASET_KEYS, problem, "dataset")
+    name = _string(table, "name", problem, "dataset") or root.name
+    description = _string(table, "description", problem, "dataset") or ""
+    locale = _string(table, "locale", problem, "dataset")
+    date_order = table.get("date_order", "YMD")
+    if date_order not in DATE_ORDERS:
+        problem(
+            f"[dataset] date_order must be one of {', '.join(DATE_ORDERS)}", "dataset", "date_order"
+        )
+        date_order = "YMD"
+
+    fields: dict[str, dict[str, Any]] = {}
+    _collect_fields(_table(data, "fields", problem), (), fields, problem)
+    processor = _processor(root, data, problem, problems) if "processor" in data else None
+    gate = _table(data, "gate", problem) if "gate" in data else None
+    return DatasetSpec(name, description, str(date_order), locale, fields, processor, gate)
+
+
+def _table(data: dict[str, Any], key: str, problem: Any) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        problem(f"{key!r} must be a table", key)
+        return {}
+    return value
+
+
+def _unknown_keys(table: dict[str, Any], known: tuple[str, ...], problem: Any, *path: str) -> None:
+    where = ".".join(path)
+    for key in table:
+        if key not in known:
+            problem(
+                f"unknown key {key!r} in [{where}] (expected one of: {', '.join(known)})",
+                *path,
+                key,
+            )
+
+
+def _string(table: dict[str, Any], key: str, problem: Any, *path: str) -> str | None:
+    value = table.get(key)
+    if value is not None and not isinstance(value, str):
+        problem(f"[{'.'.join(path)}] {key} must be a string", *path, key)
+        return None
+    return value
+
+
+def _collect_fields(
+    table: dict[str, Any], prefix: tuple[str, ...], out: dict[str, dict[str, Any]], problem: Any
+) -> None:
+    for key, spec in table.items():
+        path = (*prefix, key)
+        name = ".".join(path)
+        if not isinstance(spec, dict):
+            problem(f"field {name!r} must be a table with at least a type", "fields", *path)
+            continue
+        # `[fields.seller.name]` parses as nested tables: a typeless table of tables is a group.
+        if "type" not in spec and spec and all(isinstance(v, dict) for v in spec.values()):
+            _collect_fields(spec, path, out, problem)
+            continue
+        _check_field(spec, ("fields", *path), name, problem, in_array=False)
+        out[name] = spec
+
+
+def _check_field(
+    spec: dict[str, Any], path: tuple[str, ...], name: str, problem: Any, *, in_array: bool
+) -> None:
+    what = f"column {name!r}" if in_array else f"field {name!r}"
+    _unknown_keys(spec, _FIELD_KEYS, problem, *path)
+    kind = spec.get("type")
+    if kind is None:
+        problem(f"{what} has no type (one of: {', '.join(FIELD_TYPES)})", *path)
+    elif kind not in FIELD_TYPES or (in_array and kind == "array"):
+        allowed = [t for t in FIELD_TYPES if not (in_array and t == "array")]
+        problem(f"{what} has unknown type {kind!r} (one of: {', '.join(allowed)})", *path, "type")
+    for key in _BOOL_OPTIONS:
+        if key in spec and not isinstance(spec[key], bool):
+            problem(f"{what}: {key} must be true or false", *path, key)
+    for key in _NUMBER_OPTIONS:
+        if key not in spec:
+            continue
+        value = spec[key]
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        if not ok or value < 0 or (key == "threshold" and value > 1):
+            bound = "a number in [0, 1]" if key == "threshold" else "a number >= 0"
+            problem(f"{what}: {key} must be {bound}", *path, key)
+    values = spec.get("values")
+    if values is not None and (
+        not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values)
+    ):
+        problem(f"{what}: values must be a non-empty list of strings", *path, "values")
+    if "date_order" in spec and spec["date_order"] not in DATE_ORDERS:
+        problem(f"{what}: date_order must be one of {', '.join(DATE_ORDERS)}", *path, "date_order")
+    if "columns" in spec:
+        columns = spec["columns"]
+        if kind != "array" or in_array:
+            problem(f"{what}: columns is only allowed on a field of type 'array'", *path, "columns")
+        elif not isinstance(columns, dict):
+            problem(f"{what}: columns must be a table of column specs", *path, "columns")
+        else:
+            for column, column_spec in columns.items():
+                column_path = (*path, "columns", column)
+                if not isinstance(column_spec, dict):
+                    problem(f"column {name}[].{column} must be a table", *column_path)
+                    continue
+                _check_field(column_spec, column_path, f"{name}[].{column}", problem, in_array=True)
+
+
+def _processor(
+    root: Path, data: dict[str, Any], problem: Any, problems: list[str]
+) -> ProcessorSection | None:
+    table = _table(data, "processor", problem)
+    _unknown_keys(table, _PROCESSOR_KEYS, problem, "processor")
+    name = _string(table, "name", problem, "processor")
+    if not name:
+        problem("[processor] name is required", "processor")
+    kind = table.get("type", "extraction")
+    if kind != "extraction":
+        problem("[processor] type must be 'extraction'", "processor", "type")
+    description = _string(table, "description", problem, "processor") or ""
+    versions: list[ProcessorVersionConfig] = []
+    for key in PROCESSOR_VERSION_KEYS:
+        file = _string(table, key, problem, "processor")
+        if file is None:
+            continue
+        relative = PurePosixPath(file)
+        path = root / relative
+        if relative.is_absolute() or ".." in relative.parts:
+            problem(f"[processor] {key} must be a path inside the dataset folder", "processor", key)
+        elif not path.is_file():
+            problem(f"[processor] {key}: file not found: {file}", "processor", key)
+        else:
+            config = _load_config(path, file, problems)
+            if config is not None:
+                versions.append(ProcessorVersionConfig(key, file, path, config))
+    if not name:
+        return None
+    return ProcessorSection(name, str(kind), description, tuple(versions))
+
+
+def _load_config(path: Path, file: str, problems: list[str]) -> dict[str, Any] | None:
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        problems.append(f"{file}:1: not UTF-8 text")
+        return None
+    except json.JSONDecodeError as exc:
+        problems.append(f"{file}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})")
+        return None
+    if not isinstance(config, dict) or not isinstance(config.get("fields"), list):
+        problems.append(f"{file}:1: a processor config must be an object with a 'fields' list")
+        return None
+    return config

@@ -1,0 +1,219 @@
+"""Read ground truth from its three sources: JSON lines, CSV and per-document sidecars."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "CSV_FILE",
+    "DOCUMENTS_DIR",
+    "JSONL_FILE",
+    "RawEntry",
+    "is_sidecar",
+    "read_csv",
+    "read_jsonl",
+    "read_sidecars",
+]
+
+JSONL_FILE = "ground_truth.jsonl"
+CSV_FILE = "ground_truth.csv"
+DOCUMENTS_DIR = "documents"
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_TRUE = ("true", "yes", "y", "1")
+_FALSE = ("false", "no", "n", "0")
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    """One ground-truth record as written, before paths and values are checked."""
+
+    file: str
+    ground_truth: dict[str, Any]
+    source: str
+
+
+def read_jsonl(root: Path, problems: list[str]) -> list[RawEntry]:
+    """Entries of ``ground_truth.jsonl``: one ``{"file", "ground_truth"}`` object per line."""
+    entries: list[RawEntry] = []
+    text = _read_text(root / JSONL_FILE, JSONL_FILE, problems)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{JSONL_FILE}:{number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        if not isinstance(record, dict):
+            problems.append(f"{where}: expected an object with 'file' and 'ground_truth'")
+            continue
+        unknown = sorted(set(record) - {"file", "ground_truth"})
+        if unknown:
+            problems.append(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}")
+        file, truth = record.get("file"), record.get("ground_truth")
+        if not isinstance(file, str) or not file:
+            problems.append(f"{where}: 'file' must be a non-empty string")
+        elif not isinstance(truth, dict):
+            problems.append(f"{where}: 'ground_truth' must be an object")
+        else:
+            entries.append(RawEntry(file, truth, where))
+    return entries
+
+
+def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str]) -> list[RawEntry]:
+    """Entries of ``ground_truth.csv``: a ``file`` column, dotted columns build nested values.
+
+    Cells are converted by the declared field type; undeclared cells that parse as numbers
+    become numbers. Empty cells are left out (no value expected).
+    """
+    text = _read_text(root / CSV_FILE, CSV_FILE, problems)
+    reader = csv.reader(text.splitlines(keepends=True))
+    entries: list[RawEntry] = []
+    header: list[str] | None = None
+    last_line = 0
+    try:
+        for row in reader:
+            number, last_line = last_line + 1, reader.line_num
+            where = f"{CSV_FILE}:{number}"
+            if header is None:
+                header = [cell.strip() for cell in row]
+                if not _check_header(header, where, problems):
+                    return []
+                continue
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                problems.append(f"{where}: row has {len(row)} cells, the header has {len(header)}")
+                continue
+            entry = _csv_entry(header, row, fields, where, problems)
+            if entry is not None:
+                entries.append(entry)
+    except csv.Error as exc:
+        problems.append(f"{CSV_FILE}:{reader.line_num}: invalid CSV: {exc}")
+    return entries
+
+
+def read_sidecars(root: Path, problems: list[str]) -> list[RawEntry]:
+    """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself."""
+    entries: list[RawEntry] = []
+    for path in sorted((root / DOCUMENTS_DIR).rglob("*.json")):
+        if not is_sidecar(path):
+            continue
+        name = path.relative_to(root).as_posix()
+        try:
+            truth = json.loads(_read_text(path, name, problems) or "null")
+        except json.JSONDecodeError as exc:
+            problems.append(f"{name}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        if not isinstance(truth, dict):
+            problems.append(f"{name}:1: a sidecar must hold the ground-truth object")
+            continue
+        entries.append(RawEntry(name.removesuffix(".json"), truth, f"{name}:1"))
+    return entries
+
+
+def is_sidecar(path: Path) -> bool:
+    """``a.pdf.json`` is a sidecar; a bare ``a.json`` would be a document."""
+    return path.suffix == ".json" and "." in path.stem
+
+
+def _read_text(path: Path, name: str, problems: list[str]) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
+        return ""
+
+
+def _check_header(header: list[str], where: str, problems: list[str]) -> bool:
+    ok = True
+    if "file" not in header:
+        problems.append(f"{where}: the header has no 'file' column")
+        ok = False
+    seen: set[str] = set()
+    for column in header:
+        if not column or any(not part for part in column.split(".")):
+            problems.append(f"{where}: empty or malformed column name {column!r}")
+            ok = False
+        elif column in seen:
+            problems.append(f"{where}: duplicate column {column!r}")
+            ok = False
+        seen.add(column)
+    for column in header:
+        for other in header:
+            if other.startswith(column + "."):
+                problems.append(f"{where}: column {column!r} clashes with nested column {other!r}")
+                ok = False
+    return ok
+
+
+def _csv_entry(
+    header: list[str],
+    row: list[str],
+    fields: dict[str, dict[str, Any]],
+    where: str,
+    problems: list[str],
+) -> RawEntry | None:
+    file = ""
+    truth: dict[str, Any] = {}
+    ok = True
+    for column, cell in zip(header, row, strict=True):
+        if column == "file":
+            file = cell.strip()
+            continue
+        if not cell.strip():
+            continue
+        try:
+            value = _convert(cell.strip(), fields.get(column, {}).get("type"))
+        except ValueError as exc:
+            problems.append(f"{where}: column {column!r}: {exc}")
+            ok = False
+            continue
+        node = truth
+        *parents, leaf = column.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    if not file:
+        problems.append(f"{where}: the 'file' cell is empty")
+        return None
+    return RawEntry(file, truth, where) if ok else None
+
+
+def _convert(cell: str, kind: Any) -> Any:
+    if kind in ("string", "text", "enum", "date"):
+        return cell
+    if kind == "boolean":
+        if cell.lower() in _TRUE:
+            return True
+        if cell.lower() in _FALSE:
+            return False
+        raise ValueError(f"{cell!r} is not a boolean (true/false)")
+    if kind == "array":
+        try:
+            return json.loads(cell)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"an array cell must hold JSON: {exc.msg}") from None
+    number = _number(cell)
+    if number is not None:
+        return number
+    if kind in ("number", "currency"):
+        raise ValueError(f"{cell!r} is not a number")
+    return cell
+
+
+def _number(cell: str) -> int | float | None:
+    # Leading zeros ("007") mean an identifier, not a number: keep the string.
+    if not _NUMBER.fullmatch(cell) or re.match(r"[+-]?0\d", cell):
+        return None
+    if re.fullmatch(r"[+-]?\d+", cell):
+        return int(cell)
+    value = float(cell)
+    return value if math.isfinite(value) else None

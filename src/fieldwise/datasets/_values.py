@@ -1,0 +1,139 @@
+"""Check ground-truth values: allowed shapes, declared fields and declared types."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Undeclared", "check_truth"]
+
+_TEXT_TYPES = ("string", "text")
+
+
+@dataclass
+class Undeclared:
+    """Fields found in ground truth but not in dataset.toml: first source and item count."""
+
+    first: dict[str, str] = field(default_factory=dict)
+    count: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, source: str) -> None:
+        self.first.setdefault(name, source)
+        self.count[name] = self.count.get(name, 0) + 1
+
+    def warnings(self) -> list[str]:
+        return [
+            f"{self.first[name]}: field {name!r} is not declared in dataset.toml "
+            f"({self.count[name]} item{'s' if self.count[name] != 1 else ''})"
+            for name in sorted(self.first)
+        ]
+
+
+def check_truth(
+    truth: dict[str, Any],
+    fields: dict[str, dict[str, Any]],
+    source: str,
+    problems: list[str],
+    undeclared: Undeclared,
+    prefix: str = "",
+) -> None:
+    """Append a problem for each value of the wrong shape or declared type."""
+    for key, value in truth.items():
+        name = f"{prefix}{key}"
+        spec = fields.get(name)
+        if not isinstance(key, str) or not key:
+            problems.append(f"{source}: empty field name under {prefix or 'the top level'!r}")
+        elif isinstance(value, dict):
+            if spec is not None:
+                problems.append(
+                    f"{source}: {name!r} is declared as {spec.get('type')} but holds an object"
+                )
+            elif not value:
+                problems.append(f"{source}: {name!r} is an empty object")
+            else:
+                check_truth(value, fields, source, problems, undeclared, prefix=f"{name}.")
+        elif isinstance(value, list):
+            _check_rows(name, value, spec, source, problems, undeclared)
+        else:
+            message = _scalar_problem(value, spec)
+            if message:
+                problems.append(f"{source}: {name!r} {message}")
+            elif spec is None:
+                undeclared.add(name, source)
+
+
+def _check_rows(
+    name: str,
+    rows: list[Any],
+    spec: dict[str, Any] | None,
+    source: str,
+    problems: list[str],
+    undeclared: Undeclared,
+) -> None:
+    if spec is None:
+        undeclared.add(name, source)
+    elif spec.get("type") != "array":
+        problems.append(f"{source}: {name!r} is declared as {spec.get('type')} but holds a list")
+        return
+    columns: dict[str, Any] = (spec or {}).get("columns") or {}
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            problems.append(
+                f"{source}: {name}[{index}] must be an object (a row), not {_kind(row)}"
+            )
+            continue
+        for column, cell in row.items():
+            column_spec = columns.get(column)
+            message = _scalar_problem(cell, column_spec)
+            if message:
+                problems.append(f"{source}: {name}[{index}].{column} {message}")
+            elif spec is not None and columns and column_spec is None:
+                undeclared.add(f"{name}[].{column}", source)
+
+
+def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
+    if value is None:
+        return "is null; leave the field out when no value is expected"
+    if isinstance(value, dict | list):
+        return f"must be a string, number or boolean, not {_kind(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "is not a finite number"
+    if spec is None:
+        return None
+    kind = spec.get("type")
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind in ("number", "currency") and not is_number:
+        return f"is declared as {kind} but holds {_kind(value)} {value!r}"
+    if kind == "boolean" and not isinstance(value, bool):
+        return f"is declared as boolean but holds {_kind(value)} {value!r}"
+    if kind in ("date", "enum") and not isinstance(value, str):
+        return f"is declared as {kind} but holds {_kind(value)} {value!r}"
+    if kind in _TEXT_TYPES and isinstance(value, bool):
+        return f"is declared as {kind} but holds a boolean"
+    values = spec.get("values")
+    if kind == "enum" and isinstance(values, list) and not _in_values(value, values, spec):
+        return f"{value!r} is not one of the declared values ({', '.join(map(str, values))})"
+    if kind == "array":
+        return f"is declared as array but holds {_kind(value)}"
+    return None
+
+
+def _in_values(value: Any, values: list[Any], spec: dict[str, Any]) -> bool:
+    if spec.get("case_sensitive", False):
+        return value in values
+    return str(value).casefold() in {str(v).casefold() for v in values}
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
