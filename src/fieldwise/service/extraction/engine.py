@@ -3,11 +3,11 @@
 Confidence of a value is the product of independent pieces of evidence, each in 0..1:
 
 - the label match: rapidfuzz score mapped from 50..100 to 0..1;
-- the position: same cell after the label 1.0, next column 0.97, line below 0.88, further 0.75;
+- the position: same cell after the label 1.0, next column 0.97, line below 0.85, further 0.7;
 - the type: a validated value alone in its snippet 1.0, with stray text around it 0.85, a free
   string nothing validates 0.92;
 - the OCR score of the words (1.0 for text layers);
-- ambiguity: when another candidate with a *different* value scores within 85 % of the best,
+- ambiguity: when another candidate with a *different* value scores within 90 % of the best,
   the best is multiplied by 0.7 (the layout does not tell them apart);
 - with no label at all, a value found by scanning for its type (dates, enum values, patterns)
   starts at 0.35.
@@ -29,7 +29,7 @@ from fieldwise.service.parsing import ParsedDocument
 
 __all__ = ["extract"]
 
-_AMBIGUOUS_RATIO = 0.85
+_AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 
@@ -146,9 +146,7 @@ def extract(
         if spec.type == "array":
             _array(doc, spec, config, out)
             continue
-        best = _best(_candidates(doc, spec, config)) if spec.labels else None
-        if best is None:
-            best = _scan(doc, spec, config)
+        best = _best(_candidates(doc, spec, config)) if spec.labels else _scan(doc, spec, config)
         if best is not None:
             out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
     return out.result()

@@ -12,7 +12,7 @@ __all__ = ["Snippet", "value_snippets"]
 
 # How much a position counts as evidence: the words just after a label are the classic
 # "Label: value"; a separate column is nearly as good; the line below is a weaker guess.
-POSITION_WEIGHT = {"same-cell": 1.0, "next-cell": 0.97, "below": 0.88, "below-far": 0.75}
+POSITION_WEIGHT = {"same-cell": 1.0, "next-cell": 0.97, "below": 0.85, "below-far": 0.7}
 
 
 @dataclass(frozen=True)

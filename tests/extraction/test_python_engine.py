@@ -1,0 +1,49 @@
+"""The python engine calls a user function and checks what it returns."""
+
+from __future__ import annotations
+
+import pytest
+
+from fieldwise.service.extraction import ExtractionError, extract, validate_config
+from fieldwise.service.parsing import ParsedDocument
+from tests.extraction.conftest import Invoice
+
+
+def _config(name: str) -> object:
+    return validate_config(
+        {"engine": "python", "entrypoint": f"tests.extraction.custom_engine:{name}"},
+        allow_python=True,
+    )
+
+
+def test_user_function_output_is_completed(invoices: list[tuple[Invoice, ParsedDocument]]) -> None:
+    config = validate_config(
+        {"engine": "python", "entrypoint": "tests.extraction.custom_engine:first_line"},
+        allow_python=True,
+    )
+    out = extract(invoices[0][1], config, confidence_threshold=0.5)
+    assert out["value"] == {"first_line": "Invoice No: INV-1001", "pages": 1}
+    assert out["metadata"]["first_line"] == {
+        "confidence": 0.4,
+        "page": 1,
+        "text": "Invoice No: INV-1001",
+        "needs_review": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("entrypoint", "message"),
+    [
+        ("tests.extraction.custom_engine:wrong_shape", "must return"),
+        ("tests.extraction.custom_engine:bad_confidence", "confidence must be within 0..1"),
+        ("tests.extraction.custom_engine:boom", "raised RuntimeError: model not loaded"),
+        ("tests.extraction.custom_engine:missing", "is not a callable"),
+        ("tests.extraction.no_such_module:f", "cannot import"),
+    ],
+)
+def test_failures_are_extraction_errors(
+    invoices: list[tuple[Invoice, ParsedDocument]], entrypoint: str, message: str
+) -> None:
+    config = validate_config({"engine": "python", "entrypoint": entrypoint}, allow_python=True)
+    with pytest.raises(ExtractionError, match=message):
+        extract(invoices[0][1], config)
