@@ -1,0 +1,78 @@
+"""Typed views of the service's resources, as the client receives them.
+
+They accept fields they do not know, so a newer server does not break an older client.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+T = TypeVar("T")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Resource(Model):
+    id: str
+    object: str
+    created_at: str
+    updated_at: str
+
+
+class Page(Model, Generic[T]):
+    """One page of a list; ``next_cursor`` is None on the last page."""
+
+    object: str = "list"
+    data: list[T]
+    next_cursor: str | None = None
+
+
+class Deleted(Model):
+    id: str
+    object: str
+    deleted: bool
+
+
+class File(Resource):
+    filename: str
+    content_type: str
+    size: int
+    sha256: str
+    purpose: str = "upload"
+    derived_from: str | None = None
+    metadata: dict[str, Any] = {}
+
+
+class Processor(Resource):
+    name: str
+    type: str
+    description: str = ""
+    confidence_threshold: float | None = None
+    default_version_id: str | None = None
+
+
+class Version(Resource):
+    processor_id: str
+    number: int
+    status: str
+    description: str = ""
+    config: dict[str, Any] = {}
+    published_at: str | None = None
+
+
+class EvaluationSet(Resource):
+    name: str
+    description: str = ""
+    metadata: dict[str, Any] = {}
+    item_count: int = 0
+
+
+class Item(Resource):
+    eval_set_id: str
+    file_id: str
+    ground_truth: dict[str, Any]
+    metadata: dict[str, Any] = {}

@@ -1,0 +1,293 @@
+"""Every service route as an :class:`Op`: a request description plus how to read its answer.
+
+Ops are plain values, so :class:`~fieldwise.client.Client` and
+:class:`~fieldwise.client.AsyncClient` share them: ``client.call(ops.get_processor("p"))`` or
+``await aclient.call(ops.get_processor("p"))``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Generic, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+from fieldwise.client.models import (
+    Deleted,
+    EvaluationSet,
+    File,
+    Item,
+    Page,
+    Processor,
+    Version,
+)
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+#: Methods that may be repeated safely after a lost response.
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "PUT", "DELETE", "PATCH"})
+
+
+@dataclass(frozen=True)
+class Op(Generic[T]):
+    """One API call: method, path, body, and the parser of a successful response."""
+
+    method: str
+    path: str
+    parse: Callable[[httpx.Response], T]
+    json: Any = None
+    params: Mapping[str, Any] | None = None
+    files: Mapping[str, Any] | None = None
+    data: Mapping[str, Any] | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def idempotent(self) -> bool:
+        return self.method in IDEMPOTENT_METHODS
+
+    def describe(self) -> str:
+        return f"{self.method} {self.path}"
+
+
+def _model(cls: type[M]) -> Callable[[httpx.Response], M]:
+    return lambda response: cls.model_validate(response.json())
+
+
+def _page(cls: type[M]) -> Callable[[httpx.Response], Page[M]]:
+    return lambda response: Page[cls].model_validate(response.json())  # type: ignore[valid-type]
+
+
+def _seg(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _list_params(limit: int, cursor: str | None, **filters: Any) -> dict[str, Any]:
+    params: dict[str, Any] = {"limit": limit}
+    if cursor:
+        params["cursor"] = cursor
+    params.update({k: v for k, v in filters.items() if v is not None})
+    return params
+
+
+def _body(**fields: Any) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+# Files
+
+
+def upload_file(
+    content: bytes | IO[bytes] | Path,
+    *,
+    filename: str | None = None,
+    content_type: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Op[File]:
+    """Upload bytes, an open binary file, or a path (opened lazily by the caller's client)."""
+    if isinstance(content, Path):
+        filename = filename or content.name
+        content = content.read_bytes()
+    name = filename or getattr(content, "name", None) or "upload"
+    part: tuple[Any, ...] = (Path(str(name)).name, content)
+    if content_type:
+        part = (*part, content_type)
+    data = {"metadata": json.dumps(dict(metadata))} if metadata is not None else None
+    return Op("POST", "/files/upload", _model(File), files={"file": part}, data=data)
+
+
+def list_files(limit: int = 100, cursor: str | None = None) -> Op[Page[File]]:
+    return Op("GET", "/files", _page(File), params=_list_params(limit, cursor))
+
+
+def get_file(file_id: str) -> Op[File]:
+    return Op("GET", f"/files/{_seg(file_id)}", _model(File))
+
+
+def get_file_content(file_id: str) -> Op[bytes]:
+    return Op("GET", f"/files/{_seg(file_id)}/content", lambda r: r.content)
+
+
+def delete_file(file_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/files/{_seg(file_id)}", _model(Deleted))
+
+
+# Processors and versions
+
+
+def create_processor(
+    name: str, *, type: str = "extraction", description: str = ""
+) -> Op[Processor]:
+    return Op(
+        "POST",
+        "/processors",
+        _model(Processor),
+        json={"name": name, "type": type, "description": description},
+    )
+
+
+def list_processors(limit: int = 100, cursor: str | None = None) -> Op[Page[Processor]]:
+    return Op("GET", "/processors", _page(Processor), params=_list_params(limit, cursor))
+
+
+def get_processor(processor_id: str) -> Op[Processor]:
+    return Op("GET", f"/processors/{_seg(processor_id)}", _model(Processor))
+
+
+def update_processor(
+    processor_id: str,
+    *,
+    description: str | None = None,
+    confidence_threshold: float | None = None,
+) -> Op[Processor]:
+    return Op(
+        "PATCH",
+        f"/processors/{_seg(processor_id)}",
+        _model(Processor),
+        json=_body(description=description, confidence_threshold=confidence_threshold),
+    )
+
+
+def create_version(
+    processor_id: str, config: Mapping[str, Any], *, description: str = ""
+) -> Op[Version]:
+    return Op(
+        "POST",
+        f"/processors/{_seg(processor_id)}/versions",
+        _model(Version),
+        json={"config": dict(config), "description": description},
+    )
+
+
+def list_versions(
+    processor_id: str, limit: int = 100, cursor: str | None = None
+) -> Op[Page[Version]]:
+    return Op(
+        "GET",
+        f"/processors/{_seg(processor_id)}/versions",
+        _page(Version),
+        params=_list_params(limit, cursor),
+    )
+
+
+def get_version(processor_id: str, version_id: str) -> Op[Version]:
+    return Op(
+        "GET", f"/processors/{_seg(processor_id)}/versions/{_seg(version_id)}", _model(Version)
+    )
+
+
+def publish_version(processor_id: str, version_id: str) -> Op[Version]:
+    return Op(
+        "POST",
+        f"/processors/{_seg(processor_id)}/versions/{_seg(version_id)}/publish",
+        _model(Version),
+    )
+
+
+# Evaluation sets and items
+
+
+def create_evaluation_set(
+    name: str, *, description: str = "", metadata: Mapping[str, Any] | None = None
+) -> Op[EvaluationSet]:
+    return Op(
+        "POST",
+        "/evaluation-sets",
+        _model(EvaluationSet),
+        json={"name": name, "description": description, "metadata": dict(metadata or {})},
+    )
+
+
+def list_evaluation_sets(
+    limit: int = 100, cursor: str | None = None, name: str | None = None
+) -> Op[Page[EvaluationSet]]:
+    return Op(
+        "GET",
+        "/evaluation-sets",
+        _page(EvaluationSet),
+        params=_list_params(limit, cursor, name=name),
+    )
+
+
+def get_evaluation_set(eval_set_id: str) -> Op[EvaluationSet]:
+    return Op("GET", f"/evaluation-sets/{_seg(eval_set_id)}", _model(EvaluationSet))
+
+
+def update_evaluation_set(
+    eval_set_id: str,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Op[EvaluationSet]:
+    return Op(
+        "PATCH",
+        f"/evaluation-sets/{_seg(eval_set_id)}",
+        _model(EvaluationSet),
+        json=_body(
+            name=name,
+            description=description,
+            metadata=dict(metadata) if metadata is not None else None,
+        ),
+    )
+
+
+def create_item(
+    eval_set_id: str,
+    file_id: str,
+    ground_truth: Mapping[str, Any],
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> Op[Item]:
+    return Op(
+        "POST",
+        f"/evaluation-sets/{_seg(eval_set_id)}/items",
+        _model(Item),
+        json={
+            "file_id": file_id,
+            "ground_truth": dict(ground_truth),
+            "metadata": dict(metadata or {}),
+        },
+    )
+
+
+def list_items(eval_set_id: str, limit: int = 100, cursor: str | None = None) -> Op[Page[Item]]:
+    return Op(
+        "GET",
+        f"/evaluation-sets/{_seg(eval_set_id)}/items",
+        _page(Item),
+        params=_list_params(limit, cursor),
+    )
+
+
+def get_item(eval_set_id: str, item_id: str) -> Op[Item]:
+    return Op("GET", f"/evaluation-sets/{_seg(eval_set_id)}/items/{_seg(item_id)}", _model(Item))
+
+
+def update_item(
+    eval_set_id: str,
+    item_id: str,
+    *,
+    ground_truth: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Op[Item]:
+    return Op(
+        "PATCH",
+        f"/evaluation-sets/{_seg(eval_set_id)}/items/{_seg(item_id)}",
+        _model(Item),
+        json=_body(
+            ground_truth=dict(ground_truth) if ground_truth is not None else None,
+            metadata=dict(metadata) if metadata is not None else None,
+        ),
+    )
+
+
+def delete_item(eval_set_id: str, item_id: str) -> Op[Deleted]:
+    return Op(
+        "DELETE", f"/evaluation-sets/{_seg(eval_set_id)}/items/{_seg(item_id)}", _model(Deleted)
+    )

@@ -1,0 +1,63 @@
+"""How the toolkit reaches a service: the configured remote one, or the embedded local one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fieldwise.client import AsyncClient, Client
+from fieldwise.config import ClientSettings
+from fieldwise.errors import ConfigError
+from fieldwise.service.server import RunningService, start_embedded
+
+
+@dataclass
+class ServiceConnection:
+    """A base URL and key to talk to, plus the embedded service behind them if we started it."""
+
+    base_url: str
+    api_key: str
+    settings: ClientSettings
+    embedded: RunningService | None = None
+
+    def client(self, **kwargs: Any) -> Client:
+        return Client(
+            self.base_url,
+            self.api_key,
+            timeout=self.settings.timeout,
+            max_retries=self.settings.max_retries,
+            **kwargs,
+        )
+
+    def async_client(self, **kwargs: Any) -> AsyncClient:
+        return AsyncClient(
+            self.base_url,
+            self.api_key,
+            timeout=self.settings.timeout,
+            max_retries=self.settings.max_retries,
+            **kwargs,
+        )
+
+    def close(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+    def __enter__(self) -> ServiceConnection:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> ServiceConnection:
+    """Connect to ``settings.base_url``; without one, start the embedded local service."""
+    if settings.base_url:
+        if not settings.api_key:
+            raise ConfigError(
+                f"no API key for {settings.base_url}: pass --api-key or set FIELDWISE_API_KEY"
+            )
+        return ServiceConnection(settings.base_url.rstrip("/"), settings.api_key, settings)
+    running = start_embedded(data_dir)
+    return ServiceConnection(running.base_url, running.api_key, settings, embedded=running)

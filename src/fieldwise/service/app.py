@@ -1,0 +1,84 @@
+"""``create_app(settings)``: the local Document Processing Service as a FastAPI application."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Security
+from fastapi.security import APIKeyHeader
+
+from fieldwise.config import ServiceSettings
+from fieldwise.service.api_errors import install_error_handlers
+from fieldwise.service.blobs import BlobStore
+from fieldwise.service.clock import Clock, SystemClock
+from fieldwise.service.db import make_engine, migrate
+from fieldwise.service.keys import bootstrap_keys
+from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
+from fieldwise.service.routes import evaluation_sets, files, processors
+from fieldwise.service.state import ServiceState
+
+# Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
+_api_key_doc = APIKeyHeader(name="x-api-key", auto_error=False)
+
+# Room for multipart framing and the metadata part around the largest allowed file.
+_MULTIPART_SLACK = 1024 * 1024
+
+
+def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
+    return None
+
+
+def create_app(
+    settings: ServiceSettings,
+    *,
+    clock: Clock | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> FastAPI:
+    """Build the service: migrate the database, load keys, mount routes and middleware."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    clock = clock or SystemClock()
+    engine = make_engine(settings.resolved_database_url)
+    migrate(engine)
+    keyring = bootstrap_keys(
+        engine, settings, clock, **({"announce": announce} if announce else {})
+    )
+    state = ServiceState(
+        settings=settings,
+        engine=engine,
+        blobs=BlobStore(settings.blob_dir),
+        keyring=keyring,
+        clock=clock,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            engine.dispose()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="fieldwise local Document Processing Service",
+        version="1",
+        description="A local implementation of the Document Processing Service interface.",
+        dependencies=[Security(_document_api_key)],
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.fieldwise = state
+    install_error_handlers(app)
+    for module in (files, processors, evaluation_sets):
+        app.include_router(module.router)
+
+    # Outermost last: request ids first, then auth, then the body limit.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK)
+    app.add_middleware(ApiKeyMiddleware, keyring=keyring)
+    app.add_middleware(RequestIdMiddleware)
+    return app
+
+
+def app_state(app: FastAPI) -> ServiceState:
+    state: ServiceState = app.state.fieldwise
+    return state

@@ -1,0 +1,125 @@
+"""Running the service: in the foreground (``fieldwise serve``) or embedded in a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.types import ASGIApp
+
+from fieldwise.config import ServiceSettings, service_settings
+from fieldwise.errors import ConfigError
+from fieldwise.service.app import create_app
+from fieldwise.service.auth import generate_key
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening socket bound before uvicorn starts, so port 0 yields a known free port."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    settings: ServiceSettings,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    announce: Callable[[str], None] | None = None,
+) -> None:
+    """Run the service in the foreground until interrupted."""
+    sock = bind_socket(host, port)
+    app = create_app(settings, announce=announce)
+    config = uvicorn.Config(app, log_level="info", access_log=False, timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+@dataclass
+class RunningService:
+    """A service running in a background thread; ``stop()`` shuts it down."""
+
+    base_url: str
+    api_key: str
+    app: ASGIApp
+    server: uvicorn.Server
+    thread: threading.Thread
+    sock: socket.socket = field(repr=False)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        self.sock.close()
+
+    def __enter__(self) -> RunningService:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+def start_in_thread(
+    settings: ServiceSettings,
+    *,
+    app: ASGIApp | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    startup_timeout: float = 30.0,
+) -> RunningService:
+    """Start the service on a loopback port in a daemon thread and wait until it accepts.
+
+    Without ``settings.api_keys`` a fresh key is made for this process and returned, so the
+    embedded service never prints or stores a key.
+    """
+    api_key = settings.api_keys[0] if settings.api_keys else generate_key()
+    if not settings.api_keys:
+        settings = replace(settings, api_keys=(api_key,))
+    app = app or create_app(settings)
+    sock = bind_socket(host, port)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="fieldwise-service", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + startup_timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            sock.close()
+            raise ConfigError("the local service did not start")
+        time.sleep(0.01)
+    bound_host, bound_port = sock.getsockname()[:2]
+    url_host = f"[{bound_host}]" if ":" in bound_host else bound_host
+    return RunningService(
+        base_url=f"http://{url_host}:{bound_port}",
+        api_key=api_key,
+        app=app,
+        server=server,
+        thread=thread,
+        sock=sock,
+    )
+
+
+def start_embedded(data_dir: Path | None = None, **overrides: Any) -> RunningService:
+    """The embedded default: the local service on a free loopback port, in a background thread.
+
+    ``data_dir`` defaults to ``.fieldwise/service`` under the working directory. The returned
+    object carries the ``base_url`` and the ``api_key`` to use; ``stop()`` shuts it down.
+    """
+    settings = service_settings(data_dir=data_dir, **overrides)
+    return start_in_thread(settings)

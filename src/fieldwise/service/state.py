@@ -1,0 +1,47 @@
+"""What every route needs, built once by ``create_app`` and reached through the request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from sqlalchemy import Engine
+
+from fieldwise.config import ServiceSettings
+from fieldwise.errors import ConfigError
+from fieldwise.service.api_errors import ApiError
+from fieldwise.service.auth import KeyRing
+from fieldwise.service.blobs import BlobStore
+from fieldwise.service.clock import Clock
+
+
+@dataclass(frozen=True)
+class ServiceState:
+    settings: ServiceSettings
+    engine: Engine
+    blobs: BlobStore
+    keyring: KeyRing
+    clock: Clock
+    config_validator: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """A version config checked by the extraction engine; 422 naming the bad key."""
+        if self.config_validator is None:
+            return config
+        try:
+            return self.config_validator(config)
+        except ConfigError as exc:
+            raise ApiError(422, f"config.{exc}", param="config") from None
+
+    def base_url(self, request: Request) -> str:
+        """The public base URL: configured, else the one the caller used."""
+        if self.settings.public_base_url:
+            return self.settings.public_base_url.rstrip("/")
+        return str(request.base_url).rstrip("/")
+
+
+def get_state(request: Request) -> ServiceState:
+    state: ServiceState = request.app.state.fieldwise
+    return state

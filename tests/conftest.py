@@ -1,0 +1,63 @@
+"""Shared fixtures: an isolated working directory, and the local service on a loopback port.
+
+Tests talk to the service over real HTTP (uvicorn in a thread on a pre-bound 127.0.0.1 socket),
+never to mocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fieldwise.client import Client
+from fieldwise.config import ServiceSettings
+from fieldwise.service import RunningService, create_app, start_in_thread
+
+TEST_KEY = "fw_test_key_0123456789"
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run every test in its own folder with no FIELDWISE_* settings from the developer."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("FIELDWISE_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+ServiceFactory = Callable[..., RunningService]
+
+
+@pytest.fixture
+def start_service(tmp_path: Path) -> Iterator[ServiceFactory]:
+    """Start services (each with its own settings); all are stopped at teardown."""
+    running: list[RunningService] = []
+
+    def start(*, wrap: Callable[[Any], Any] | None = None, **overrides: Any) -> RunningService:
+        fields: dict[str, Any] = {"data_dir": tmp_path / "service", "api_keys": (TEST_KEY,)}
+        fields.update(overrides)
+        settings = ServiceSettings(**fields)
+        app = create_app(settings, announce=lambda _m: None)
+        service = start_in_thread(settings, app=wrap(app) if wrap else app)
+        running.append(service)
+        return service
+
+    yield start
+    for service in running:
+        service.stop()
+
+
+@pytest.fixture
+def service(start_service: ServiceFactory) -> RunningService:
+    return start_service()
+
+
+@pytest.fixture
+def client(service: RunningService) -> Iterator[Client]:
+    with Client(service.base_url, service.api_key, max_retries=0) as c:
+        yield c
