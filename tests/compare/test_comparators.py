@@ -1,0 +1,110 @@
+"""One tiny hand-built pair of columns per comparator; the exact differences are listed here.
+
+exact_string:   "Lieferant  GmbH" vs "lieferant gmbh" (case + whitespace: equal);
+                "A.B." vs "AB" (equal only with ignore_punctuation); "Café" vs "Cafe" (differ).
+number:         "1.234,50" vs 1234.5 (equal); 100 vs 100.4 (equal with atol 0.5);
+                1000 vs 1010 (equal with rtol 0.01, which also covers 100.4);
+                "n/a" vs "N/A" (unparsed, equal as folded text).
+currency:       "€ 1.234,50" vs "1234.50 EUR" (equal, codes equal); "10 USD" vs "10 EUR" (equal
+                amounts, differ when currency_required); 10.004 vs 10 (within default atol 0.005).
+date:           "05.03.2018" vs "2018-03-05" (equal with DMY, differ with MDY).
+enum:           "PAID" vs "paid" (equal); "open" vs "paid" (differ).
+boolean:        "ja" vs True (equal); "nein" vs "yes" (differ).
+fuzzy_text:     "Kunden AG Mitte" vs "Kunden AG Mite" (ratio 0.9655: match at 0.9, not at 0.97).
+empties:        None / "" on either side: empty flags and score 0 (one side) or 1 (both).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fieldwise.compare import (
+    FieldSpec,
+    boolean,
+    comparator_for,
+    currency,
+    date,
+    enum,
+    exact_string,
+    fuzzy_text,
+    number,
+)
+
+
+def s(*values: Any) -> pd.Series[Any]:
+    return pd.Series(list(values), dtype=object)
+
+
+def test_exact_string_folds() -> None:
+    left, right = s("Lieferant  GmbH", "A.B.", "Café"), s("lieferant gmbh", "AB", "Cafe")
+    assert exact_string()(left, right).match.tolist() == [True, False, False]
+    assert exact_string(ignore_punctuation=True)(left, right).match.tolist() == [True, True, False]
+    assert exact_string(case_sensitive=True)(left, right).match.tolist() == [False, False, False]
+
+
+def test_number_tolerances() -> None:
+    left, right = s("1.234,50", 100, 1000, "n/a"), s(1234.5, 100.4, 1010, "N/A")
+    assert number()(left, right).match.tolist() == [True, False, False, True]
+    assert number(atol=0.5)(left, right).match.tolist() == [True, True, False, True]
+    assert number(rtol=0.01)(left, right).match.tolist() == [True, True, True, True]
+
+
+def test_currency_codes() -> None:
+    left, right = s("€ 1.234,50", "10 USD", 10.004), s("1234.50 EUR", "10 EUR", 10)
+    assert currency()(left, right).match.tolist() == [True, True, True]
+    required = currency(currency_required=True)(left, right)
+    assert required.match.tolist() == [True, False, True]
+
+
+def test_date_order() -> None:
+    left, right = s("05.03.2018"), s("2018-03-05")
+    assert date("DMY")(left, right).match.tolist() == [True]
+    assert date("MDY")(left, right).match.tolist() == [False]
+
+
+def test_enum_and_boolean() -> None:
+    assert enum(("paid", "open"))(s("PAID", "open"), s("paid", "paid")).match.tolist() == [
+        True,
+        False,
+    ]
+    assert boolean()(s("ja", "nein"), s(True, "yes")).match.tolist() == [True, False]
+
+
+def test_fuzzy_text_keeps_similarity() -> None:
+    left, right = s("Kunden AG Mitte", "x"), s("Kunden AG Mite", "x")
+    res = fuzzy_text(threshold=0.9)(left, right)
+    assert res.score[0] == pytest.approx(28 / 29)
+    assert res.match.tolist() == [True, True]
+    assert fuzzy_text(threshold=0.97)(left, right).match.tolist() == [False, True]
+
+
+def test_empties() -> None:
+    res = exact_string()(s(None, "a", "", np.nan), s("a", None, " ", None))
+    assert res.left_empty.tolist() == [True, False, True, True]
+    assert res.right_empty.tolist() == [False, True, True, True]
+    assert res.match.tolist() == [False, False, False, False]
+    assert res.score.tolist() == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_unhashable_values_compare_as_json() -> None:
+    res = exact_string()(s(["a", "b"], {"k": 1}), s(["a", "b"], {"k": 2}))
+    assert res.match.tolist() == [True, False]
+
+
+def test_comparator_for_each_type() -> None:
+    pairs = {
+        "string": ("ABC", "abc"),
+        "text": ("Lieferant GmbH", "Lieferant GmbH."),
+        "number": ("1,5", "1.5"),
+        "currency": ("€5", "5.00"),
+        "date": ("5.3.2018", "2018-03-05"),
+        "enum": ("EUR", "eur"),
+        "boolean": ("yes", "1"),
+    }
+    for kind, (a, b) in pairs.items():
+        spec = FieldSpec(name="f", type=kind, date_order="DMY")
+        assert comparator_for(spec)(s(a), s(b)).match.tolist() == [True], kind

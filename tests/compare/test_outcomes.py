@@ -1,0 +1,131 @@
+"""Outcomes per cell and line-item alignment, on tiny hand-built frames.
+
+Item "d1", version "v": total 10 vs "10,00" -> correct; name "ACME" vs "Acme Ltd" -> wrong;
+iban "DE12" vs nothing -> missed; note nothing vs "hello" -> spurious; po "" vs None -> both_empty.
+
+Line items (item "d2"): expected rows [apple 1.50, pear 2.00, plum 3.00]; predicted the same rows
+permuted as [plum 3.00, apple 1.50, pear 2.00] -> every cell correct; a second version predicts
+[pear 2.00, plums 9.99, apple 1.50, fig 4.00] -> apple and pear correct; plums pairs with plum
+(similarity 0.89 < 0.9: description wrong, 3.00 vs 9.99 wrong); fig has nothing in common with
+any row, so its two cells are spurious; the row count 3 vs 4 is flagged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from fieldwise.compare import parse_field_specs, score_cells
+from fieldwise.compare.frame import FRAME_COLUMNS
+
+SPECS = parse_field_specs(
+    {
+        "total": {"type": "number"},
+        "items": {
+            "type": "array",
+            "columns": {"desc": {"type": "text"}, "amount": {"type": "currency"}},
+        },
+    }
+)
+
+
+def frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    out = pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+    out[["expected", "predicted"]] = out[["expected", "predicted"]].astype(object)
+    return out
+
+
+def test_each_outcome() -> None:
+    cells, _, _ = score_cells(
+        frame(
+            [
+                ("d1", "total", "v", 10, "10,00", 0.9),
+                ("d1", "name", "v", "ACME", "Acme Ltd", 0.8),
+                ("d1", "iban", "v", "DE12", None, None),
+                ("d1", "note", "v", None, "hello", 0.3),
+                ("d1", "po", "v", "", None, None),
+            ]
+        ),
+        SPECS,
+    )
+    got = dict(zip(cells["field"], cells["outcome"].astype(str), strict=True))
+    assert got == {
+        "total": "correct",
+        "name": "wrong",
+        "iban": "missed",
+        "note": "spurious",
+        "po": "both_empty",
+    }
+
+
+EXPECTED = [
+    {"desc": "apple", "amount": 1.5},
+    {"desc": "pear", "amount": 2.0},
+    {"desc": "plum", "amount": 3.0},
+]
+
+
+def test_line_items_permutation_is_all_correct() -> None:
+    permuted = [EXPECTED[2], EXPECTED[0], {"desc": "Pear", "amount": "2,00"}]
+    cells, counts, _ = score_cells(frame([("d2", "items", "v", EXPECTED, permuted, 0.5)]), SPECS)
+    assert set(cells["outcome"].astype(str)) == {"correct"}
+    assert sorted(cells["field"].unique()) == ["items[].amount", "items[].desc"]
+    assert cells["row"].tolist() == [0, 1, 2, 0, 1, 2]
+    assert counts[["expected_rows", "predicted_rows", "matched_rows"]].values.tolist() == [
+        [3, 3, 3]
+    ]
+    assert not counts["row_count_mismatch"].any()
+
+
+def test_line_items_unmatched_and_row_count_mismatch() -> None:
+    predicted = [
+        {"desc": "pear", "amount": 2.0},
+        {"desc": "plums", "amount": 9.99},
+        {"desc": "apple", "amount": 1.5},
+        {"desc": "fig", "amount": 4.0},
+    ]
+    cells, counts, _ = score_cells(frame([("d2", "items", "v", EXPECTED, predicted, 0.5)]), SPECS)
+    by = {
+        (f, r): o
+        for f, r, o in zip(cells["field"], cells["row"], cells["outcome"].astype(str), strict=True)
+    }
+    assert by[("items[].desc", 0)] == "correct"
+    assert by[("items[].desc", 1)] == "correct"
+    # the leftover predicted row (fig, index 3) is spurious and keeps a negative row number
+    spurious = cells.loc[cells["outcome"] == "spurious"]
+    assert len(spurious) == 2
+    assert spurious["row"].tolist() == [-4, -4]
+    assert by[("items[].desc", 2)] == "wrong"
+    assert by[("items[].amount", 2)] == "wrong"
+    assert counts["row_count_mismatch"].tolist() == [True]
+    assert counts[["expected_rows", "predicted_rows", "matched_rows"]].values.tolist() == [
+        [3, 4, 3]
+    ]
+
+
+def test_line_items_missing_prediction_is_missed() -> None:
+    cells, counts, _ = score_cells(frame([("d2", "items", "v", EXPECTED, None, None)]), SPECS)
+    assert set(cells["outcome"].astype(str)) == {"missed"}
+    assert len(cells) == 6
+    assert counts["matched_rows"].tolist() == [0]
+
+
+def test_rows_with_nothing_in_common_are_not_paired() -> None:
+    cells, counts, _ = score_cells(
+        frame(
+            [
+                (
+                    "d2",
+                    "items",
+                    "v",
+                    [{"desc": "apple", "amount": 1}],
+                    [{"desc": "zzzzz", "amount": 7}],
+                    None,
+                )
+            ]
+        ),
+        SPECS,
+    )
+    assert counts["matched_rows"].tolist() == [0]
+    assert sorted(cells["outcome"].astype(str)) == ["missed", "missed", "spurious", "spurious"]

@@ -1,0 +1,116 @@
+"""The result object, the terminal table, Parquet round trip and the public names.
+
+Two documents, two versions. v1: doc1 total "529,87" correct, doc1 date "05.03.2018" correct,
+doc2 total 11 wrong (10 expected). v2: doc1 total correct, doc1 date missed, doc2 total correct.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fieldwise.compare as compare_pkg
+from fieldwise.compare import (
+    FRAME_NAMES,
+    build_frame,
+    compare,
+    parse_field_specs,
+    read_frames,
+    render_table,
+    write_frames,
+)
+from fieldwise.errors import CompareError
+
+TRUTH: dict[str, dict[str, Any]] = {
+    "doc1": {"total": 529.87, "date": "2018-03-05"},
+    "doc2": {"total": 10.0},
+}
+PREDICTIONS = {
+    "v1": {
+        "doc1": {
+            "value": {"total": "529,87", "date": "05.03.2018"},
+            "metadata": {"total": {"confidence": 0.99}, "date": {"confidence": 0.8}},
+        },
+        "doc2": {"value": {"total": 11}, "metadata": {"total": {"confidence": 0.4}}},
+    },
+    "v2": {
+        "doc1": {"value": {"total": 529.87}, "metadata": {"total": {"confidence": 0.97}}},
+        "doc2": {"value": {"total": "10,00"}, "metadata": {"total": {"confidence": 0.96}}},
+    },
+}
+SPECS = parse_field_specs(
+    {"total": {"type": "currency", "critical": True}, "date": {"type": "date"}}, date_order="DMY"
+)
+
+
+def result() -> compare_pkg.ComparisonResult:
+    return compare(
+        build_frame(TRUTH, PREDICTIONS), SPECS, baseline="v1", candidate="v2", n_bootstrap=100
+    )
+
+
+def test_result_is_frozen_with_plain_figures() -> None:
+    r = result()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.baseline = "x"  # type: ignore[misc]
+    for value in (r.accuracy_baseline, r.accuracy_candidate, r.delta, r.recommended_threshold):
+        assert type(value) is float
+    assert r.accuracy_baseline == pytest.approx(2 / 3)
+    assert r.accuracy_candidate == pytest.approx(2 / 3)
+    assert r.recommended_threshold == 0.96
+    assert list(r.frames()) == list(FRAME_NAMES)
+
+
+def test_render_table() -> None:
+    text = render_table(result())
+    lines = text.splitlines()
+    assert lines[0].split() == [
+        "field",
+        "type",
+        "support",
+        "v1",
+        "v2",
+        "delta",
+        "regressed",
+        "fixed",
+        "p(holm)",
+    ]
+    # regressions first: date drops from 100% to 0%
+    assert lines[2].split()[:6] == ["date", "date", "1", "100.0%", "0.0%", "-100.0"]
+    assert lines[3].split()[:7] == ["total", "currency", "*", "2", "50.0%", "100.0%", "+50.0"]
+    assert "recommended confidence_threshold: 0.960" in text
+    assert render_table(result()) == text
+
+
+def test_single_version_table() -> None:
+    r = compare(build_frame(TRUTH, PREDICTIONS), SPECS, baseline="v1")
+    assert r.candidate is None
+    assert r.bootstrap is None
+    assert r.flips.empty
+    assert render_table(r).splitlines()[0].split()[:4] == ["field", "type", "support", "accuracy"]
+
+
+def test_parquet_round_trip(tmp_path: Path) -> None:
+    r = result()
+    paths = write_frames(r, tmp_path / "out")
+    assert [p.name for p in paths] == [f"{n}.parquet" for n in FRAME_NAMES]
+    frames = read_frames(tmp_path / "out")
+    assert frames["fields"]["accuracy"].tolist() == pytest.approx(r.fields["accuracy"].tolist())
+    cells = frames["cells"]
+    assert [json.loads(v) for v in cells["predicted"].dropna()][:2] == ["05.03.2018", "529,87"]
+
+
+def test_unknown_version() -> None:
+    with pytest.raises(CompareError, match="'v9' is not in the comparison frame"):
+        compare(build_frame(TRUTH, PREDICTIONS), SPECS, baseline="v9")
+
+
+def test_all_is_sorted_and_complete() -> None:
+    names = compare_pkg.__all__
+    assert names == sorted(names, key=lambda n: (not n.isupper(), n[0].islower(), n))
+    for name in names:
+        assert hasattr(compare_pkg, name)

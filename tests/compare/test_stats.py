@@ -1,0 +1,139 @@
+"""Statistics between versions on known tables.
+
+Field "f" over 15 documents: 5 right in both, 9 fixed (wrong in v1, right in v2), 1 regressed
+(right in v1, wrong in v2). McNemar exact p = P(|X - 5| >= 4), X ~ Bin(10, 1/2) = 22/1024.
+Field "g" over the same documents: 14 right in both, 1 regressed: p = 1.0.
+Holm over (22/1024, 1.0): 2 * 22/1024 and max(that, 1.0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import binomtest, norm
+
+from fieldwise.compare import (
+    bootstrap_delta,
+    compare,
+    holm,
+    mcnemar_exact,
+    paired_sample_size,
+    parse_field_specs,
+    score_cells,
+)
+from fieldwise.compare.frame import FRAME_COLUMNS
+
+
+def make_frame() -> pd.DataFrame:
+    records = []
+    for i in range(15):
+        item = f"d{i:02d}"
+        v1_ok = i < 5 or i == 14
+        v2_ok = i < 14
+        records += [
+            (item, "f", "v1", "x", "x" if v1_ok else "y", 0.9),
+            (item, "f", "v2", "x", "x" if v2_ok else "y", 0.9),
+            (item, "g", "v1", "x", "x", 0.9),
+            (item, "g", "v2", "x", "x" if i else "z", 0.9),
+        ]
+    frame = pd.DataFrame(records, columns=list(FRAME_COLUMNS))
+    frame[["expected", "predicted"]] = frame[["expected", "predicted"]].astype(object)
+    return frame
+
+
+@pytest.mark.parametrize(("regressed", "fixed"), [(1, 9), (0, 6), (3, 3), (7, 2), (20, 35)])
+def test_mcnemar_matches_scipy(regressed: int, fixed: int) -> None:
+    n = regressed + fixed
+    assert mcnemar_exact(regressed, fixed) == pytest.approx(binomtest(fixed, n, 0.5).pvalue)
+
+
+def test_mcnemar_known_values() -> None:
+    assert mcnemar_exact(1, 9) == pytest.approx(22 / 1024)
+    assert mcnemar_exact(0, 0) == 1.0
+
+
+def test_holm_by_hand() -> None:
+    assert holm([0.01, 0.04, 0.03, 0.2]) == pytest.approx([0.04, 0.09, 0.09, 0.2])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+    assert holm([]) == []
+
+
+def test_flips_and_significance_through_compare() -> None:
+    result = compare(make_frame(), {}, baseline="v1", candidate="v2", n_bootstrap=200)
+    sig = result.significance.set_index("field")
+    row = sig.loc["f"].to_dict()
+    counts = [int(row[t]) for t in ("both_right", "regressed", "fixed", "both_wrong")]
+    assert counts == [5, 1, 9, 0]
+    assert sig.loc["f", "p_value"] == pytest.approx(22 / 1024)
+    assert sig.loc["f", "p_holm"] == pytest.approx(44 / 1024)
+    assert bool(sig.loc["f", "significant"])
+    assert sig.loc["g", "p_holm"] == 1.0
+    flips = result.flips
+    fixed = flips.loc[(flips["field"] == "f") & (flips["transition"] == "fixed"), "item"]
+    assert fixed.tolist() == [f"d{i:02d}" for i in range(5, 14)]
+    regressed = flips.loc[flips["transition"] == "regressed", ["field", "item"]]
+    assert regressed.values.tolist() == [["f", "d14"], ["g", "d00"]]
+    # the overall delta: v1 has 6 + 15 = 21 of 30 cells right, v2 has 14 + 14 = 28
+    assert result.delta == pytest.approx(7 / 30)
+
+
+def test_bootstrap_is_seeded_and_resamples_documents() -> None:
+    cells, _, _ = score_cells(make_frame(), {})
+    a = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=500)
+    b = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=500)
+    assert a == b
+    assert a.documents == 15
+    assert a.low <= a.delta <= a.high
+
+    # the same draws, one document at a time, in a plain loop
+    per_doc: dict[str, list[int]] = {}
+    for item, group in cells.groupby("item"):
+        ok = group["outcome"].isin(["correct", "both_empty"])
+        per_doc[str(item)] = [int(ok[group["version"] == v].sum()) for v in ("v1", "v2")]
+    docs = sorted(per_doc)
+    idx = np.random.default_rng(7).integers(0, 15, size=(500, 15), dtype=np.int32)
+    deltas = [sum(per_doc[docs[j]][1] - per_doc[docs[j]][0] for j in row) / 30 for row in idx]
+    assert a.low == pytest.approx(float(np.percentile(deltas, 2.5)))
+    assert a.high == pytest.approx(float(np.percentile(deltas, 97.5)))
+
+
+def test_paired_sample_size_formula() -> None:
+    za, zb = norm.ppf(0.975), norm.ppf(0.8)
+    by_hand = (za * math.sqrt(0.2) + zb * math.sqrt(0.2 - 0.01)) ** 2 / 0.01
+    assert paired_sample_size(0.05, 0.15) == math.ceil(by_hand) == 155
+    assert paired_sample_size(0.1, 0.1) is None
+
+
+def test_underpowered_field_warns_with_sample_size() -> None:
+    result = compare(make_frame(), {}, baseline="v1", candidate="v2", n_bootstrap=100)
+    assert any(
+        w.startswith("g: delta -0.0667 on 15 documents is not significant")
+        and "documents would detect it with 80% power" in w
+        for w in result.warnings
+    )
+    needed = result.significance.set_index("field").loc["g", "required_n"]
+    assert needed == paired_sample_size(1 / 15, 0.0)
+
+
+def test_suspected_truth_errors() -> None:
+    """d0: truth 100, both versions say "1.000,00" with confidence >= 0.9: suspected.
+    d1: both wrong but with different values: not suspected. d2: same wrong value, low confidence.
+    """
+    rows = [
+        ("d0", "t", "v1", 100, "1.000,00", 0.95),
+        ("d0", "t", "v2", 100, 1000.0, 0.99),
+        ("d1", "t", "v1", 100, 7, 0.95),
+        ("d1", "t", "v2", 100, 8, 0.95),
+        ("d2", "t", "v1", 100, 5, 0.5),
+        ("d2", "t", "v2", 100, 5, 0.95),
+    ]
+    frame = pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+    frame[["expected", "predicted"]] = frame[["expected", "predicted"]].astype(object)
+    specs = parse_field_specs({"t": {"type": "number"}})
+    result = compare(frame, specs, baseline="v1", candidate="v2", n_bootstrap=10)
+    sus = result.suspected_truth_errors
+    assert sus["item"].tolist() == ["d0"]
+    assert sus["confidence"].tolist() == [0.95]

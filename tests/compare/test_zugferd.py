@@ -1,0 +1,77 @@
+"""Real values from the zugferd-dev ground truth, predicted as the German pages print them.
+
+The first five documents' amounts become German strings ("1.021,91", "-8,79") and dates
+"05.03.2018"; every such cell must be correct. Then one grand_total is shifted by one cent
+beyond the currency tolerance and must be the only wrong cell.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fieldwise.compare import build_frame, compare, parse_field_specs
+
+GROUND_TRUTH = Path("/work/shared/datasets/zugferd-dev/ground_truth.jsonl")
+AMOUNTS = (
+    "line_total",
+    "charge_total",
+    "allowance_total",
+    "tax_basis_total",
+    "tax_total",
+    "grand_total",
+    "prepaid_total",
+    "due_payable",
+)
+
+
+def german(amount: float) -> str:
+    return f"{amount:,.2f}".replace(",", " ").replace(".", ",").replace(" ", ".")
+
+
+def printed(truth: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in truth.items():
+        if key in AMOUNTS:
+            out[key] = german(value)
+        elif key.endswith("_date"):
+            y, m, d = value.split("-")
+            out[key] = f"{d}.{m}.{y}"
+        else:
+            out[key] = value
+    return out
+
+
+def test_german_numbers_and_dates_are_correct() -> None:
+    lines = [json.loads(line) for line in GROUND_TRUTH.read_text().splitlines()[:5]]
+    truth = {row["file"]: row["ground_truth"] for row in lines}
+    preds = {file: {"value": printed(gt), "metadata": {}} for file, gt in truth.items()}
+    wrong = dict(preds)
+    first = sorted(truth)[0]
+    shifted = dict(printed(truth[first]))
+    shifted["grand_total"] = german(truth[first]["grand_total"] + 0.01)
+    wrong[first] = {"value": shifted, "metadata": {}}
+    specs = parse_field_specs(
+        {
+            **{k: {"type": "currency"} for k in AMOUNTS},
+            "issue_date": {"type": "date"},
+            "payment_due_date": {"type": "date"},
+            "seller_name": {"type": "text"},
+        },
+        date_order="DMY",
+    )
+    assert german(1021.91) == "1.021,91"
+    assert german(-8.79) == "-8,79"
+    result = compare(
+        build_frame(truth, {"printed": preds, "shifted": wrong}),
+        specs,
+        baseline="printed",
+        candidate="shifted",
+        n_bootstrap=50,
+    )
+    cells = result.cells
+    printed_cells = cells.loc[cells["version"] == "printed"]
+    assert set(printed_cells["outcome"].astype(str)) == {"correct"}
+    bad = cells.loc[cells["outcome"] != "correct"]
+    assert bad[["item", "field", "version"]].values.tolist() == [[first, "grand_total", "shifted"]]
