@@ -10,12 +10,13 @@ from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
 from fieldwise.service.api_errors import install_error_handlers
+from fieldwise.service.background import FACTORIES
 from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock, SystemClock
 from fieldwise.service.db import make_engine, migrate
 from fieldwise.service.keys import bootstrap_keys
 from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
-from fieldwise.service.routes import evaluation_sets, files, processors
+from fieldwise.service.routes import ROUTERS
 from fieldwise.service.state import ServiceState
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
@@ -53,9 +54,16 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        workers = [factory(state) for factory in FACTORIES]
+        started = []
         try:
+            for worker in workers:
+                worker.start()
+                started.append(worker)
             yield
         finally:
+            for worker in reversed(started):
+                worker.stop()
             engine.dispose()
 
     app = FastAPI(
@@ -69,8 +77,8 @@ def create_app(
     )
     app.state.fieldwise = state
     install_error_handlers(app)
-    for module in (files, processors, evaluation_sets):
-        app.include_router(module.router)
+    for router in ROUTERS:
+        app.include_router(router)
 
     # Outermost last: request ids first, then auth, then the body limit.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK)

@@ -29,8 +29,16 @@ def _core(conn: Connection) -> None:
     tables.metadata.create_all(conn, tables=list(tables.CORE_TABLES))
 
 
+def _events(conn: Connection) -> None:
+    from fieldwise.service.events import create_events_table
+
+    create_events_table(conn)
+
+
+# Append new migrations at the end (one line each); never rename or reorder applied ones.
 MIGRATIONS: list[Migration] = [
     ("0001_core_resources", _core),
+    ("0002_event_outbox", _events),
 ]
 
 
