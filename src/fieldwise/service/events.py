@@ -34,6 +34,8 @@ events = Table(
     Column("type", String(64), nullable=False),
     Column("data", JSON, nullable=False),
     Column("created_at", String(32), nullable=False),
+    # Set for notifications addressed to one URL (parse webhook_url) instead of subscribers.
+    Column("target_url", String(2048), nullable=True),
     Column("dispatched_at", String(32), nullable=True, index=True),
 )
 
@@ -42,8 +44,19 @@ def create_events_table(conn: Connection) -> None:
     metadata.create_all(conn, tables=[events])
 
 
-def record_event(conn: Connection, clock: Clock, type: str, data: dict[str, Any]) -> str:
-    """Append an event (``evt_…``) to the outbox in the caller's transaction; return its id."""
+def record_event(
+    conn: Connection,
+    clock: Clock,
+    type: str,
+    data: dict[str, Any],
+    *,
+    target_url: str | None = None,
+) -> str:
+    """Append an event (``evt_…``) to the outbox in the caller's transaction; return its id.
+
+    With ``target_url`` the event goes to that URL only (signed with the workspace secret),
+    not to the endpoints subscribed to its type.
+    """
     if type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {type!r}")
     event_id = new_id("evt")
