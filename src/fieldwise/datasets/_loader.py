@@ -84,7 +84,7 @@ def load_dataset(path: str | Path) -> Dataset:
         warnings.append(f"{len(unlabelled)} document(s) have no ground truth: {shown}{more}")
 
     if problems:
-        raise DatasetValidationError(problems)
+        raise DatasetValidationError(sorted(problems, key=_position))
     return Dataset(
         root=root,
         name=spec.name,
@@ -111,6 +111,13 @@ def list_documents(root: Path) -> list[str]:
         and not is_sidecar(path)
         and not any(part.startswith(".") for part in path.relative_to(folder).parts)
     )
+
+
+def _position(problem: str) -> tuple[str, int]:
+    """Sort key: file, then line number (a stable sort keeps same-line problems in order)."""
+    file, _, rest = problem.partition(":")
+    line = rest.split(":", 1)[0]
+    return file, int(line) if line.isdigit() else 0
 
 
 def _normal_file(entry: RawEntry, root: Path, problems: list[str]) -> str | None:
