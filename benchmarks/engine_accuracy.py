@@ -62,7 +62,7 @@ def evaluate(
                 scored.append((out["metadata"][field]["confidence"], ok))
             if not ok:
                 errors.setdefault(field, []).append(f"#{index + 1}: got {got!r} want {want!r}")
-        for field, got in out["value"].items():
+        for field in out["value"]:
             if field not in truth:  # spurious: a value where none was expected
                 scored.append((out["metadata"][field]["confidence"], False))
     return per_field, scored, errors
