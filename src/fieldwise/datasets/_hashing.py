@@ -43,9 +43,9 @@ class HashCache:
 
     def sha256(self, path: str | Path) -> str:
         """The hex SHA-256 of ``path``, read from disk only if size or mtime changed."""
-        resolved = Path(path).resolve()
-        stat = resolved.stat()
-        key = str(resolved)
+        # abspath, not resolve(): no syscalls per file on a re-sync of many unchanged files.
+        key = os.path.abspath(path)
+        stat = os.stat(key)
         cached = self._entries.get(key)
         if (
             isinstance(cached, list)
@@ -56,7 +56,7 @@ class HashCache:
             self.hits += 1
             return str(cached[2])
         self.misses += 1
-        digest = _sha256_of(resolved)
+        digest = _sha256_of(Path(key))
         self._entries[key] = [stat.st_size, stat.st_mtime_ns, digest]
         self._dirty = True
         return digest

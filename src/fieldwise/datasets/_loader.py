@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 from fieldwise.datasets._model import Dataset, DatasetItem
@@ -58,11 +59,13 @@ def load_dataset(path: str | Path) -> Dataset:
             f"(expected {JSONL_FILE}, {CSV_FILE} or {DOCUMENTS_DIR}/<file>.json sidecars)"
         )
 
+    documents = list_documents(root)
+    on_disk = set(documents)
     undeclared = Undeclared()
     seen: dict[str, str] = {}
     items: list[DatasetItem] = []
     for entry in entries:
-        file = _normal_file(entry, root, problems)
+        file = _normal_file(entry, root, on_disk, problems)
         if file is None:
             continue
         if file in seen:
@@ -73,7 +76,7 @@ def load_dataset(path: str | Path) -> Dataset:
         items.append(DatasetItem(file, root / file, entry.ground_truth, entry.source))
     warnings += undeclared.warnings()
 
-    unlabelled = sorted(set(list_documents(root)) - set(seen))
+    unlabelled = sorted(on_disk - set(seen))
     if unlabelled:
         shown = ", ".join(unlabelled[:_LISTED_LIMIT])
         more = (
@@ -102,15 +105,17 @@ def load_dataset(path: str | Path) -> Dataset:
 def list_documents(root: Path) -> list[str]:
     """Relative POSIX paths of the documents under ``root/documents`` (no sidecars, no dotfiles)."""
     folder = root / DOCUMENTS_DIR
-    if not folder.is_dir():
-        return []
-    return sorted(
-        path.relative_to(root).as_posix()
-        for path in folder.rglob("*")
-        if path.is_file()
-        and not is_sidecar(path)
-        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
-    )
+    found: list[str] = []
+    # os.walk, not Path.rglob: ten thousand documents should cost milliseconds, not a second.
+    for directory, subdirectories, names in os.walk(folder):
+        subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
+        prefix = Path(directory).relative_to(root).as_posix()
+        found.extend(
+            f"{prefix}/{name}"
+            for name in names
+            if not name.startswith(".") and not is_sidecar(Path(name))
+        )
+    return sorted(found)
 
 
 def _position(problem: str) -> tuple[str, int]:
@@ -120,7 +125,7 @@ def _position(problem: str) -> tuple[str, int]:
     return file, int(line) if line.isdigit() else 0
 
 
-def _normal_file(entry: RawEntry, root: Path, problems: list[str]) -> str | None:
+def _normal_file(entry: RawEntry, root: Path, on_disk: set[str], problems: list[str]) -> str | None:
     relative = PurePosixPath(entry.file.replace("\\", "/"))
     if relative.is_absolute() or ".." in relative.parts or not relative.parts:
         problems.append(
@@ -128,7 +133,7 @@ def _normal_file(entry: RawEntry, root: Path, problems: list[str]) -> str | None
         )
         return None
     file = relative.as_posix()
-    if not (root / file).is_file():
+    if file not in on_disk and not (root / file).is_file():
         problems.append(f"{entry.source}: file not found: {file}")
         return None
     return file
