@@ -72,14 +72,19 @@ class _Lines:
 
 def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
     """Parse ``root/dataset.toml``; every problem found is appended to ``problems``."""
-    text = (root / SPEC_FILE).read_text(encoding="utf-8")
+    empty = DatasetSpec(root.name, "", "YMD", None, {}, None, None)
+    try:
+        text = (root / SPEC_FILE).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{SPEC_FILE}:1: not UTF-8 text ({exc.reason})")
+        return empty
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_LINE.search(str(exc))
         line = match.group(1) if match else "1"
         problems.append(f"{SPEC_FILE}:{line}: invalid TOML: {_TOML_LINE.sub('', str(exc)).strip()}")
-        return DatasetSpec(root.name, "", "YMD", None, {}, None, None)
+        return empty
     lines = _Lines(text)
 
     def problem(message: str, *path: str) -> None:

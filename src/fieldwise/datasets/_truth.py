@@ -107,8 +107,11 @@ def read_sidecars(root: Path, problems: list[str]) -> list[RawEntry]:
         if not is_sidecar(path):
             continue
         name = path.relative_to(root).as_posix()
+        text = _read_text(path, name, problems)
+        if not text and problems and problems[-1].startswith(f"{name}:"):
+            continue  # not UTF-8: already reported
         try:
-            truth = json.loads(_read_text(path, name, problems) or "null")
+            truth = json.loads(text)
         except json.JSONDecodeError as exc:
             problems.append(f"{name}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})")
             continue
