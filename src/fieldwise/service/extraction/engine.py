@@ -2,7 +2,8 @@
 
 Confidence of a value is the product of independent pieces of evidence, each in 0..1:
 
-- the label match: rapidfuzz score mapped from 50..100 to 0..1;
+- the label match: rapidfuzz score mapped from 50..100 to 0..1; when the value is in another
+  cell, the score is capped by how well the label matches its whole cell (floor 80 %);
 - the position: same cell after the label 1.0, next column 0.97, line below 0.85, further 0.7;
 - the type: a validated value alone in its snippet 1.0, with stray text around it 0.85, a free
   string nothing validates 0.92;
@@ -18,8 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from fieldwise.service.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.extraction.labels import find_labels
+from fieldwise.service.extraction.labels import find_labels, norm
 from fieldwise.service.extraction.locate import value_snippets
 from fieldwise.service.extraction.normalize import Parsed
 from fieldwise.service.extraction.output import Output
@@ -61,8 +64,14 @@ def _candidates(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) 
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
+            score = hit.score
+            if snippet.label_cell:
+                # the label's whole cell is the real label: "Total" inside "Total excl. tax"
+                # is a weak match even though the word "Total" matches exactly
+                whole = fuzz.ratio(norm(hit.label), norm(snippet.label_cell))
+                score = min(score, max(whole, 0.8 * score))
             confidence = (
-                _label_factor(hit.score)
+                _label_factor(score)
                 * snippet.weight
                 * validity(parsed, spec.type, spec.pattern)
                 * snippet.ocr_confidence

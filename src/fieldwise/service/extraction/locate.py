@@ -23,6 +23,7 @@ class Snippet:
     words: tuple[Word, ...]
     page: int
     where: str
+    label_cell: str = ""
 
     @property
     def weight(self) -> float:
@@ -40,8 +41,8 @@ def _box(words: Sequence[Word]) -> Box:
     return box
 
 
-def _snippet(words: Sequence[Word], page: int, where: str) -> Snippet:
-    return Snippet(" ".join(w.text for w in words), tuple(words), page, where)
+def _snippet(words: Sequence[Word], page: int, where: str, label_cell: str = "") -> Snippet:
+    return Snippet(" ".join(w.text for w in words), tuple(words), page, where, label_cell)
 
 
 def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Snippet]:
@@ -50,16 +51,22 @@ def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Sn
     line = page.lines[hit.line]
     out: list[Snippet] = []
     label_box = _box(line.words[hit.start : hit.end])
+    cells = split_cells(line)
+    label_cell = ""
+    index = 0
+    for cell in cells:
+        if index <= hit.start < index + len(cell):
+            label_cell = " ".join(w.text for w in cell)
+        index += len(cell)
     if position in ("right", "any"):
         index = 0
-        cells = split_cells(line)
         for n, cell in enumerate(cells):
             if index <= hit.end - 1 < index + len(cell):
                 rest = line.words[hit.end : index + len(cell)]
                 if rest:
                     out.append(_snippet(rest, hit.page, "same-cell"))
                 if n + 1 < len(cells):
-                    out.append(_snippet(cells[n + 1], hit.page, "next-cell"))
+                    out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell))
                 break
             index += len(cell)
     if position in ("below", "any"):
@@ -71,7 +78,8 @@ def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Sn
                 box = _box(cell)
                 overlap = min(box.x1, label_box.x1) - max(box.x0, label_box.x0)
                 if overlap > 0:
-                    out.append(_snippet(cell, hit.page, "below" if offset == 0 else "below-far"))
+                    where = "below" if offset == 0 else "below-far"
+                    out.append(_snippet(cell, hit.page, where, label_cell))
                     break
             else:
                 continue

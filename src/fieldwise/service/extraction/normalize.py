@@ -18,7 +18,8 @@ __all__ = ["Parsed", "parse_amount", "parse_bool", "parse_date", "parse_enum", "
 _CUR = r"(?:€|\$|£|EUR|USD|GBP|CHF)"
 _AMOUNT = re.compile(
     rf"(?P<neg>[-−(])?\s?(?P<cur1>{_CUR})?\s?(?P<neg2>[-−])?"
-    r"(?<![\d.,])(?P<num>\d{1,3}(?:[.,'’\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)"
+    r"(?<![\d.,])(?P<num>\d{1,3}(?: \d{3})+[.,]\d{1,2}"
+    r"|\d{1,3}(?:[.,'’\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)"
     rf"(?![.,]?\d)(?:\s?(?P<cur2>{_CUR}))?(?P<pct>\s?%)?"
 )
 _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
@@ -64,7 +65,7 @@ def _exact(snippet: str, start: int, end: int) -> bool:
 
 
 def _number(num: str) -> float:
-    cleaned = re.sub(r"[’'\u00a0\u202f]", "", num)
+    cleaned = re.sub(r"[’' \u00a0\u202f]", "", num)
     dot, comma = cleaned.rfind("."), cleaned.rfind(",")
     if dot >= 0 and comma >= 0:
         decimal = "." if dot > comma else ","
@@ -90,6 +91,9 @@ def parse_amount(snippet: str) -> Parsed | None:
     for match in _AMOUNT.finditer(snippet):
         if match.group("pct"):
             continue
+        before = snippet[match.start("num") - 1] if match.start("num") > 0 else " "
+        if before.isalpha() and not match.group("cur1"):
+            continue  # part of an identifier such as "AT774262636", not an amount
         value = _number(match.group("num"))
         if match.group("neg") or match.group("neg2"):
             value = -value
@@ -114,6 +118,7 @@ def parse_date(snippet: str, order: str = "DMY") -> Parsed | None:
     for index, pattern in enumerate(_DATES):
         for match in pattern.finditer(snippet):
             groups = match.groupdict()
+            ambiguous = False
             try:
                 if index == 1:
                     a, b = int(groups["a"]), int(groups["b"])
@@ -121,6 +126,9 @@ def parse_date(snippet: str, order: str = "DMY") -> Parsed | None:
                     if month > 12 >= day:
                         month, day = day, month
                     date = dt.date(_year(groups["y"]), month, day)
+                    # both readings valid and the separator is not the DMY-only dot: only
+                    # date_order decided, which is weaker evidence
+                    ambiguous = a != b and a <= 12 and b <= 12 and "." not in match.group(0)
                 elif index == 0:
                     date = dt.date(int(groups["y"]), int(groups["m"]), int(groups["d"]))
                 else:
@@ -130,7 +138,7 @@ def parse_date(snippet: str, order: str = "DMY") -> Parsed | None:
                     date = dt.date(int(groups["y"]), mon, int(groups["d"]))
             except ValueError:
                 continue
-            exact = _exact(snippet, match.start(), match.end())
+            exact = _exact(snippet, match.start(), match.end()) and not ambiguous
             parsed = Parsed(date.isoformat(), match.group(0), exact)
             if best is None or match.start() < best[0]:
                 best = (match.start(), parsed)
