@@ -339,3 +339,11 @@ def test_processor_problems_name_their_lines(write_dataset: WriteDataset) -> Non
     )
     assert problems[2].startswith("dataset.toml:8: unknown key 'staging' in [processor]")
     assert problems[3].startswith("processor/v1.json:3: invalid JSON:")
+
+
+def test_files_that_are_not_utf8_are_problems(write_dataset: WriteDataset) -> None:
+    root = write_dataset(sidecars={"documents/a.pdf.json": "{}"})
+    (root / "documents" / "a.pdf.json").write_bytes(b'{"total": "\xff"}')
+    assert _problems(root) == ["documents/a.pdf.json:1: not UTF-8 text (invalid start byte)"]
+    (root / "dataset.toml").write_bytes(b"[dataset]\nname = '\xff'\n")
+    assert _problems(root)[0] == "dataset.toml:1: not UTF-8 text (invalid start byte)"

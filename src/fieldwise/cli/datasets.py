@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fieldwise.datasets import Dataset, ground_truth_hash, load_dataset
+
+if TYPE_CHECKING:
+    from fieldwise.datasets.generate import Kind
 
 __all__ = ["datasets"]
 
@@ -63,7 +66,7 @@ def generate(
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("generate", total=count)
         result = generate_dataset(
-            kind,  # type: ignore[arg-type]  # click.Choice guarantees a valid kind
+            cast("Kind", kind),  # click.Choice already checked it
             count,
             seed,
             out_dir,

@@ -11,7 +11,8 @@ from fieldwise.datasets.generate._generate import (
     KINDS,
     GeneratedDataset,
     GeneratedDocument,
+    Kind,
     generate_dataset,
 )
 
-__all__ = ["KINDS", "GeneratedDataset", "GeneratedDocument", "generate_dataset"]
+__all__ = ["KINDS", "GeneratedDataset", "GeneratedDocument", "Kind", "generate_dataset"]

@@ -21,7 +21,7 @@ from fieldwise.datasets.generate._render import render_invoice
 from fieldwise.datasets.generate._scan import scan_to_pdf, scan_to_png
 from fieldwise.errors import DatasetError
 
-__all__ = ["KINDS", "GeneratedDataset", "GeneratedDocument", "generate_dataset"]
+__all__ = ["KINDS", "GeneratedDataset", "GeneratedDocument", "Kind", "generate_dataset"]
 
 Kind = Literal["invoices", "receipts"]
 KINDS: tuple[Kind, ...] = ("invoices", "receipts")
