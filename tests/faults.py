@@ -81,3 +81,25 @@ class FaultInjector:
             headers.append((b"retry-after", self.plan.retry_after.encode()))
         await send({"type": "http.response.start", "status": self.plan.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+class RequestLog:
+    """ASGI wrapper that records ``(method, path)`` of every request the app receives."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.requests: list[tuple[str, str]] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            self.requests.append((scope["method"], scope["path"]))
+        await self.app(scope, receive, send)
+
+    def writes(self) -> list[tuple[str, str]]:
+        return [r for r in self.requests if r[0] in ("POST", "PATCH", "PUT", "DELETE")]
+
+    def clear(self) -> None:
+        self.requests.clear()

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.client import AsyncClient, Client
-from fieldwise.config import ClientSettings
+from fieldwise.config import ClientSettings, service_settings
 from fieldwise.errors import ConfigError
-from fieldwise.service.server import RunningService, start_embedded
+from fieldwise.service.server import RunningService, start_in_thread
 
 
 @dataclass
@@ -19,6 +19,9 @@ class ServiceConnection:
     base_url: str
     api_key: str
     settings: ClientSettings
+    #: Stable name of the service for local state: the base URL, or ``local:<data dir>`` for
+    #: the embedded service (whose port changes on every start).
+    identity: str
     embedded: RunningService | None = None
 
     def client(self, **kwargs: Any) -> Client:
@@ -58,6 +61,14 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
             raise ConfigError(
                 f"no API key for {settings.base_url}: pass --api-key or set FIELDWISE_API_KEY"
             )
-        return ServiceConnection(settings.base_url.rstrip("/"), settings.api_key, settings)
-    running = start_embedded(data_dir)
-    return ServiceConnection(running.base_url, running.api_key, settings, embedded=running)
+        base_url = settings.base_url.rstrip("/")
+        return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
+    service = service_settings(data_dir=data_dir)
+    running = start_in_thread(service)
+    return ServiceConnection(
+        running.base_url,
+        running.api_key,
+        settings,
+        identity=f"local:{service.data_dir.resolve()}",
+        embedded=running,
+    )

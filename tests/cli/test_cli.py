@@ -113,3 +113,21 @@ def test_every_command_has_help() -> None:
         for name in path:
             command = command.commands[name]  # type: ignore[attr-defined]
         assert command.help or command.short_help, f"no help for {' '.join(path)}"
+
+
+def test_sync_command_reports_plan_and_is_idempotent(
+    service: RunningService, tmp_path: Path
+) -> None:
+    from tests.sync.test_sync import TRUTH, write_dataset
+
+    root = write_dataset(tmp_path / "mini", TRUTH)
+    code, out = _invoke(service, "sync", str(root), "--quiet")
+    assert code == 0, out
+    assert "create 3" in out
+    assert "upload 3" in out
+    code, out = _invoke(service, "sync", str(root), "--quiet")
+    assert "unchanged 3" in out
+    assert "create 0" in out
+    (root / "ground_truth.jsonl").write_text('{"file": "documents/zz.txt", "ground_truth": {}}\n')
+    code, out = _invoke(service, "sync", str(root), "--quiet")
+    assert code != 0

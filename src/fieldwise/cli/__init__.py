@@ -17,6 +17,7 @@ from fieldwise.cli.datasets import datasets
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.serve import serve
+from fieldwise.cli.sync import sync
 from fieldwise.config import client_settings
 from fieldwise.errors import FieldwiseError
 
@@ -50,7 +51,7 @@ def cli(
     ctx.call_on_close(state.close)
 
 
-for command in (serve, processors, versions, files, datasets):
+for command in (serve, processors, versions, files, datasets, sync):
     cli.add_command(command)
 
 

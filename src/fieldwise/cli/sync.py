@@ -1,0 +1,83 @@
+"""``fieldwise sync``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from fieldwise.cli._context import CliContext, pass_cli
+from fieldwise.datasets import load_dataset
+from fieldwise.sync import sync_dataset
+
+STATE_DIR = Path(".fieldwise")
+
+
+@click.command()
+@click.argument("dataset", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--eval-set", help="Evaluation set name [default: the dataset's name].")
+@click.option("--dry-run", is_flag=True, help="Print the plan; change nothing.")
+@click.option(
+    "--keep-removed",
+    is_flag=True,
+    help="Report items whose file left the dataset instead of deleting them.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@pass_cli
+def sync(
+    cli: CliContext,
+    dataset: Path,
+    eval_set: str | None,
+    dry_run: bool,
+    keep_removed: bool,
+    quiet: bool,
+) -> None:
+    """Make an evaluation set mirror the local DATASET folder.
+
+    Validates the whole dataset first (every problem, with file and line), then uploads only
+    documents the service does not hold yet, creates new items, PATCHes changed ground truth
+    and deletes items whose document left the dataset. Running it again on an unchanged
+    dataset writes nothing.
+    """
+    loaded = load_dataset(dataset)
+    for warning in loaded.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    connection = cli.connection()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("syncing", total=None)
+
+        def advance(_stage: str, n: int) -> None:
+            bar.advance(task, n)
+
+        result = sync_dataset(
+            cli.client(),
+            loaded,
+            state_dir=STATE_DIR,
+            service_identity=connection.identity,
+            eval_set=eval_set,
+            dry_run=dry_run,
+            keep_removed=keep_removed,
+            progress=advance,
+        )
+    counts = result.plan.counts()
+    verb = "would" if result.dry_run else "did"
+    click.echo(
+        f"{'plan' if result.dry_run else 'synced'}: {loaded.name} -> evaluation set "
+        f"{result.eval_set_name} ({result.eval_set_id or 'not created yet'})"
+    )
+    click.echo(
+        f"  {verb}: create {counts['create']}, update {counts['update']}, replace "
+        f"{counts['replace']}, delete {counts['delete']}, upload {counts['upload']}; "
+        f"unchanged {counts['unchanged']}"
+    )
+    for item in result.plan.kept_removed:
+        click.echo(f"  kept (file left the dataset): {item.path} ({item.id})")
+    click.echo(f"  ground truth {result.ground_truth_hash[:12]}")

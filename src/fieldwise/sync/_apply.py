@@ -1,0 +1,159 @@
+"""Apply a sync plan through the client: uploads, item writes, the ground-truth hash."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fieldwise.client import Client, EvaluationSet, ops
+from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
+from fieldwise.datasets.sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
+from fieldwise.errors import NotFoundError
+from fieldwise.sync._state import SyncState
+
+Progress = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    eval_set_id: str | None
+    eval_set_name: str
+    plan: SyncPlan
+    ground_truth_hash: str
+    dry_run: bool
+
+
+def _find_or_create_set(
+    client: Client, state: SyncState, name: str, description: str, create: bool
+) -> EvaluationSet | None:
+    known = state.eval_set_id(name)
+    if known:
+        try:
+            return client.call(ops.get_evaluation_set(known))
+        except NotFoundError:
+            pass  # deleted on the server behind our back: find by name or make a new one
+    found = client.call(ops.list_evaluation_sets(limit=1, name=name)).data
+    if found:
+        return found[0]
+    if not create:
+        return None
+    return client.call(ops.create_evaluation_set(name, description=description))
+
+
+def _remote_items(client: Client, eval_set_id: str) -> list[RemoteItem]:
+    items = client.paginate(lambda c: ops.list_items(eval_set_id, limit=1000, cursor=c))
+    return [
+        RemoteItem(
+            id=i.id,
+            file_id=i.file_id,
+            path=i.metadata.get("path"),
+            sha256=i.metadata.get("sha256"),
+            ground_truth=i.ground_truth,
+        )
+        for i in items
+    ]
+
+
+def _remote_files(client: Client) -> dict[str, str]:
+    files = client.paginate(lambda c: ops.list_files(limit=1000, cursor=c))
+    return {f.sha256: f.id for f in files if f.purpose == "upload"}
+
+
+def sync_dataset(
+    client: Client,
+    dataset: Dataset,
+    *,
+    state_dir: Path,
+    service_identity: str,
+    eval_set: str | None = None,
+    dry_run: bool = False,
+    keep_removed: bool = False,
+    concurrency: int = 4,
+    progress: Progress | None = None,
+) -> SyncResult:
+    """Make the evaluation set ``eval_set`` (default: the dataset's name) mirror ``dataset``.
+
+    Idempotent and incremental: content hashes decide uploads (a file the service already
+    holds is reused), changed ground truth is PATCHed, items whose file left the dataset are
+    deleted (or reported with ``keep_removed``). A second run on an unchanged dataset writes
+    nothing. ``progress(stage, n)`` is called as work completes.
+    """
+    name = eval_set or dataset.name
+    state = SyncState(state_dir, service_identity)
+    with HashCache(state_dir / "hashes.json") as cache:
+        local = [LocalItem(i.file, cache.sha256(i.path), i.ground_truth) for i in dataset.items]
+    gt_hash = ground_truth_hash(dataset)
+    target = _find_or_create_set(client, state, name, dataset.description, create=not dry_run)
+    remote = _remote_items(client, target.id) if target else []
+    plan = plan_sync(local, remote, _remote_files(client), keep_removed=keep_removed)
+    if dry_run or target is None:
+        return SyncResult(target.id if target else None, name, plan, gt_hash, dry_run=True)
+    state.remember(name, target.id)
+    _apply(client, dataset, target.id, plan, concurrency, progress or (lambda _s, _n: None))
+    wanted = {"dataset": dataset.name, "ground_truth_hash": gt_hash}
+    if any(target.metadata.get(k) != v for k, v in wanted.items()):
+        client.call(ops.update_evaluation_set(target.id, metadata=wanted))
+    return SyncResult(target.id, name, plan, gt_hash, dry_run=False)
+
+
+def _apply(
+    client: Client,
+    dataset: Dataset,
+    eval_set_id: str,
+    plan: SyncPlan,
+    concurrency: int,
+    progress: Progress,
+) -> None:
+    paths = {item.file: item.path for item in dataset.items}
+
+    def file_for(item: LocalItem) -> str:
+        reused = plan.reuse_files.get(item.file)
+        if reused:
+            return reused
+        with paths[item.file].open("rb") as handle:
+            uploaded = client.call(
+                ops.upload_file(
+                    handle,
+                    filename=Path(item.file).name,
+                    metadata={"dataset": dataset.name, "path": item.file},
+                )
+            )
+        progress("upload", 1)
+        return uploaded.id
+
+    def metadata(item: LocalItem) -> dict[str, Any]:
+        return {"path": item.file, "sha256": item.sha256}
+
+    def create(item: LocalItem) -> None:
+        client.call(
+            ops.create_item(eval_set_id, file_for(item), item.ground_truth, metadata=metadata(item))
+        )
+        progress("item", 1)
+
+    def replace(pair: tuple[LocalItem, RemoteItem]) -> None:
+        item, old = pair
+        file_id = file_for(item)
+        client.call(ops.delete_item(eval_set_id, old.id))
+        client.call(
+            ops.create_item(eval_set_id, file_id, item.ground_truth, metadata=metadata(item))
+        )
+        progress("item", 1)
+
+    def update(pair: tuple[LocalItem, RemoteItem]) -> None:
+        item, old = pair
+        client.call(ops.update_item(eval_set_id, old.id, ground_truth=item.ground_truth))
+        progress("item", 1)
+
+    def delete(old: RemoteItem) -> None:
+        client.call(ops.delete_item(eval_set_id, old.id))
+        progress("item", 1)
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        # list() re-raises the first failure; completed writes stay done for the next run.
+        list(pool.map(delete, plan.delete))
+        list(pool.map(replace, plan.replace))
+        list(pool.map(update, plan.update))
+        list(pool.map(create, plan.create))
