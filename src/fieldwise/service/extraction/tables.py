@@ -31,6 +31,7 @@ class Row:
     cells: dict[str, tuple[Parsed, float]]
     page: int
     text: str
+    continued: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,16 @@ class Table:
     header_score: float
     page: int
     header_text: str
+    columns: int = 1
+
+    @property
+    def confidence(self) -> float:
+        """Header match x how completely rows fill the columns; wrapped rows are less sure."""
+        if not self.rows:
+            return 0.0
+        filled = sum(len(r.cells) for r in self.rows) / (len(self.rows) * self.columns)
+        wrapped = 0.8 if any(r.continued for r in self.rows) else 1.0
+        return self.header_score * filled * wrapped
 
 
 def _header(
@@ -134,11 +145,11 @@ def find_table(
                     merged[name] = (Parsed(text, text, old.exact), min(old_conf, conf))
                 else:
                     merged[name] = (parsed, conf)
-            rows[-1] = Row(merged, last.page, f"{last.text}\n{line.text}")
+            rows[-1] = Row(merged, last.page, f"{last.text}\n{line.text}", continued=True)
         elif len(cells) >= min(2, len(kinds)) and bad <= len(cells) // 2:
             rows.append(Row(cells, page_index, line.text))
         else:
             break
         previous = line
     header_text = page.lines[line_index].text
-    return Table(tuple(rows), header_score, page_index, header_text)
+    return Table(tuple(rows), header_score, page_index, header_text, len(spec.columns))
