@@ -95,12 +95,13 @@ def _take(per_unique: npt.NDArray[Any], codes: IntArray, fill: Any) -> npt.NDArr
 
 def _keys(normalized: list[Any]) -> IntArray:
     """Integer key per unique raw value: equal normalized values share a key, empty is -1."""
-    keys = np.full(len(normalized), -1, dtype=np.intp)
-    present = [i for i, v in enumerate(normalized) if v is not None]
-    if present:
-        codes, _ = pd.factorize(np.array([_hashable(normalized[i]) for i in present], dtype=object))
-        keys[present] = codes
-    return keys
+    values = np.empty(len(normalized), dtype=object)
+    values[:] = normalized
+    try:
+        codes, _ = pd.factorize(values)
+    except TypeError:
+        codes, _ = pd.factorize(np.array([_hashable(v) for v in normalized], dtype=object))
+    return np.asarray(codes, dtype=np.intp)
 
 
 def _result(
@@ -162,36 +163,61 @@ def date(date_order: str = "YMD") -> Comparator:
     return _keyed(partial(parse_date, date_order=date_order))
 
 
+def _parsed_amounts(
+    left: pd.Series[Any], right: pd.Series[Any], with_code: bool
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """Per cell of ``left`` then ``right``: the amount (NaN if none), a key (-1 empty, else the
+    key of the folded text of an unparsed value, 0 for a number) and the currency-code key.
+
+    Plain numbers skip Python entirely (``pd.to_numeric``); only the remaining unique strings go
+    through :func:`parse_number` / :func:`parse_currency`.
+    """
+    if len(left) != len(right):
+        raise CompareError("comparator inputs differ in length")
+    values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+    amounts = np.array(pd.to_numeric(pd.Series(values), errors="coerce"), dtype=np.float64)
+    empty = np.asarray(pd.isna(values), dtype=np.bool_)
+    keys = np.where(empty, -1, 0).astype(np.intp)
+    codes = np.full(len(values), -1, dtype=np.intp)
+    rest = np.flatnonzero(~np.isfinite(amounts) & ~empty)
+    if with_code:  # a string amount may carry a code even when it parses as a number
+        rest = np.flatnonzero(~empty & np.array([isinstance(v, str | dict) for v in values]))
+    if len(rest):
+        try:
+            rcodes, uniques = pd.factorize(values[rest])
+        except TypeError:
+            rcodes, uniques = pd.factorize(
+                np.array([_hashable(v) for v in values[rest]], dtype=object)
+            )
+        parsed = [parse_currency(u) if with_code else (parse_number(u), None) for u in uniques]
+        amount = np.array([a if type(a) is float else np.nan for a, _ in parsed])
+        text = [a if isinstance(a, Unparsed) else None for a, _ in parsed]
+        is_empty_u = np.array([a is None for a, _ in parsed], dtype=np.bool_)
+        text_key = _keys(text) + 1  # 0 stays "a number"
+        amounts[rest] = amount[rcodes]
+        keys[rest] = np.where(is_empty_u[rcodes], -1, text_key[rcodes])
+        codes[rest] = _keys([c for _, c in parsed])[rcodes]
+    return amounts, keys, codes
+
+
 def _tolerant(
-    amounts: list[Any],
-    lk: IntArray,
-    rk: IntArray,
-    lc: IntArray,
-    rc: IntArray,
-    atol: float,
-    rtol: float,
-) -> BoolArray:
-    """Within tolerance where both sides parsed as numbers; key equality otherwise."""
-    per_unique = np.array(
-        [a if isinstance(a, float) and not isinstance(a, Unparsed) else np.nan for a in amounts],
-        dtype=np.float64,
-    )
-    lv, rv = _take(per_unique, lc, np.nan), _take(per_unique, rc, np.nan)
+    amounts: FloatArray, keys: IntArray, n: int, atol: float, rtol: float
+) -> tuple[IntArray, IntArray, BoolArray]:
+    """Within tolerance where both sides are numbers; equal folded text where both are not."""
+    lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
     both = ~np.isnan(lv) & ~np.isnan(rv)
     with np.errstate(invalid="ignore"):
         close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
-    return np.asarray(np.where(both, close, lk == rk), dtype=np.bool_)
+    text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
+    return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
 
 
 def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:
     """|predicted - expected| <= atol + rtol * |expected|, after parsing number strings."""
 
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
-        lc, rc, uniques = _factorize(left, right)
-        amounts = [parse_number(u) for u in uniques]
-        keys = _keys(amounts)
-        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
-        return _result(lk, rk, _tolerant(amounts, lk, rk, lc, rc, atol, rtol))
+        amounts, keys, _ = _parsed_amounts(left, right, with_code=False)
+        return _result(*_tolerant(amounts, keys, len(left), atol, rtol))
 
     return compare
 
@@ -203,15 +229,10 @@ def currency(
     (a value without a code then only matches another without one)."""
 
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
-        lc, rc, uniques = _factorize(left, right)
-        parsed = [parse_currency(u) for u in uniques]
-        amounts = [p[0] for p in parsed]
-        keys = _keys(amounts)
-        lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
-        match = _tolerant(amounts, lk, rk, lc, rc, atol, rtol)
+        amounts, keys, codes = _parsed_amounts(left, right, with_code=currency_required)
+        lk, rk, match = _tolerant(amounts, keys, len(left), atol, rtol)
         if currency_required:
-            codes = _keys([p[1] or "" for p in parsed])
-            match &= _take(codes, lc, -1) == _take(codes, rc, -1)
+            match &= codes[: len(left)] == codes[len(left) :]
         return _result(lk, rk, match)
 
     return compare

@@ -34,7 +34,7 @@ def confidence_sweep(
 ) -> pd.DataFrame:
     """Per version and threshold: accepted predictions, coverage and accuracy above it."""
     rows = []
-    for version, group in _predictions(cells).groupby("version", sort=True):
+    for version, group in _predictions(cells).groupby("version", observed=True, sort=True):
         conf = group["confidence"].to_numpy(dtype=np.float64)
         correct = group["correct"].to_numpy()
         total = len(conf)
@@ -84,7 +84,7 @@ def calibration_table(
     equal-width bins (sum of bin share x |accuracy - mean confidence|), and the recommended
     ``confidence_threshold`` with its precision and coverage (``NaN`` when none reaches it)."""
     rows = []
-    for version, group in _predictions(cells).groupby("version", sort=True):
+    for version, group in _predictions(cells).groupby("version", observed=True, sort=True):
         conf = group["confidence"].to_numpy(dtype=np.float64)
         correct = group["correct"].to_numpy()
         known = ~np.isnan(conf)

@@ -17,9 +17,9 @@ Definitions (a *prediction* is a cell with a predicted value; it is the positive
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from sklearn.metrics import precision_recall_fscore_support
 
@@ -34,35 +34,55 @@ _Y_PRED = np.array([1, 0, 1, 0, 1, 0])
 _OUTCOME_OF_SAMPLE = ("correct", "missed", "spurious", "wrong", "wrong", "both_empty")
 
 
-def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
-    """Accuracy, precision, recall and F1 from (possibly weighted) outcome counts."""
-    weights = np.array([float(counts.get(o, 0.0)) for o in _OUTCOME_OF_SAMPLE])
-    total = sum(float(counts.get(o, 0.0)) for o in OUTCOMES)
+def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Precision, recall, F1 for many groups at once (rows of ``counts``, columns in
+    :data:`OUTCOMES` order), in one sklearn call: group g is class g, "not predicted" class -1."""
+    groups = counts.shape[0]
+    if groups == 0:
+        return np.zeros((0, 3))
+    order = [OUTCOMES.index(o) for o in _OUTCOME_OF_SAMPLE]
+    g = np.repeat(np.arange(groups), len(order))
+    y_true = np.where(np.tile(_Y_TRUE, groups) == 1, g, -1)
+    y_pred = np.where(np.tile(_Y_PRED, groups) == 1, g, -1)
+    weights = counts[:, order].ravel()
     if weights.sum() == 0:
-        return {"accuracy": 0.0, "precision": 0.0, "recall": 0.0, "f1": 0.0}
+        return np.zeros((groups, 3))
     precision, recall, f1, _ = precision_recall_fscore_support(
-        _Y_TRUE,
-        _Y_PRED,
-        labels=[1],
+        y_true,
+        y_pred,
+        labels=list(range(groups)),
         average=None,
         sample_weight=weights,
         zero_division=0.0,
     )
-    ok = sum(float(counts.get(o, 0.0)) for o in OK_OUTCOMES)
-    # accuracy over cells, not over the sklearn samples (a wrong cell is two samples there)
-    acc = ok / total if total else 0.0
+    out: npt.NDArray[np.float64] = np.stack([precision, recall, f1], axis=1).astype(np.float64)
+    return out
+
+
+def _accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    # over cells, not over the sklearn samples (a wrong cell is two samples there)
+    ok = counts[:, [OUTCOMES.index(o) for o in OK_OUTCOMES]].sum(axis=1)
+    total = counts.sum(axis=1)
+    out: npt.NDArray[np.float64] = np.divide(ok, total, out=np.zeros_like(ok), where=total > 0)
+    return out
+
+
+def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
+    """Accuracy, precision, recall and F1 from (possibly weighted) outcome counts."""
+    row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
+    p, r, f = _prf(row)[0]
     return {
-        "accuracy": float(acc),
-        "precision": float(precision[0]),
-        "recall": float(recall[0]),
-        "f1": float(f1[0]),
+        "accuracy": float(_accuracy(row)[0]),
+        "precision": float(p),
+        "recall": float(r),
+        "f1": float(f),
     }
 
 
 def _counts(cells: pd.DataFrame, keys: list[str], weighted: bool) -> pd.DataFrame:
     values = cells["weight"] if weighted else pd.Series(1.0, index=cells.index)
     table = (
-        values.groupby([cells[k] for k in keys] + [cells["outcome"]], observed=False, sort=True)
+        values.groupby([cells[k] for k in keys] + [cells["outcome"]], observed=True, sort=True)
         .sum()
         .unstack("outcome", fill_value=0)
     )
@@ -73,27 +93,20 @@ def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.Dat
     """One row per (version, field): type, weight, critical, outcome counts, support, n_cells and
     accuracy / precision / recall / f1 (see the module docstring)."""
     table = _counts(cells, ["version", "field"], weighted=False)
-    rows = []
-    for key, counts in table.iterrows():
-        version, field = cast("tuple[str, str]", key)
-        c = {o: int(counts[o]) for o in OUTCOMES}
-        if sum(c.values()) == 0:
-            continue
-        spec = specs[str(field)]
-        rows.append(
-            {
-                "version": version,
-                "field": field,
-                "type": spec.type,
-                "weight": spec.weight,
-                "critical": spec.critical,
-                **c,
-                "support": c["correct"] + c["wrong"] + c["missed"],
-                "n_cells": sum(c.values()),
-                **outcome_metrics(c),
-            }
-        )
-    return pd.DataFrame(rows, columns=_FIELD_COLUMNS)
+    table = table.loc[table.sum(axis=1) > 0]
+    counts = table.to_numpy(dtype=np.float64)
+    prf = _prf(counts)
+    out = table.astype("int64").reset_index()
+    out.columns = pd.Index(["version", "field", *OUTCOMES])
+    found = [specs[str(f)] for f in out["field"]]
+    out["type"] = [s.type for s in found]
+    out["weight"] = [s.weight for s in found]
+    out["critical"] = [s.critical for s in found]
+    out["support"] = out["correct"] + out["wrong"] + out["missed"]
+    out["n_cells"] = counts.sum(axis=1).astype("int64")
+    out["accuracy"] = _accuracy(counts)
+    out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
+    return out.loc[:, _FIELD_COLUMNS]
 
 
 _FIELD_COLUMNS = [
@@ -115,7 +128,7 @@ _FIELD_COLUMNS = [
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (version, item): cells, ok cells and whether all are ok."""
     ok = cells["outcome"].isin(OK_OUTCOMES)
-    grouped = ok.groupby([cells["version"], cells["item"]], sort=True)
+    grouped = ok.groupby([cells["version"], cells["item"]], observed=True, sort=True)
     table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
     table["all_correct"] = table["n_cells"] == table["n_ok"]
     return table.reset_index()
@@ -130,7 +143,7 @@ def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFram
         .groupby("version", observed=True)
         .size()
     )
-    by_version = documents.groupby("version")["all_correct"]
+    by_version = documents.groupby("version", observed=True)["all_correct"]
     n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
     rows = []
     for version, counts in table.iterrows():

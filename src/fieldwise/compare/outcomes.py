@@ -79,7 +79,9 @@ def score_cells(
     outcome = np.full(n, 4, dtype=np.int8)
     score = np.zeros(n, dtype=np.float64)
     weight = np.ones(n, dtype=np.float64)
-    by_field = {str(k): v for k, v in cells.groupby("field", sort=True).indices.items()}
+    by_field = {
+        str(k): v for k, v in cells.groupby("field", observed=True, sort=True).indices.items()
+    }
     resolved = cell_specs(sorted(by_field), specs)
     expected, predicted = cells["expected"], cells["predicted"]
     for field, idx in by_field.items():
@@ -96,6 +98,9 @@ def score_cells(
     cells["outcome"] = pd.Categorical.from_codes(outcome, categories=pd.Index(OUTCOMES))
     cells["weight"] = weight
     cells["confidence"] = cells["confidence"].astype("float64")
+    # categorical keys (sorted categories): every later groupby and sort works on int codes
+    for key in ("version", "item", "field"):
+        cells[key] = cells[key].astype("category")
     cells = cells.sort_values(["version", "item", "field", "row"], kind="stable", ignore_index=True)
     row_counts = pd.concat(counts, ignore_index=True) if len(counts) > 1 else counts[0]
     row_counts = row_counts.sort_values(["version", "item", "field"], ignore_index=True)

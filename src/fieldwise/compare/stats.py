@@ -36,7 +36,9 @@ def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFra
     both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong."""
     pair = cells.loc[cells["version"].isin([baseline, candidate]), ["version", "field", "item"]]
     ok = cells.loc[pair.index, "outcome"].isin(OK_OUTCOMES)
-    units = ok.groupby([pair["field"], pair["item"], pair["version"]], sort=True).all()
+    units = ok.groupby(
+        [pair["field"], pair["item"], pair["version"]], observed=True, sort=True
+    ).all()
     wide = units.unstack("version").reindex(columns=[baseline, candidate])
     wide = wide.astype("boolean").fillna(True).astype(bool)
     b, c = wide[baseline].to_numpy(), wide[candidate].to_numpy()
@@ -155,7 +157,7 @@ def bootstrap_delta(
     )
     frame = frame.loc[frame["version"].isin([baseline, candidate])]
     sums = (
-        frame.groupby(["item", "version"], sort=True)[["ok", "w"]]
+        frame.groupby(["item", "version"], observed=True, sort=True)[["ok", "w"]]
         .sum()
         .unstack("version", fill_value=0.0)
     )
@@ -172,15 +174,21 @@ def bootstrap_delta(
     delta = float(totals[2] / totals[3] - totals[0] / totals[1])
     docs = len(arr)
     rng = np.random.default_rng(seed)
-    stats = np.empty(n_resamples)
-    # chunks keep the (resamples x documents) index matrix near 4M entries
-    chunk = max(1, 4_000_000 // max(docs, 1))
-    for start in range(0, n_resamples, chunk):
-        stop = min(n_resamples, start + chunk)
-        idx = rng.integers(0, docs, size=(stop - start, docs), dtype=np.int32)
-        s = [arr[:, k][idx].sum(axis=1) for k in range(4)]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            stats[start:stop] = s[2] / s[3] - s[0] / s[1]
+    # Documents with the same (ok, weight) sums are exchangeable, so drawing how many of each
+    # distinct row a resample holds (a multinomial) is the document bootstrap exactly, and costs
+    # resamples x distinct rows instead of resamples x documents.
+    rows, counts = np.unique(arr, axis=0, return_counts=True)
+    if len(rows) <= 4096:
+        drawn = rng.multinomial(docs, counts / docs, size=n_resamples) @ rows
+    else:
+        drawn = np.empty((n_resamples, 4))
+        chunk = max(1, 4_000_000 // max(docs, 1))
+        for start in range(0, n_resamples, chunk):
+            stop = min(n_resamples, start + chunk)
+            idx = rng.integers(0, docs, size=(stop - start, docs), dtype=np.int32)
+            drawn[start:stop] = np.stack([arr[:, k][idx].sum(axis=1) for k in range(4)], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stats = drawn[:, 2] / drawn[:, 3] - drawn[:, 0] / drawn[:, 1]
     tail = (1 - confidence) / 2 * 100
     low, high = np.nanpercentile(stats, [tail, 100 - tail])
     return BootstrapInterval(

@@ -45,7 +45,7 @@ def suspected_truth_errors(
     cand = wrong.loc[wrong["version"] == candidate, [*keys, "predicted", "confidence"]]
     both = base.merge(cand, on=keys, suffixes=("_baseline", "_candidate"))
     keep = np.zeros(len(both), dtype=bool)
-    for field, idx in both.groupby("field", sort=True).indices.items():
+    for field, idx in both.groupby("field", observed=True, sort=True).indices.items():
         res = comparator_for(specs[str(field)])(
             both["predicted_baseline"].iloc[idx], both["predicted_candidate"].iloc[idx]
         )
