@@ -60,7 +60,10 @@ def test_v1_reads_every_field_correctly(invoices: Docs) -> None:
         ]
         assert out["metadata"]["total"]["page"] == 1
         assert out["metadata"]["line_items.0.amount"]["confidence"] > 0.5
-        assert all(m["confidence"] >= 0.85 for k, m in out["metadata"].items() if "." not in k)
+        top = {k: m["confidence"] for k, m in out["metadata"].items() if "." not in k}
+        # 05/03/2024 reads either way (only date_order decides): less sure than the rest
+        assert top.pop("invoice_date") < 0.85
+        assert all(c >= 0.85 for c in top.values())
 
 
 def test_two_versions_give_different_correct_by_construction_results(invoices: Docs) -> None:
