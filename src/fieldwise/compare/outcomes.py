@@ -54,8 +54,10 @@ def score_cells(
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, FieldSpec]]:
     """Compare every cell with its field's comparator.
 
-    Returns the cells (:data:`CELL_COLUMNS`, sorted by version, item, field, row), the row-count
-    table of array fields, and the spec used for each cell field.
+    Returns the cells (:data:`CELL_COLUMNS`; scalar cells in the frame's row order, then the
+    cells of array fields; ``version``, ``item`` and ``field`` as categoricals with sorted
+    categories), the row-count table of array fields, and the spec used for each cell field.
+    Not sorting a million cells keeps this fast; the summary tables are sorted.
     """
     validate_frame(frame)
     base = frame.loc[:, ["item", "field", "version", "expected", "predicted", "confidence"]]
@@ -73,6 +75,9 @@ def score_cells(
         pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
     )
     cells["expected"] = cells["expected"].astype(object)
+    # categorical keys (sorted categories): every later groupby works on integer codes
+    for key in ("version", "item", "field"):
+        cells[key] = cells[key].astype("category")
     cells["predicted"] = cells["predicted"].astype(object)
 
     n = len(cells)
@@ -98,10 +103,6 @@ def score_cells(
     cells["outcome"] = pd.Categorical.from_codes(outcome, categories=pd.Index(OUTCOMES))
     cells["weight"] = weight
     cells["confidence"] = cells["confidence"].astype("float64")
-    # categorical keys (sorted categories): every later groupby and sort works on int codes
-    for key in ("version", "item", "field"):
-        cells[key] = cells[key].astype("category")
-    cells = cells.sort_values(["version", "item", "field", "row"], kind="stable", ignore_index=True)
     row_counts = pd.concat(counts, ignore_index=True) if len(counts) > 1 else counts[0]
     row_counts = row_counts.sort_values(["version", "item", "field"], ignore_index=True)
     return cells.loc[:, list(CELL_COLUMNS)], row_counts, resolved
