@@ -1,0 +1,191 @@
+"""The release policy: read from ``gate.toml`` or the ``[gate]`` table of ``dataset.toml``.
+
+```toml
+[gate]
+min_accuracy = 0.90            # overall (weighted) cell accuracy of the candidate
+min_field_accuracy = 0.80      # or a table: {default = 0.80, total = 0.98}
+max_regression = 0.02          # absolute accuracy drop per field; or a table like above
+critical = ["total"]           # may not regress at all (also fields with critical = true)
+alpha = 0.05                   # a significant regression (Holm-adjusted McNemar) fails
+min_support = 20               # expected values needed per field
+min_documents = 50
+max_failed_run_share = 0.02    # failed runs / attempted runs
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from fieldwise.errors import ConfigError
+
+__all__ = ["Policy", "load_policy", "policy_from_mapping"]
+
+_SCALAR_KEYS = frozenset(
+    {"min_accuracy", "alpha", "min_support", "min_documents", "max_failed_run_share"}
+)
+_PER_FIELD_KEYS = frozenset({"min_field_accuracy", "max_regression"})
+_KNOWN_KEYS = _SCALAR_KEYS | _PER_FIELD_KEYS | {"critical"}
+
+
+def _empty() -> Mapping[str, float]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a candidate must satisfy to be published. ``None`` switches a rule off.
+
+    Per-field thresholds: ``field_min_accuracy`` / ``field_max_regression`` override the
+    defaults ``min_field_accuracy`` / ``max_regression`` for the fields they name.
+    """
+
+    min_accuracy: float | None = None
+    min_field_accuracy: float | None = None
+    field_min_accuracy: Mapping[str, float] = field(default_factory=_empty)
+    max_regression: float | None = None
+    field_max_regression: Mapping[str, float] = field(default_factory=_empty)
+    critical: tuple[str, ...] = ()
+    alpha: float = 0.05
+    min_support: int = 0
+    min_documents: int = 1
+    max_failed_run_share: float | None = None
+    source: str = "<default policy>"
+
+    def min_accuracy_for(self, name: str) -> float | None:
+        """The minimum accuracy field ``name`` must reach, if any (a line-item column
+        ``items[].amount`` falls back to the array's ``items`` entry)."""
+        return _lookup(self.field_min_accuracy, name, self.min_field_accuracy)
+
+    def max_regression_for(self, name: str) -> float | None:
+        """The largest accuracy drop field ``name`` may show, if any."""
+        return _lookup(self.field_max_regression, name, self.max_regression)
+
+    def is_critical(self, name: str) -> bool:
+        """Whether the policy lists ``name`` (or its array) as critical."""
+        return name in self.critical or _parent(name) in self.critical
+
+    def named_fields(self) -> frozenset[str]:
+        """Every field the policy names explicitly (they must exist in the comparison)."""
+        return frozenset({*self.field_min_accuracy, *self.field_max_regression, *self.critical})
+
+
+def _parent(name: str) -> str:
+    return name.partition("[].")[0]
+
+
+def _lookup(table: Mapping[str, float], name: str, default: float | None) -> float | None:
+    if name in table:
+        return table[name]
+    return table.get(_parent(name), default)
+
+
+def load_policy(path: Path | str, *, field_specs: Mapping[str, Any] | None = None) -> Policy:
+    """Read a policy file.
+
+    ``dataset.toml`` (any file with a ``[dataset]`` table) contributes its ``[gate]`` table and
+    the fields marked ``critical = true``; any other file is a ``gate.toml`` whose keys sit at
+    the top level or under ``[gate]``. ``field_specs`` (the parsed ``[fields]`` of the dataset)
+    adds more critical fields. Raises :class:`ConfigError` naming the file and the key.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: policy file not found") from exc
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read policy: {exc}") from exc
+    critical: set[str] = set()
+    if "dataset" in data:
+        table = data.get("gate", {})
+        fields = data.get("fields", {})
+        if isinstance(fields, Mapping):
+            critical |= {
+                str(k) for k, v in fields.items() if isinstance(v, Mapping) and v.get("critical")
+            }
+    elif set(data) == {"gate"}:
+        table = data["gate"]
+    else:
+        table = data
+    for name, spec in (field_specs or {}).items():
+        if getattr(spec, "critical", False):
+            critical.add(str(name))
+    policy = policy_from_mapping(table, source=str(path))
+    if critical:
+        policy = _with_critical(policy, critical)
+    return policy
+
+
+def _with_critical(policy: Policy, extra: set[str]) -> Policy:
+    return replace(policy, critical=tuple(sorted({*policy.critical, *extra})))
+
+
+def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:
+    """Build a :class:`Policy` from the parsed TOML table, validating every key and value."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: [gate] must be a table")
+    unknown = sorted(set(map(str, table)) - _KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{source}: [gate] unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})"
+        )
+    kwargs: dict[str, Any] = {"source": source}
+    for key in ("min_accuracy", "max_failed_run_share"):
+        if key in table:
+            kwargs[key] = _share(table[key], source, key)
+    if "alpha" in table:
+        alpha = _share(table["alpha"], source, "alpha")
+        if alpha == 0:
+            raise ConfigError(f"{source}: [gate] key 'alpha' must be above 0")
+        kwargs["alpha"] = alpha
+    for key in ("min_support", "min_documents"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{source}: [gate] key {key!r} must be a whole number >= 0")
+            kwargs[key] = value
+    for key, per_field in (
+        ("min_field_accuracy", "field_min_accuracy"),
+        ("max_regression", "field_max_regression"),
+    ):
+        if key in table:
+            default, by_field = _per_field(table[key], source, key)
+            kwargs[key] = default
+            kwargs[per_field] = MappingProxyType(by_field)
+    if "critical" in table:
+        names = table["critical"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ConfigError(f"{source}: [gate] key 'critical' must be a list of field names")
+        kwargs["critical"] = tuple(sorted(set(names)))
+    return Policy(**kwargs)
+
+
+def _share(value: Any, source: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ConfigError(f"{source}: [gate] key {key!r} must be a number in [0, 1]")
+    return float(value)
+
+
+def _per_field(value: Any, source: str, key: str) -> tuple[float | None, dict[str, float]]:
+    """A number (the default for every field) or a table ``{default = x, <field> = y}``;
+    nested tables are dotted field names (``seller.name = 0.9`` in TOML nests)."""
+    if not isinstance(value, Mapping):
+        return _share(value, source, key), {}
+    flat: dict[str, Any] = {}
+
+    def walk(table: Mapping[str, Any], prefix: str) -> None:
+        for k, v in table.items():
+            if isinstance(v, Mapping):
+                walk(v, f"{prefix}{k}.")
+            else:
+                flat[f"{prefix}{k}"] = v
+
+    walk(value, "")
+    default = flat.pop("default", None)
+    out = {name: _share(v, source, f"{key}.{name}") for name, v in sorted(flat.items())}
+    return (None if default is None else _share(default, source, f"{key}.default")), out
