@@ -47,12 +47,12 @@ def test_set_and_item_lifecycle(client: Client, file_id: str) -> None:
     assert list(client.list_items(eval_set.id)) == []
 
 
-def test_set_metadata_merges_and_name_filter(client: Client) -> None:
+def test_set_metadata_replaces_top_level_keys_and_name_filter(client: Client) -> None:
     a = client.create_evaluation_set("a")
     client.create_evaluation_set("b")
     client.call(ops.update_evaluation_set(a.id, metadata={"gt_hash": "1", "x": {"y": 1}}))
     merged = client.call(ops.update_evaluation_set(a.id, metadata={"x": {"z": 2}}))
-    assert merged.metadata == {"gt_hash": "1", "x": {"y": 1, "z": 2}}
+    assert merged.metadata == {"gt_hash": "1", "x": {"z": 2}}
     found = client.call(ops.list_evaluation_sets(name="a"))
     assert [s.id for s in found.data] == [a.id]
 

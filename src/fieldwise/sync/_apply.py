@@ -93,7 +93,13 @@ def sync_dataset(
         return SyncResult(target.id if target else None, name, plan, gt_hash, dry_run=True)
     state.remember(name, target.id)
     _apply(client, dataset, target.id, plan, concurrency, progress or (lambda _s, _n: None))
-    wanted = {"dataset": dataset.name, "ground_truth_hash": gt_hash}
+    wanted = {
+        "dataset": dataset.name,
+        "ground_truth_hash": gt_hash,
+        # What comparing needs, so results can be scored later without the dataset folder.
+        "compare_spec": {"date_order": dataset.date_order, "fields": dict(dataset.fields)},
+        "gate": dict(dataset.gate) if dataset.gate is not None else None,
+    }
     if any(target.metadata.get(k) != v for k, v in wanted.items()):
         client.call(ops.update_evaluation_set(target.id, metadata=wanted))
     return SyncResult(target.id, name, plan, gt_hash, dry_run=False)

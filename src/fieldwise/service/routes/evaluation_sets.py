@@ -109,7 +109,8 @@ def update_set(eval_set_id: str, body: EvaluationSetUpdate, state: State) -> Eva
     with state.engine.begin() as conn:
         row = fetch(conn, evaluation_sets, eval_set_id, "evaluation set")
         if "metadata" in changes:
-            changes["metadata"] = merge(row.metadata, changes["metadata"])
+            # Top-level keys replace: a set's metadata holds whole documents (field specs).
+            changes["metadata"] = {**row.metadata, **changes["metadata"]}
         if changes:
             conn.execute(
                 update(evaluation_sets)
