@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import pytest
 
 from fieldwise.compare import parse_field_specs, score_cells
 from fieldwise.compare.frame import FRAME_COLUMNS
+from fieldwise.compare.outcomes import cell_specs
+from fieldwise.errors import CompareError
 
 SPECS = parse_field_specs(
     {
@@ -129,3 +132,33 @@ def test_rows_with_nothing_in_common_are_not_paired() -> None:
     )
     assert counts["matched_rows"].tolist() == [0]
     assert sorted(cells["outcome"].astype(str)) == ["missed", "missed", "spurious", "spurious"]
+
+
+def test_duplicate_rows_are_rejected() -> None:
+    rows = [("d1", "total", "v", 1, 1, None), ("d1", "total", "v", 1, 2, None)]
+    with pytest.raises(CompareError, match="duplicate"):
+        score_cells(frame(rows), SPECS)
+
+
+def test_missing_column_is_rejected() -> None:
+    with pytest.raises(CompareError, match="lacks column"):
+        score_cells(frame([("d1", "total", "v", 1, 1, None)]).drop(columns="confidence"), SPECS)
+
+
+def test_array_columns_inherit_critical() -> None:
+    specs = parse_field_specs(
+        {
+            "items": {
+                "type": "array",
+                "critical": True,
+                "weight": 2.0,
+                "columns": {"amount": {"type": "number"}},
+            }
+        }
+    )
+    resolved = cell_specs(["items[].amount", "items[].desc", "other"], specs)
+    assert resolved["items[].amount"].critical
+    assert resolved["items[].amount"].type == "number"
+    assert resolved["items[].desc"].type == "string"
+    assert resolved["items[].desc"].critical
+    assert not resolved["other"].critical

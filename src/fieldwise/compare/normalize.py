@@ -32,10 +32,10 @@ class Unparsed(str):
 
 
 _PUNCT = str.maketrans("", "", string.punctuation + "«»„“”‘’‚–—…·")
-_WS = re.compile(r"\s+")
 _CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₣": "CHF"}
 _CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
+_NOISE = re.compile(r"[A-Za-z€$£¥₹₣%\s'’_]")
 _TRUE = frozenset(
     {
         "true",
@@ -89,14 +89,17 @@ def normalize_text(
     ignore_punctuation: bool = False,
 ) -> str | None:
     """NFKC, then the optional folds; ``None`` when nothing is left."""
-    if is_empty(value):
+    if isinstance(value, str):
+        text = value if value.isascii() else unicodedata.normalize("NFKC", value)
+    elif is_empty(value):
         return None
-    text = unicodedata.normalize("NFKC", _as_text(value))
+    else:
+        text = unicodedata.normalize("NFKC", _as_text(value))
     if not case_sensitive:
         text = text.casefold()
     if ignore_punctuation:
         text = text.translate(_PUNCT)
-    text = _WS.sub(" ", text).strip() if normalize_whitespace else text.strip()
+    text = " ".join(text.split()) if normalize_whitespace else text.strip()
     return text or None
 
 
@@ -111,18 +114,20 @@ def parse_number(value: Any) -> float | Unparsed | None:
     occurrences are thousands groups; a single one is decimal unless it is a comma followed by
     exactly three digits (``"1,234"`` is 1234, ``"1.234"`` is 1.234: the English reading).
     """
-    if is_empty(value):
+    if isinstance(value, str):
+        text = value.strip() if value.isascii() else unicodedata.normalize("NFKC", value).strip()
+        if not text:
+            return None
+    elif is_empty(value):
         return None
-    if isinstance(value, bool):
+    elif isinstance(value, int | float):  # bool included: True is 1.0
         return float(value)
-    if isinstance(value, int | float):
-        return float(value)
-    text = unicodedata.normalize("NFKC", str(value)).strip()
+    else:
+        text = unicodedata.normalize("NFKC", str(value)).strip()
     negative = False
-    if text.startswith("(") and text.endswith(")"):
+    if text[0] == "(" and text[-1] == ")":
         negative, text = True, text[1:-1]
-    text = text.replace("−", "-").replace("–", "-")
-    text = re.sub(r"[A-Za-z€$£¥₹₣%\s'’_]", "", text)
+    text = _NOISE.sub("", text.replace("−", "-").replace("–", "-"))
     if text.endswith("-"):
         negative, text = not negative, text[:-1]
     if text.startswith("-"):
@@ -215,8 +220,9 @@ def parse_date(value: Any, *, date_order: str = "YMD") -> str | Unparsed | None:
         return value.date().isoformat()
     if isinstance(value, dt.date):
         return value.isoformat()
-    text = unicodedata.normalize("NFKC", str(value)).strip().casefold()
-    text = _WS.sub(" ", text)
+    text = str(value)
+    text = " ".join((text if text.isascii() else unicodedata.normalize("NFKC", text)).split())
+    text = text.casefold()
     parts: tuple[int, int, int] | None = None
     if m := _ISO.match(text) or _COMPACT.match(text):
         parts = (int(m.group(1)), int(m.group(2)), int(m.group(3)))

@@ -61,6 +61,9 @@ def score_cells(
     """
     validate_frame(frame)
     base = frame.loc[:, ["item", "field", "version", "expected", "predicted", "confidence"]]
+    # categorical keys (sorted categories): every later groupby works on integer codes
+    for key in ("version", "item", "field"):
+        base[key] = base[key].astype("category")
     arrays = sorted(f for f, s in specs.items() if s.type == "array")
     is_array = base["field"].isin(arrays)
     parts = [base.loc[~is_array].assign(row=np.int64(0))]
@@ -75,9 +78,9 @@ def score_cells(
         pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
     )
     cells["expected"] = cells["expected"].astype(object)
-    # categorical keys (sorted categories): every later groupby works on integer codes
     for key in ("version", "item", "field"):
-        cells[key] = cells[key].astype("category")
+        if not isinstance(cells[key].dtype, pd.CategoricalDtype):
+            cells[key] = cells[key].astype("category")
     cells["predicted"] = cells["predicted"].astype(object)
 
     n = len(cells)
