@@ -76,3 +76,62 @@ class Item(Resource):
     file_id: str
     ground_truth: dict[str, Any]
     metadata: dict[str, Any] = {}
+
+
+# Webhooks
+
+
+class WebhookEndpoint(Resource):
+    """A registered endpoint; ``secret`` is set only in the create and rotate answers."""
+
+    url: str
+    description: str = ""
+    events: list[str] = []
+    enabled: bool = True
+    previous_secret_expires_at: str | None = None
+    secret: str | None = None
+
+
+class WebhookAttempt(Model):
+    started_at: str
+    trigger: str
+    url: str
+    status_code: int | None = None
+    latency_ms: float = 0.0
+    error: str | None = None
+    response_excerpt: str | None = None
+
+
+class WebhookDelivery(Resource):
+    event_id: str
+    event_type: str
+    endpoint_id: str | None = None
+    url: str
+    state: str
+    attempt_count: int = 0
+    next_attempt_at: str | None = None
+    delivered_at: str | None = None
+    last_status_code: int | None = None
+    last_error: str | None = None
+    payload: dict[str, Any] = {}
+    attempts: list[WebhookAttempt] = []
+
+
+class WorkspaceSecret(Model):
+    """The workspace signing secret's dates; ``secret`` only in the rotate answer."""
+
+    object: str = "webhook_workspace_secret"
+    created_at: str
+    updated_at: str
+    previous_secret_expires_at: str | None = None
+    secret: str | None = None
+
+
+class WebhookNotification(Resource):
+    delivery_id: str
+    recipients: list[str] = []
+    subject: str
+    body: str
+    status: str
+    tries: int = 0
+    error: str | None = None

@@ -291,3 +291,141 @@ def delete_item(eval_set_id: str, item_id: str) -> Op[Deleted]:
     return Op(
         "DELETE", f"/evaluation-sets/{_seg(eval_set_id)}/items/{_seg(item_id)}", _model(Deleted)
     )
+
+
+# Webhooks
+
+from fieldwise.client.models import (  # noqa: E402 - this section is appended by its owner
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookNotification,
+    WorkspaceSecret,
+)
+
+
+def create_webhook_endpoint(
+    url: str, events: list[str], *, description: str = "", enabled: bool = True
+) -> Op[WebhookEndpoint]:
+    """Register an endpoint; the answer's ``secret`` is shown this once."""
+    return Op(
+        "POST",
+        "/webhooks/endpoints",
+        _model(WebhookEndpoint),
+        json={"url": url, "events": list(events), "description": description, "enabled": enabled},
+    )
+
+
+def list_webhook_endpoints(
+    limit: int = 100, cursor: str | None = None
+) -> Op[Page[WebhookEndpoint]]:
+    return Op(
+        "GET", "/webhooks/endpoints", _page(WebhookEndpoint), params=_list_params(limit, cursor)
+    )
+
+
+def get_webhook_endpoint(endpoint_id: str) -> Op[WebhookEndpoint]:
+    return Op("GET", f"/webhooks/endpoints/{_seg(endpoint_id)}", _model(WebhookEndpoint))
+
+
+def update_webhook_endpoint(
+    endpoint_id: str,
+    *,
+    url: str | None = None,
+    description: str | None = None,
+    events: list[str] | None = None,
+    enabled: bool | None = None,
+) -> Op[WebhookEndpoint]:
+    return Op(
+        "PATCH",
+        f"/webhooks/endpoints/{_seg(endpoint_id)}",
+        _model(WebhookEndpoint),
+        json=_body(
+            url=url,
+            description=description,
+            events=list(events) if events is not None else None,
+            enabled=enabled,
+        ),
+    )
+
+
+def delete_webhook_endpoint(endpoint_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/webhooks/endpoints/{_seg(endpoint_id)}", _model(Deleted))
+
+
+def rotate_webhook_secret(
+    endpoint_id: str, *, grace_period_seconds: int | None = None
+) -> Op[WebhookEndpoint]:
+    """A new secret (in the answer, once); the old one also signs during the grace period."""
+    return Op(
+        "POST",
+        f"/webhooks/endpoints/{_seg(endpoint_id)}/rotate-secret",
+        _model(WebhookEndpoint),
+        json=_body(grace_period_seconds=grace_period_seconds),
+    )
+
+
+def list_webhook_deliveries(
+    endpoint_id: str | None = None,
+    limit: int = 100,
+    cursor: str | None = None,
+    event_id: str | None = None,
+) -> Op[Page[WebhookDelivery]]:
+    """Deliveries of one endpoint, or (without ``endpoint_id``) all, optionally of one event."""
+    if endpoint_id is not None:
+        return Op(
+            "GET",
+            f"/webhooks/endpoints/{_seg(endpoint_id)}/deliveries",
+            _page(WebhookDelivery),
+            params=_list_params(limit, cursor),
+        )
+    return Op(
+        "GET",
+        "/webhooks/deliveries",
+        _page(WebhookDelivery),
+        params=_list_params(limit, cursor, event_id=event_id),
+    )
+
+
+def get_webhook_delivery(delivery_id: str) -> Op[WebhookDelivery]:
+    return Op("GET", f"/webhooks/deliveries/{_seg(delivery_id)}", _model(WebhookDelivery))
+
+
+def retry_webhook_delivery(delivery_id: str) -> Op[WebhookDelivery]:
+    """Re-send the same payload (same event id) now, from any state."""
+    return Op(
+        "POST", f"/webhooks/deliveries/{_seg(delivery_id)}/retry", _model(WebhookDelivery)
+    )
+
+
+def send_test_webhook(event: str, endpoint_id: str) -> Op[WebhookDelivery]:
+    return Op(
+        "POST",
+        "/webhooks/test",
+        _model(WebhookDelivery),
+        json={"event": event, "endpoint_id": endpoint_id},
+    )
+
+
+def get_workspace_secret() -> Op[WorkspaceSecret]:
+    return Op("GET", "/webhooks/workspace-secret", _model(WorkspaceSecret))
+
+
+def rotate_workspace_secret(*, grace_period_seconds: int | None = None) -> Op[WorkspaceSecret]:
+    """A new workspace secret (signs ``webhook_url`` notifications), shown in the answer once."""
+    return Op(
+        "POST",
+        "/webhooks/workspace-secret/rotate",
+        _model(WorkspaceSecret),
+        json=_body(grace_period_seconds=grace_period_seconds),
+    )
+
+
+def list_webhook_notifications(
+    limit: int = 100, cursor: str | None = None
+) -> Op[Page[WebhookNotification]]:
+    return Op(
+        "GET",
+        "/webhooks/notifications",
+        _page(WebhookNotification),
+        params=_list_params(limit, cursor),
+    )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from fieldwise.service.state import ServiceState
+from fieldwise.service.webhooks.dispatcher import webhook_worker
 
 
 class Background(Protocol):
@@ -21,4 +22,6 @@ class Background(Protocol):
 BackgroundFactory = Callable[[ServiceState], Background]
 
 #: Append a subsystem's factory here (one line each).
-FACTORIES: tuple[BackgroundFactory, ...] = ()
+FACTORIES: tuple[BackgroundFactory, ...] = (
+    webhook_worker,
+)

@@ -35,10 +35,17 @@ def _events(conn: Connection) -> None:
     create_events_table(conn)
 
 
+def _webhooks(conn: Connection) -> None:
+    from fieldwise.service.webhooks.tables import create_webhook_tables
+
+    create_webhook_tables(conn)
+
+
 # Append new migrations at the end (one line each); never rename or reorder applied ones.
 MIGRATIONS: list[Migration] = [
     ("0001_core_resources", _core),
     ("0002_event_outbox", _events),
+    ("0003_webhooks", _webhooks),
 ]
 
 

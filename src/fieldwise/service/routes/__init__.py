@@ -2,10 +2,11 @@
 
 from fastapi import APIRouter
 
-from fieldwise.service.routes import evaluation_sets, files, processors
+from fieldwise.service.routes import evaluation_sets, files, processors, webhooks
 
 ROUTERS: tuple[APIRouter, ...] = (
     files.router,
     processors.router,
     evaluation_sets.router,
+    webhooks.router,
 )

@@ -1,0 +1,191 @@
+"""One (item, version) pair → one finished record: create the run, poll it, fetch its output,
+retry a failed run a bounded number of times, cancel it if we are interrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise.client import AsyncClient
+from fieldwise.errors import (
+    APIStatusError,
+    ClientError,
+    NotFoundError,
+    RateLimitError,
+    ServerError,
+    TransportError,
+)
+from fieldwise.runner import _runs_api as api
+from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
+
+# Errors that say "try again later", not "this request is wrong"; the client has already
+# retried them with backoff, so seeing one here means the service stayed unwell for a while.
+_TRANSIENT = (ServerError, TransportError, RateLimitError)
+
+
+@dataclass(frozen=True)
+class Pair:
+    item: ItemSnapshot
+    version: VersionRef
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.item.item_id, self.version.version_id)
+
+
+@dataclass(frozen=True)
+class PairPolicy:
+    """How hard to try: new runs after a failed one, patience with a flaky service, polling."""
+
+    run_retries: int = 2
+    transient_retries: int = 3
+    poll_initial_s: float = 0.05
+    poll_max_s: float = 2.0
+    cancel_timeout_s: float = 5.0
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    run_id: str | None
+    status: str
+    output: dict[str, Any] | None
+    error: dict[str, Any] | None
+    latency_ms: int | None
+
+
+def _error(reason: str | None, message: str | None) -> dict[str, Any]:
+    return {"reason": reason or "unknown", "message": message or ""}
+
+
+class PairRunner:
+    """Runs pairs on one processor through ``aclient``; counts the runs it starts."""
+
+    def __init__(
+        self,
+        aclient: AsyncClient,
+        processor_id: str,
+        *,
+        policy: PairPolicy,
+        now: Callable[[], str],
+    ) -> None:
+        self.aclient = aclient
+        self.processor_id = processor_id
+        self.policy = policy
+        self.now = now
+        self.runs_started = 0
+
+    async def run(self, pair: Pair) -> RunRecord:
+        """Run ``pair`` to a record; a failure is a failed record, never an exception
+        (except cancellation, which cancels the server run best-effort and propagates)."""
+        attempts = 0
+        outcome: _Outcome | None = None
+        while attempts <= self.policy.run_retries:
+            attempts += 1
+            outcome = await self._attempt(pair)
+            if outcome.status == "succeeded" or not self._worth_retrying(outcome):
+                break
+        assert outcome is not None
+        return RunRecord(
+            item_id=pair.item.item_id,
+            file=pair.item.file,
+            file_sha256=pair.item.file_sha256,
+            version_id=pair.version.version_id,
+            version_alias=pair.version.alias,
+            run_id=outcome.run_id,
+            status=outcome.status,
+            output=outcome.output,
+            latency_ms=outcome.latency_ms,
+            attempts=attempts,
+            cached=False,
+            error=outcome.error,
+            finished_at=self.now(),
+        )
+
+    @staticmethod
+    def _worth_retrying(outcome: _Outcome) -> bool:
+        reason = (outcome.error or {}).get("reason")
+        # A run someone canceled, or a request the service refused as wrong, would end the
+        # same way again.
+        return reason not in ("canceled", "rejected")
+
+    async def _attempt(self, pair: Pair) -> _Outcome:
+        started = time.monotonic()
+        try:
+            run = await self._with_patience(
+                lambda: api.create_run(
+                    self.aclient, self.processor_id, pair.item.file_id, pair.version.version_id
+                )
+            )
+        except APIStatusError as exc:
+            if isinstance(exc, _TRANSIENT):
+                return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
+            return _Outcome(None, "failed", None, _error("rejected", str(exc)), None)
+        except TransportError as exc:
+            return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
+        self.runs_started += 1
+        try:
+            run = await self._poll(run)
+            return await self._finish(run, started)
+        except asyncio.CancelledError:
+            await self._cancel_quietly(run.id)
+            raise
+        except ClientError as exc:
+            return _Outcome(run.id, "failed", None, _error("unavailable", str(exc)), None)
+
+    async def _with_patience(self, call: Callable[[], Any]) -> Any:
+        """Call, retrying transient errors a few more times beyond the client's own retries."""
+        for attempt in range(self.policy.transient_retries + 1):
+            try:
+                return await call()
+            except _TRANSIENT:
+                if attempt == self.policy.transient_retries:
+                    raise
+                await asyncio.sleep(min(self.policy.poll_max_s, 0.25 * 2**attempt))
+        raise AssertionError("unreachable")
+
+    async def _poll(self, run: api.RunView) -> api.RunView:
+        delay = self.policy.poll_initial_s
+        run_id = run.id
+
+        async def fetch() -> api.RunView:
+            return await api.get_run(self.aclient, self.processor_id, run_id)
+
+        while not run.terminal:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.policy.poll_max_s)
+            run = await self._with_patience(fetch)
+        return run
+
+    async def _finish(self, run: api.RunView, started: float) -> _Outcome:
+        latency = round((time.monotonic() - started) * 1000)
+        if run.status == "canceled":
+            return _Outcome(
+                run.id, "failed", None, _error("canceled", "the run was canceled"), None
+            )
+        if run.status != "succeeded":
+            error = _error(run.failure_reason, run.failure_message)
+            return _Outcome(run.id, "failed", None, error, latency)
+        output = run.output
+        if output is None and run.output_uri:
+            uri = run.output_uri
+            try:
+                fetched = await self._with_patience(lambda: api.fetch_output(self.aclient, uri))
+            except NotFoundError as exc:
+                return _Outcome(run.id, "failed", None, _error("output_missing", str(exc)), latency)
+            output = fetched if isinstance(fetched, dict) else None
+        if output is None:
+            message = "the run succeeded without an output"
+            return _Outcome(run.id, "failed", None, _error("no_output", message), latency)
+        return _Outcome(run.id, "succeeded", output, None, latency)
+
+    async def _cancel_quietly(self, run_id: str) -> None:
+        # Best effort: the run may have finished meanwhile (409) or the service may be gone.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                api.cancel_run(self.aclient, self.processor_id, run_id),
+                timeout=self.policy.cancel_timeout_s,
+            )

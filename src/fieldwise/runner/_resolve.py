@@ -1,0 +1,107 @@
+"""Resolve what a run set is about, once, at its start: the evaluation set, its items, the
+processor and the versions (aliases included)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
+from fieldwise.errors import NotFoundError, RunnerError
+from fieldwise.runner._model import ItemSnapshot, VersionRef
+
+
+async def resolve_eval_set(aclient: AsyncClient, name_or_id: str) -> EvaluationSet:
+    """An evaluation set by id (``es_…``) or by exact name."""
+    if name_or_id.startswith("es_"):
+        try:
+            return await aclient.call(ops.get_evaluation_set(name_or_id))
+        except NotFoundError:
+            pass  # a set may be named like an id; try the name before giving up
+    page = await aclient.call(ops.list_evaluation_sets(limit=2, name=name_or_id))
+    if not page.data:
+        raise RunnerError(f"no evaluation set with id or name {name_or_id!r}")
+    if len(page.data) > 1:
+        ids = ", ".join(s.id for s in page.data)
+        raise RunnerError(f"several evaluation sets are named {name_or_id!r} ({ids}); pass an id")
+    return page.data[0]
+
+
+async def resolve_processor(aclient: AsyncClient, processor_id: str) -> Processor:
+    try:
+        return await aclient.call(ops.get_processor(processor_id))
+    except NotFoundError as exc:
+        raise RunnerError(f"no processor {processor_id!r}") from exc
+
+
+async def _all_versions(aclient: AsyncClient, processor_id: str) -> list[Version]:
+    return [
+        v
+        async for v in aclient.paginate(
+            lambda c: ops.list_versions(processor_id, limit=1000, cursor=c)
+        )
+    ]
+
+
+async def resolve_versions(
+    aclient: AsyncClient, processor: Processor, requested: list[str]
+) -> tuple[VersionRef, ...]:
+    """Each requested version as a :class:`VersionRef`; ``published`` is the processor's
+    default version, ``latest-draft`` its newest drafted one. Duplicates are an error."""
+    if not requested:
+        raise RunnerError("give at least one version (a ver_… id, 'published' or 'latest-draft')")
+    known = await _all_versions(aclient, processor.id)
+    by_id = {v.id: v for v in known}
+    drafts = sorted((v for v in known if v.status == "drafted"), key=lambda v: v.number)
+    refs: list[VersionRef] = []
+    for name in requested:
+        if name == "published":
+            if processor.default_version_id is None:
+                raise RunnerError(f"processor {processor.id!r} has no published version")
+            version_id = processor.default_version_id
+        elif name == "latest-draft":
+            if not drafts:
+                raise RunnerError(f"processor {processor.id!r} has no drafted version")
+            version_id = drafts[-1].id
+        elif name in by_id:
+            version_id = name
+        else:
+            raise RunnerError(
+                f"processor {processor.id!r} has no version {name!r} "
+                "(give a ver_… id, 'published' or 'latest-draft')"
+            )
+        refs.append(VersionRef(requested=name, version_id=version_id))
+    seen: dict[str, str] = {}
+    for ref in refs:
+        if ref.version_id in seen:
+            raise RunnerError(
+                f"versions {seen[ref.version_id]!r} and {ref.requested!r} are the same "
+                f"version ({ref.version_id}); give each version once"
+            )
+        seen[ref.version_id] = ref.requested
+    return tuple(refs)
+
+
+async def snapshot_items(aclient: AsyncClient, eval_set_id: str) -> list[ItemSnapshot]:
+    """Every item of the set with its file path and content hash (from sync's item metadata,
+    else from the file resource), sorted by item id."""
+    items: list[Item] = [
+        i
+        async for i in aclient.paginate(lambda c: ops.list_items(eval_set_id, limit=1000, cursor=c))
+    ]
+    missing = [i for i in items if not (i.metadata.get("sha256") and i.metadata.get("path"))]
+    files = await asyncio.gather(*(aclient.call(ops.get_file(i.file_id)) for i in missing))
+    by_file = {f.id: f for f in files}
+    snapshots = []
+    for item in items:
+        meta = item.metadata
+        file = by_file.get(item.file_id)
+        snapshots.append(
+            ItemSnapshot(
+                item_id=item.id,
+                file=str(meta.get("path") or (file.filename if file else item.file_id)),
+                file_sha256=str(meta.get("sha256") or (file.sha256 if file else "")),
+                file_id=item.file_id,
+                ground_truth=dict(item.ground_truth),
+            )
+        )
+    return sorted(snapshots, key=lambda s: s.item_id)

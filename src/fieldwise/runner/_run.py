@@ -1,0 +1,356 @@
+"""``run_versions``: every (item, version) pair of an evaluation set through the processor,
+concurrently, cached and resumable."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from fieldwise.client import AsyncClient
+from fieldwise.errors import RunnerError
+from fieldwise.runner import _resolve
+from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
+from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
+from fieldwise.runner._model import (
+    ItemSnapshot,
+    LoadedRunSet,
+    Manifest,
+    Progress,
+    RunRecord,
+    RunSet,
+)
+from fieldwise.runner._store import (
+    DEFAULT_RESULTS_DIR,
+    RecordWriter,
+    create_runset,
+    find_incomplete,
+    load_runset,
+    new_runset_id,
+)
+
+ProgressCallback = Callable[[Progress], None]
+
+#: The manifest arguments that must be equal for a restarted command to resume a run set.
+MATCH_KEYS = ("service", "processor_id", "eval_set_id", "versions", "version_ids", "items")
+
+
+class Connection(Protocol):
+    """What the runner needs of a service connection (``fieldwise.connection`` provides it)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def identity(self) -> str: ...
+
+    def async_client(self, **kwargs: Any) -> AsyncClient: ...
+
+
+class RunInterrupted(RunnerError):
+    """The run set was interrupted; everything finished so far is saved and can be resumed."""
+
+    exit_code = 130
+
+    def __init__(self, runset: RunSet) -> None:
+        self.runset = runset
+        super().__init__(
+            f"interrupted: {runset.done} of {runset.total} pairs saved in {runset.directory}; "
+            f"resume with: fieldwise run --resume {runset.runset_id}"
+        )
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _items_digest(items: list[ItemSnapshot]) -> str:
+    canon = [[i.item_id, i.file_id, i.file_sha256, i.ground_truth] for i in items]
+    return hashlib.sha256(json.dumps(canon, sort_keys=True).encode()).hexdigest()
+
+
+class _Tally:
+    """Counts kept up to date per record (a run set can hold tens of thousands of pairs)."""
+
+    def __init__(self, total: int, records: list[RunRecord]) -> None:
+        self.total = total
+        self.done: dict[tuple[str, str], RunRecord] = {}
+        self.succeeded = self.failed = self.cached = 0
+        for record in records:
+            self.add(record)
+        self.resumed = len(self.done)
+
+    def _count(self, record: RunRecord, sign: int) -> None:
+        if record.status == "succeeded":
+            self.succeeded += sign
+        else:
+            self.failed += sign
+        self.cached += sign * record.cached
+
+    def add(self, record: RunRecord) -> None:
+        previous = self.done.get(record.pair)
+        if previous is not None:
+            self._count(previous, -1)
+        self.done[record.pair] = record
+        self._count(record, 1)
+
+    def progress(self) -> Progress:
+        return Progress(self.total, len(self.done), self.succeeded, self.failed, self.cached)
+
+
+async def _prepare(
+    aclient: AsyncClient,
+    connection: Connection,
+    *,
+    eval_set: str,
+    processor_id: str,
+    versions: list[str],
+    resume: str | None,
+    results_dir: Path,
+    arguments: dict[str, Any],
+) -> LoadedRunSet:
+    """The run set to work on: the one named by ``resume``, an incomplete one with the same
+    arguments, or a new one."""
+    if resume is not None:
+        loaded = load_runset(resume, results_dir)
+        if loaded.manifest.service_identity != connection.identity:
+            raise RunnerError(
+                f"run set {resume} was run against {loaded.manifest.service_identity}, not "
+                f"{connection.identity}; connect to that service to resume it"
+            )
+        return loaded
+    es = await _resolve.resolve_eval_set(aclient, eval_set)
+    processor = await _resolve.resolve_processor(aclient, processor_id)
+    refs = await _resolve.resolve_versions(aclient, processor, versions)
+    items = await _resolve.snapshot_items(aclient, es.id)
+    if not items:
+        raise RunnerError(f"evaluation set {es.name!r} ({es.id}) has no items")
+    match = {
+        "service": connection.identity,
+        "processor_id": processor.id,
+        "eval_set_id": es.id,
+        "versions": [r.requested for r in refs],
+        "version_ids": [r.version_id for r in refs],
+        "items": _items_digest(items),
+    }
+    found = find_incomplete(results_dir, match, keys=MATCH_KEYS)
+    if found is not None:
+        return found
+    created = datetime.now(UTC)
+    manifest = Manifest(
+        runset_id=new_runset_id(created),
+        service_identity=connection.identity,
+        base_url=connection.base_url,
+        processor_id=processor.id,
+        eval_set_id=es.id,
+        eval_set_name=es.name,
+        dataset=es.metadata.get("dataset"),
+        ground_truth_hash=es.metadata.get("ground_truth_hash"),
+        versions=refs,
+        item_count=len(items),
+        created_at=created.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        arguments={**arguments, **match},
+    )
+    directory = create_runset(results_dir, manifest, items)
+    return LoadedRunSet(directory, manifest, tuple(items), ())
+
+
+async def arun_versions(
+    connection: Connection,
+    *,
+    eval_set: str = "",
+    processor_id: str = "",
+    versions: list[str] | None = None,
+    concurrency: int = 8,
+    use_cache: bool = True,
+    resume: str | None = None,
+    retry_failed: bool = False,
+    results_dir: Path = DEFAULT_RESULTS_DIR,
+    cache_path: Path = DEFAULT_CACHE_PATH,
+    progress: ProgressCallback | None = None,
+    wait: str = "poll",
+    policy: PairPolicy | None = None,
+) -> RunSet:
+    """Async form of :func:`run_versions`."""
+    if wait != "poll":
+        raise RunnerError(f"wait={wait!r} is not supported; use 'poll'")
+    if concurrency < 1:
+        raise RunnerError("concurrency must be at least 1")
+    if resume is None and not (eval_set and processor_id):
+        raise RunnerError("give an evaluation set and a processor, or resume=RUNSET_ID")
+    started = time.monotonic()
+    report = progress or (lambda _p: None)
+    arguments = {"eval_set": eval_set, "concurrency": concurrency, "use_cache": use_cache}
+    async with connection.async_client(max_connections=max(10, 2 * concurrency)) as aclient:
+        loaded = await _prepare(
+            aclient,
+            connection,
+            eval_set=eval_set,
+            processor_id=processor_id,
+            versions=list(versions or []),
+            resume=resume,
+            results_dir=Path(results_dir),
+            arguments=arguments,
+        )
+        manifest = loaded.manifest
+        kept = [r for r in loaded.records if not (retry_failed and r.status != "succeeded")]
+        tally = _Tally(manifest.pair_count, kept)
+        pending = deque(
+            Pair(item, version)
+            for item in loaded.items
+            for version in manifest.versions
+            if (item.item_id, version.version_id) not in tally.done
+        )
+        runner = PairRunner(
+            aclient, manifest.processor_id, policy=policy or PairPolicy(), now=_utc_now
+        )
+
+        def summary() -> RunSet:
+            p = tally.progress()
+            return RunSet(
+                runset_id=manifest.runset_id,
+                directory=loaded.directory,
+                manifest=manifest,
+                total=p.total,
+                done=p.done,
+                succeeded=p.succeeded,
+                failed=p.failed,
+                cached=p.cached,
+                resumed=tally.resumed,
+                new_runs=runner.runs_started,
+                elapsed_s=time.monotonic() - started,
+            )
+
+        report(tally.progress())
+        with RunCache(cache_path) as cache, RecordWriter(loaded.directory) as writer:
+
+            def finish(record: RunRecord) -> None:
+                writer.append(record)
+                tally.add(record)
+                if record.status == "succeeded" and not record.cached and record.output:
+                    cache.put(
+                        manifest.service_identity,
+                        manifest.processor_id,
+                        record.version_id,
+                        record.file_sha256,
+                        run_id=record.run_id,
+                        output=record.output,
+                        latency_ms=record.latency_ms,
+                        stored_at=record.finished_at,
+                    )
+                report(tally.progress())
+
+            to_run = _serve_from_cache(pending, cache, manifest, finish) if use_cache else pending
+
+            async def worker() -> None:
+                while to_run:
+                    finish(await runner.run(to_run.popleft()))
+
+            tasks = [asyncio.create_task(worker()) for _ in range(min(concurrency, len(to_run)))]
+            try:
+                await asyncio.gather(*tasks)
+            except asyncio.CancelledError:
+                await _drain(tasks)
+                raise RunInterrupted(summary()) from None
+            except BaseException:
+                await _drain(tasks)
+                raise
+    return summary()
+
+
+async def _drain(tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _serve_from_cache(
+    pending: deque[Pair],
+    cache: RunCache,
+    manifest: Manifest,
+    finish: Callable[[RunRecord], None],
+) -> deque[Pair]:
+    """Record every pending pair the cache holds; return the rest."""
+    rest: deque[Pair] = deque()
+    for pair in pending:
+        hit = cache.get(
+            manifest.service_identity,
+            manifest.processor_id,
+            pair.version.version_id,
+            pair.item.file_sha256,
+        )
+        if hit is None or not pair.item.file_sha256:
+            rest.append(pair)
+            continue
+        finish(
+            RunRecord(
+                item_id=pair.item.item_id,
+                file=pair.item.file,
+                file_sha256=pair.item.file_sha256,
+                version_id=pair.version.version_id,
+                version_alias=pair.version.alias,
+                run_id=hit.run_id,
+                status="succeeded",
+                output=hit.output,
+                latency_ms=hit.latency_ms,
+                attempts=0,
+                cached=True,
+                error=None,
+                finished_at=_utc_now(),
+            )
+        )
+    return rest
+
+
+def run_versions(
+    connection: Connection,
+    *,
+    eval_set: str = "",
+    processor_id: str = "",
+    versions: list[str] | None = None,
+    concurrency: int = 8,
+    use_cache: bool = True,
+    resume: str | None = None,
+    retry_failed: bool = False,
+    results_dir: Path = DEFAULT_RESULTS_DIR,
+    cache_path: Path = DEFAULT_CACHE_PATH,
+    progress: ProgressCallback | None = None,
+    wait: str = "poll",
+    policy: PairPolicy | None = None,
+) -> RunSet:
+    """Run processor ``versions`` over every item of ``eval_set``; return the run set.
+
+    ``eval_set`` is an id (``es_…``) or a name; ``versions`` are ``ver_…`` ids or the aliases
+    ``published`` / ``latest-draft`` (resolved once, at the start; both are recorded).
+    ``concurrency`` bounds the runs in flight. ``use_cache`` reuses succeeded outputs of the
+    same service, processor, version and file content. ``resume`` (a run set id) runs only
+    that set's missing pairs, ``retry_failed`` also its failed ones. ``progress`` is called
+    with a :class:`Progress` after every pair. ``policy`` tunes retries and polling.
+
+    Without ``resume``, the newest incomplete run set with the same service, processor, set,
+    versions and items is resumed instead of starting over. Ctrl-C cancels in-flight runs
+    best-effort and raises :class:`RunInterrupted`; everything finished is saved.
+    """
+    return asyncio.run(
+        arun_versions(
+            connection,
+            eval_set=eval_set,
+            processor_id=processor_id,
+            versions=versions,
+            concurrency=concurrency,
+            use_cache=use_cache,
+            resume=resume,
+            retry_failed=retry_failed,
+            results_dir=results_dir,
+            cache_path=cache_path,
+            progress=progress,
+            wait=wait,
+            policy=policy,
+        )
+    )

@@ -1,0 +1,219 @@
+"""The result store: ``<results_dir>/<runset_id>/`` with a manifest, an item snapshot and
+append-only records.
+
+``records.jsonl`` is written one line per finished pair, flushed and fsynced before the next,
+so a crash can at worst leave a torn last line, which loading ignores (and the next writer
+starts on a fresh line). When a pair has several records (a retried failure on resume), the
+last one wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+import pandas as pd
+
+from fieldwise.errors import RunnerError
+from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest, RunRecord
+
+DEFAULT_RESULTS_DIR = Path(".fieldwise") / "results"
+
+MANIFEST = "runset.json"
+ITEMS = "items.jsonl"
+RECORDS = "records.jsonl"
+
+RESULT_COLUMNS = (
+    "item_id",
+    "file",
+    "file_sha256",
+    "version_id",
+    "version_alias",
+    "run_id",
+    "status",
+    "cached",
+    "attempts",
+    "latency_ms",
+    "error_reason",
+    "error_message",
+    "value",
+    "metadata",
+    "ground_truth",
+)
+
+
+def new_runset_id(now: datetime) -> str:
+    """``rs_<UTC timestamp>_<random>``: sortable by creation time, unique across machines."""
+    return f"rs_{now.strftime('%Y%m%dT%H%M%S')}_{secrets.token_hex(3)}"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def _jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
+
+
+class RecordWriter:
+    """Appends records to one run set's ``records.jsonl``, durably, one line at a time."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / RECORDS
+        self._handle: IO[str] = self.path.open("a+", encoding="utf-8")
+        self._repair_torn_tail()
+
+    def _repair_torn_tail(self) -> None:
+        size = self._handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        with self.path.open("rb") as raw:
+            raw.seek(size - 1)
+            last = raw.read(1)
+        if last != b"\n":
+            self._handle.write("\n")  # the torn line stays unparseable; new lines stay whole
+            self._sync()
+
+    def _sync(self) -> None:
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def append(self, record: RunRecord) -> None:
+        self._handle.write(json.dumps(record.to_json(), sort_keys=True, ensure_ascii=False) + "\n")
+        self._sync()
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def create_runset(results_dir: Path, manifest: Manifest, items: list[ItemSnapshot]) -> Path:
+    """Write a new run set's manifest and item snapshot; return its folder."""
+    directory = results_dir / manifest.runset_id
+    directory.mkdir(parents=True, exist_ok=False)
+    _write_atomic(directory / ITEMS, _jsonl([i.to_json() for i in items]))
+    # The manifest goes last: a folder with a manifest always has its items.
+    _write_atomic(
+        directory / MANIFEST,
+        json.dumps(manifest.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+    )
+    (directory / RECORDS).touch()
+    return directory
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    if not path.exists():
+        return rows
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line torn by a crash mid-write
+        if isinstance(data, dict):
+            rows.append(data)
+    return rows
+
+
+def read_records(directory: Path) -> list[RunRecord]:
+    """The records of a run set, the last one per (item, version) pair, in write order."""
+    latest: dict[tuple[str, str], RunRecord] = {}
+    for row in _read_lines(directory / RECORDS):
+        try:
+            record = RunRecord.from_json(row)
+        except (KeyError, TypeError, ValueError):
+            continue
+        latest.pop(record.pair, None)
+        latest[record.pair] = record
+    return list(latest.values())
+
+
+def read_runset(directory: Path) -> LoadedRunSet:
+    """Read a run set folder; :class:`RunnerError` when it is not one."""
+    manifest_path = directory / MANIFEST
+    if not manifest_path.is_file():
+        raise RunnerError(f"no run set at {directory} (missing {MANIFEST})")
+    try:
+        manifest = Manifest.from_json(json.loads(manifest_path.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise RunnerError(f"{manifest_path}: unreadable manifest: {exc}") from exc
+    items = tuple(ItemSnapshot.from_json(row) for row in _read_lines(directory / ITEMS))
+    if len(items) != manifest.item_count:
+        raise RunnerError(
+            f"{directory / ITEMS}: {len(items)} items, the manifest says {manifest.item_count}"
+        )
+    return LoadedRunSet(directory, manifest, items, tuple(read_records(directory)))
+
+
+def load_runset(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> LoadedRunSet:
+    """The manifest, item snapshot and records of run set ``runset_id``."""
+    return read_runset(Path(results_dir) / runset_id)
+
+
+def load_results(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> pd.DataFrame:
+    """One row per recorded (item, version) pair, with the item's ground truth alongside.
+
+    Columns: ``RESULT_COLUMNS``; ``value`` and ``metadata`` are the run output's dicts (None
+    for failed pairs). Rows are sorted by item, then by the order the versions were given.
+    """
+    loaded = load_runset(runset_id, results_dir)
+    truth = {i.item_id: i.ground_truth for i in loaded.items}
+    order = {v.version_id: n for n, v in enumerate(loaded.manifest.versions)}
+    rows = []
+    for r in sorted(loaded.records, key=lambda r: (r.item_id, order.get(r.version_id, 0))):
+        output = r.output or {}
+        error = r.error or {}
+        rows.append(
+            {
+                "item_id": r.item_id,
+                "file": r.file,
+                "file_sha256": r.file_sha256,
+                "version_id": r.version_id,
+                "version_alias": r.version_alias,
+                "run_id": r.run_id,
+                "status": r.status,
+                "cached": r.cached,
+                "attempts": r.attempts,
+                "latency_ms": r.latency_ms,
+                "error_reason": error.get("reason"),
+                "error_message": error.get("message"),
+                "value": output.get("value") if r.output is not None else None,
+                "metadata": output.get("metadata") if r.output is not None else None,
+                "ground_truth": truth.get(r.item_id),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+
+
+def find_incomplete(
+    results_dir: Path, match: dict[str, Any], *, keys: tuple[str, ...]
+) -> LoadedRunSet | None:
+    """The newest run set under ``results_dir`` whose manifest arguments equal ``match`` on
+    ``keys`` and that is missing pairs (what a restarted interrupted command resumes)."""
+    if not results_dir.is_dir():
+        return None
+    for directory in sorted(results_dir.glob("rs_*"), reverse=True):
+        try:
+            loaded = read_runset(directory)
+        except RunnerError:
+            continue
+        args = loaded.manifest.arguments
+        if all(args.get(k) == match.get(k) for k in keys) and not loaded.complete:
+            return loaded
+    return None

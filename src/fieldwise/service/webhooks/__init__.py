@@ -1,0 +1,23 @@
+"""Webhooks of the local service: endpoints, signed deliveries on a retry schedule, dead
+letters e-mailed to the admins, and the SSRF guard in front of every send."""
+
+from fieldwise.service.webhooks.dispatcher import DueRun, WebhookWorker, run_due, webhook_worker
+from fieldwise.service.webhooks.schedule import MAX_ATTEMPTS, RETRY_DELAYS
+from fieldwise.service.webhooks.signing import DEFAULT_GRACE, new_secret
+from fieldwise.service.webhooks.ssrf import UnsafeUrl, check_url, resolve_target
+from fieldwise.service.webhooks.tables import create_webhook_tables
+
+__all__ = [
+    "DEFAULT_GRACE",
+    "MAX_ATTEMPTS",
+    "RETRY_DELAYS",
+    "DueRun",
+    "UnsafeUrl",
+    "WebhookWorker",
+    "check_url",
+    "create_webhook_tables",
+    "new_secret",
+    "resolve_target",
+    "run_due",
+    "webhook_worker",
+]

@@ -1,0 +1,115 @@
+"""run_versions against the real local service: one record per pair, cache, aliases, failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fieldwise.errors import RunnerError
+from fieldwise.runner import RESULT_COLUMNS, Progress, load_results, load_runset, run_versions
+from tests.runner.conftest import MakeWorld
+
+
+def test_two_versions_give_one_record_per_pair(make_world: MakeWorld) -> None:
+    world = make_world(4)
+    seen: list[Progress] = []
+    result = run_versions(
+        world.connection(),
+        eval_set="texts",
+        processor_id=world.processor_id,
+        versions=[world.v1, "published"],
+        concurrency=4,
+        progress=seen.append,
+    )
+    assert (result.total, result.done, result.succeeded, result.failed) == (8, 8, 8, 0)
+    assert result.new_runs == 8 == world.run_creates()
+    assert seen[0].done == 0
+    assert seen[-1].done == 8
+
+    frame = load_results(result.runset_id)
+    assert list(frame.columns) == list(RESULT_COLUMNS)
+    assert len(frame) == 8
+    assert set(zip(frame.item_id, frame.version_id, strict=True)).__len__() == 8
+    by_version = {v: frame[frame.version_id == v] for v in (world.v1, world.v2)}
+    assert by_version[world.v2].version_alias.tolist() == ["published"] * 4
+    assert by_version[world.v1].version_alias.isna().all()
+    for row in frame.itertuples():
+        assert row.value["invoice_number"] == row.ground_truth["invoice_number"]
+        assert ("total" in row.value) == (row.version_id == world.v2)
+    assert frame.file.str.startswith("documents/doc-").all()
+
+    loaded = load_runset(result.runset_id)
+    assert loaded.complete
+    assert loaded.manifest.eval_set_id == world.eval_set_id
+    assert loaded.manifest.ground_truth_hash
+    assert [v.requested for v in loaded.manifest.versions] == [world.v1, "published"]
+    assert [v.version_id for v in loaded.manifest.versions] == [world.v1, world.v2]
+    assert len(loaded.items) == 4
+    assert all(i.file_sha256 for i in loaded.items)
+
+
+def test_rerun_is_served_from_the_cache(make_world: MakeWorld) -> None:
+    world = make_world(3)
+    kwargs = {"eval_set": world.eval_set_id, "processor_id": world.processor_id}
+    first = run_versions(world.connection(), versions=[world.v1, world.v2], **kwargs)
+    assert first.new_runs == 6
+    world.log.clear()
+
+    second = run_versions(world.connection(), versions=[world.v1, world.v2], **kwargs)
+    assert second.runset_id != first.runset_id
+    assert (second.done, second.cached, second.new_runs) == (6, 6, 0)
+    assert world.run_creates() == 0  # counted by the server
+    a, b = load_results(first.runset_id), load_results(second.runset_id)
+    assert a.value.tolist() == b.value.tolist()
+    assert b.cached.all()
+    assert not a.cached.any()
+
+    third = run_versions(world.connection(), versions=[world.v1], use_cache=False, **kwargs)
+    assert (third.cached, third.new_runs) == (0, 3)
+    assert world.run_creates() == 3
+
+
+def test_aliases_resolve_once_and_are_recorded(make_world: MakeWorld) -> None:
+    world = make_world(2)
+    result = run_versions(
+        world.connection(),
+        eval_set="texts",
+        processor_id=world.processor_id,
+        versions=["latest-draft"],
+    )
+    assert [(v.alias, v.version_id) for v in result.manifest.versions] == [
+        ("latest-draft", world.v1)
+    ]
+    frame = load_results(result.runset_id)
+    assert frame.version_alias.tolist() == ["latest-draft"] * 2
+
+
+@pytest.mark.parametrize(
+    ("versions", "message"),
+    [
+        (["ver_nope"], "no version 'ver_nope'"),
+        (["published", "{v2}"], "same version"),
+        ([], "at least one version"),
+    ],
+)
+def test_bad_versions_are_refused(make_world: MakeWorld, versions: list[str], message: str) -> None:
+    world = make_world(1)
+    wanted = [v.format(v2=world.v2) for v in versions]
+    with pytest.raises(RunnerError, match=message):
+        run_versions(
+            world.connection(), eval_set="texts", processor_id=world.processor_id, versions=wanted
+        )
+    assert world.run_creates() == 0
+
+
+def test_unknown_eval_set_is_refused(make_world: MakeWorld) -> None:
+    world = make_world(1)
+    with pytest.raises(RunnerError, match="no evaluation set"):
+        run_versions(
+            world.connection(),
+            eval_set="nope",
+            processor_id=world.processor_id,
+            versions=["published"],
+        )
+    assert not Path(".fieldwise/results").exists() or not any(Path(".fieldwise/results").iterdir())
