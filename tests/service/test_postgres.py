@@ -27,7 +27,7 @@ def test_core_flow_on_postgresql(pg_url: str, tmp_path: Path) -> None:
         Client(running.base_url, "k") as c,
     ):
         c.create_processor("pg")
-        version = c.create_version("pg", {"fields": []})
+        version = c.create_version("pg", {"fields": [{"name": "total", "type": "currency"}]})
         c.publish_version("pg", version.id)
         with pytest.raises(ConflictError):
             c.publish_version("pg", version.id)

@@ -67,7 +67,7 @@ def test_unknown_ids_are_404(client: Client) -> None:
         ops.get_processor("nope"),
         ops.list_versions("nope"),
         ops.update_processor("nope", description="x"),
-        ops.create_version("nope", {"fields": []}),
+        ops.create_version("nope", {"fields": [{"name": "x", "type": "string"}]}),
     ):
         with pytest.raises(NotFoundError) as err:
             client.call(op)  # type: ignore[arg-type]
@@ -79,7 +79,7 @@ def test_versions_draft_publish_and_publish_twice(client: Client) -> None:
     v1 = client.create_version(
         "inv", {"fields": [{"name": "total", "type": "currency"}]}, description="baseline"
     )
-    v2 = client.create_version("inv", {"fields": []})
+    v2 = client.create_version("inv", {"fields": [{"name": "x", "type": "string"}]})
     assert (v1.number, v1.status, v2.number) == (1, "drafted", 2)
     assert client.get_processor("inv").default_version_id is None
 

@@ -135,3 +135,75 @@ class WebhookNotification(Resource):
     status: str
     tries: int = 0
     error: str | None = None
+
+
+# Runs, parse runs, workflows and batches (service/runs)
+
+
+class Run(Resource):
+    """A processor run; ``output`` and ``output_uri`` are set once it succeeded."""
+
+    status: str
+    processor_id: str | None = None
+    version_id: str | None = None
+    input_path: str = ""
+    input_file_id: str | None = None
+    params: dict[str, Any] = {}
+    output: dict[str, Any] | None = None
+    output_uri: str | None = None
+    output_file_id: str | None = None
+    failure_reason: str | None = None
+    failure_message: str | None = None
+    attempts: int = 0
+    queued_at: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+    duration_ms: int | None = None
+    workflow_run_id: str | None = None
+    node_id: str | None = None
+
+
+class ParseRun(Resource):
+    status: str
+    format: str
+    filename: str = ""
+    output: Any = None
+    output_uri: str | None = None
+    page_count: int | None = None
+    webhook_url: str | None = None
+    failure_reason: str | None = None
+    failure_message: str | None = None
+
+
+class Workflow(Resource):
+    name: str
+    nodes: list[dict[str, Any]]
+    edges: list[dict[str, Any]] | None = None
+    order: list[str] = []
+
+
+class WorkflowRun(Resource):
+    status: str
+    workflow_id: str
+    batch_id: str | None = None
+    input_file_id: str
+    metadata: dict[str, Any] = {}
+    labels: list[str] = []
+    notes: str = ""
+    nodes: list[dict[str, Any]] = []
+    failure_reason: str | None = None
+    failure_message: str | None = None
+    queued_at: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+
+
+class Batch(Model):
+    id: str
+    object: str
+    workflow_id: str
+    file_ids: list[str]
+    run_ids: list[str]
+    counts: dict[str, int]
+    done: bool
+    runs: list[WorkflowRun] | None = None

@@ -429,3 +429,211 @@ def list_webhook_notifications(
         _page(WebhookNotification),
         params=_list_params(limit, cursor),
     )
+
+
+# Processor runs, extraction, parsing, workflows and batches (service/runs)
+
+from fieldwise.client.models import Batch, ParseRun, Run, Workflow, WorkflowRun  # noqa: E402
+
+
+def create_run(
+    processor_id: str, input_path: str, *, version_id: str | None = None, **params: Any
+) -> Op[Run]:
+    """Queue a processor run; ``input_path`` is a file id, a ``{base_url}/files/{id}`` URL or
+    an allowed ``file://`` path. Not idempotent: a retry after a lost response may start two."""
+    if version_id is not None:
+        params["version_id"] = version_id
+    return Op(
+        "POST",
+        f"/processors/{_seg(processor_id)}/runs",
+        _model(Run),
+        json={"input_path": input_path, "params": params},
+    )
+
+
+def get_run(processor_id: str, run_id: str) -> Op[Run]:
+    return Op("GET", f"/processors/{_seg(processor_id)}/runs/{_seg(run_id)}", _model(Run))
+
+
+def list_runs(
+    processor_id: str,
+    limit: int = 100,
+    cursor: str | None = None,
+    *,
+    status: str | None = None,
+    version_id: str | None = None,
+) -> Op[Page[Run]]:
+    return Op(
+        "GET",
+        f"/processors/{_seg(processor_id)}/runs",
+        _page(Run),
+        params=_list_params(limit, cursor, status=status, version_id=version_id),
+    )
+
+
+def cancel_run(processor_id: str, run_id: str) -> Op[Run]:
+    return Op(
+        "POST", f"/processors/{_seg(processor_id)}/runs/{_seg(run_id)}/cancel", _model(Run)
+    )
+
+
+def delete_run(processor_id: str, run_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/processors/{_seg(processor_id)}/runs/{_seg(run_id)}", _model(Deleted))
+
+
+def extract_path(
+    input_path: str,
+    *,
+    processor_id: str | None = None,
+    version_id: str | None = None,
+    wait_seconds: float | None = None,
+) -> Op[Run]:
+    """Run an extraction and wait for it (200 finished, or 202 with the run still going)."""
+    return Op(
+        "POST",
+        "/extract/path",
+        _model(Run),
+        json=_body(input_path=input_path, processor_id=processor_id, version_id=version_id),
+        params=_body(wait_seconds=wait_seconds) or None,
+    )
+
+
+def get_extract_run(run_id: str) -> Op[Run]:
+    return Op("GET", f"/extract/runs/{_seg(run_id)}", _model(Run))
+
+
+def parse_file(
+    content: bytes | IO[bytes] | Path, *, filename: str | None = None, format: str = "markdown"
+) -> Op[ParseRun]:
+    if isinstance(content, Path):
+        filename = filename or content.name
+        content = content.read_bytes()
+    part = (Path(str(filename or "document")).name, content)
+    return Op(
+        "POST", "/parse/file", _model(ParseRun), files={"file": part}, data={"format": format}
+    )
+
+
+def parse_file_async(
+    content: bytes | IO[bytes] | Path,
+    *,
+    filename: str | None = None,
+    webhook_url: str | None = None,
+    format: str | None = None,
+) -> Op[ParseRun]:
+    if isinstance(content, Path):
+        filename = filename or content.name
+        content = content.read_bytes()
+    part = (Path(str(filename or "document")).name, content)
+    return Op(
+        "POST",
+        "/parse/file/async",
+        _model(ParseRun),
+        files={"file": part},
+        data=_body(webhook_url=webhook_url, format=format) or None,
+    )
+
+
+def get_parse_run(parse_run_id: str) -> Op[ParseRun]:
+    return Op("GET", f"/parse/runs/{_seg(parse_run_id)}", _model(ParseRun))
+
+
+def delete_parse_run(parse_run_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/parse/runs/{_seg(parse_run_id)}", _model(Deleted))
+
+
+def create_workflow(
+    name: str, nodes: list[Mapping[str, Any]], *, edges: list[Mapping[str, str]] | None = None
+) -> Op[Workflow]:
+    return Op(
+        "POST",
+        "/workflows",
+        _model(Workflow),
+        json=_body(
+            name=name,
+            nodes=[dict(n) for n in nodes],
+            edges=[dict(e) for e in edges] if edges is not None else None,
+        ),
+    )
+
+
+def list_workflows(limit: int = 100, cursor: str | None = None) -> Op[Page[Workflow]]:
+    return Op("GET", "/workflows", _page(Workflow), params=_list_params(limit, cursor))
+
+
+def get_workflow(workflow_id: str) -> Op[Workflow]:
+    return Op("GET", f"/workflows/{_seg(workflow_id)}", _model(Workflow))
+
+
+def create_workflow_run(
+    workflow_id: str, input_file_id: str, *, metadata: Mapping[str, Any] | None = None
+) -> Op[WorkflowRun]:
+    return Op(
+        "POST",
+        f"/workflows/{_seg(workflow_id)}/runs",
+        _model(WorkflowRun),
+        json={"input_file_id": input_file_id, "metadata": dict(metadata or {})},
+    )
+
+
+def get_workflow_run(workflow_id: str, run_id: str) -> Op[WorkflowRun]:
+    return Op("GET", f"/workflows/{_seg(workflow_id)}/runs/{_seg(run_id)}", _model(WorkflowRun))
+
+
+def list_workflow_runs(
+    workflow_id: str,
+    limit: int = 100,
+    cursor: str | None = None,
+    *,
+    status: str | None = None,
+    batch_id: str | None = None,
+) -> Op[Page[WorkflowRun]]:
+    return Op(
+        "GET",
+        f"/workflows/{_seg(workflow_id)}/runs",
+        _page(WorkflowRun),
+        params=_list_params(limit, cursor, status=status, batch_id=batch_id),
+    )
+
+
+def update_workflow_run(
+    workflow_id: str,
+    run_id: str,
+    *,
+    labels: list[str] | None = None,
+    notes: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Op[WorkflowRun]:
+    return Op(
+        "PATCH",
+        f"/workflows/{_seg(workflow_id)}/runs/{_seg(run_id)}",
+        _model(WorkflowRun),
+        json=_body(
+            labels=labels, notes=notes, metadata=dict(metadata) if metadata is not None else None
+        ),
+    )
+
+
+def delete_workflow_run(workflow_id: str, run_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/workflows/{_seg(workflow_id)}/runs/{_seg(run_id)}", _model(Deleted))
+
+
+def create_batch_run(
+    workflow_id: str,
+    file_ids: list[str],
+    *,
+    run_async: bool = True,
+    wait_seconds: float | None = None,
+) -> Op[Batch]:
+    """One workflow run per file; with ``run_async=False`` the answer waits for all of them."""
+    return Op(
+        "POST",
+        f"/workflows/{_seg(workflow_id)}/batch-runs",
+        _model(Batch),
+        json={"file_ids": list(file_ids), "async": run_async},
+        params=_body(wait_seconds=wait_seconds) or None,
+    )
+
+
+def get_batch_run(workflow_id: str, batch_id: str) -> Op[Batch]:
+    return Op("GET", f"/workflows/{_seg(workflow_id)}/batch-runs/{_seg(batch_id)}", _model(Batch))

@@ -17,6 +17,7 @@ from fieldwise.service.db import make_engine, migrate
 from fieldwise.service.keys import bootstrap_keys
 from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
 from fieldwise.service.routes import ROUTERS
+from fieldwise.service.runs.configs import config_validator
 from fieldwise.service.state import ServiceState
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
@@ -50,6 +51,7 @@ def create_app(
         blobs=BlobStore(settings.blob_dir),
         keyring=keyring,
         clock=clock,
+        config_validator=config_validator(allow_python=settings.allow_python_engines),
     )
 
     @asynccontextmanager

@@ -41,11 +41,18 @@ def _webhooks(conn: Connection) -> None:
     create_webhook_tables(conn)
 
 
+def _runs(conn: Connection) -> None:
+    from fieldwise.service.runs.tables import create_run_tables
+
+    create_run_tables(conn)
+
+
 # Append new migrations at the end (one line each); never rename or reorder applied ones.
 MIGRATIONS: list[Migration] = [
     ("0001_core_resources", _core),
     ("0002_event_outbox", _events),
     ("0003_webhooks", _webhooks),
+    ("0004_runs_and_jobs", _runs),
 ]
 
 

@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from fieldwise.service.routes import evaluation_sets, files, processors, webhooks
+from fieldwise.service.routes import evaluation_sets, files, processors, runs, webhooks
 
 ROUTERS: tuple[APIRouter, ...] = (
     files.router,
     processors.router,
     evaluation_sets.router,
     webhooks.router,
+    runs.router,
 )

@@ -1,0 +1,32 @@
+"""A test-only python engine that waits for a gate file named in the document.
+
+A document line ``gate: /path`` makes :func:`gated` create ``/path.started`` and then wait
+until ``/path`` exists, so a test can act (cancel, kill) while the run is in its extract stage.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fieldwise.service.parsing import ParsedDocument
+
+_LIMIT_SECONDS = 30.0
+
+
+def gated(doc: ParsedDocument) -> dict[str, Any]:
+    gate = next(
+        Path(line.split(":", 1)[1].strip())
+        for line in doc.text.splitlines()
+        if line.startswith("gate:")
+    )
+    Path(f"{gate}.started").touch()
+    deadline = time.monotonic() + _LIMIT_SECONDS
+    while not gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return {"value": {"gate": "opened"}, "metadata": {"gate": {"confidence": 1.0, "page": 1}}}
+
+
+def broken(doc: ParsedDocument) -> dict[str, Any]:
+    raise RuntimeError("model not loaded")
