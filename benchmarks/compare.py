@@ -88,7 +88,9 @@ def bench_wide(docs: int, rng: np.random.Generator) -> str:
     assert dc_mismatch == fw_mismatch, (dc_mismatch, fw_mismatch)
     return (
         f"(a) wide {docs:,} docs x 20 fields: fieldwise {t_fw:.2f}s, datacompy {t_dc:.2f}s, "
-        f"ratio datacompy/fieldwise {t_dc / t_fw:.2f}x (same {fw_mismatch:,} mismatches)"
+        f"time ratio fieldwise/datacompy {t_fw / t_dc:.1f}x, i.e. datacompy is faster on plain "
+        f"exact/tolerance semantics (fieldwise also builds metrics, documents and confidence "
+        f"tables); both find the same {fw_mismatch:,} mismatching cells"
     )
 
 

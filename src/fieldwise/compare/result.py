@@ -12,6 +12,7 @@ from fieldwise.compare.metrics import document_table, field_metrics, overall_met
 from fieldwise.compare.outcomes import score_cells
 from fieldwise.compare.spec import FieldSpec
 from fieldwise.compare.stats import (
+    SIGNIFICANCE_COLUMNS,
     BootstrapInterval,
     bootstrap_delta,
     flip_units,
@@ -110,7 +111,7 @@ def compare(
     accuracy = dict(zip(overall["version"], overall["accuracy"], strict=True))
 
     flips = pd.DataFrame(columns=["field", "item", "ok_baseline", "ok_candidate", "transition"])
-    significance = pd.DataFrame()
+    significance = pd.DataFrame(columns=list(SIGNIFICANCE_COLUMNS))
     suspects = pd.DataFrame(columns=list(SUSPECT_COLUMNS))
     interval = None
     if candidate is not None:

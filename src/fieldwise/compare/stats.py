@@ -18,6 +18,7 @@ from scipy.stats import binomtest, norm
 from fieldwise.compare.outcomes import OK_OUTCOMES
 
 __all__ = [
+    "SIGNIFICANCE_COLUMNS",
     "TRANSITIONS",
     "BootstrapInterval",
     "bootstrap_delta",
@@ -29,6 +30,17 @@ __all__ = [
 ]
 
 TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
+SIGNIFICANCE_COLUMNS = (
+    "field",
+    *TRANSITIONS,
+    "n",
+    "delta",
+    "p_value",
+    "p_holm",
+    "significant",
+    "required_n",
+    "warning",
+)
 
 
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
@@ -124,7 +136,7 @@ def significance_table(units: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFr
     table.insert(len(table.columns) - 2, "p_holm", holm([float(p) for p in table["p_value"]]))
     table.insert(len(table.columns) - 2, "significant", table["p_holm"] < alpha)
     table["required_n"] = table["required_n"].astype("Int64")
-    return table
+    return table.loc[:, list(SIGNIFICANCE_COLUMNS)]
 
 
 @dataclass(frozen=True)
