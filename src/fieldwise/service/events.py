@@ -66,6 +66,7 @@ def record_event(
             type=type,
             data=data,
             created_at=isoformat(clock.now()),
+            target_url=target_url,
             dispatched_at=None,
         )
     )
