@@ -30,13 +30,15 @@ def test_every_route_refuses_without_a_valid_key(
 ) -> None:
     routes = _routes(service)
     assert len(routes) > 15
+    http = httpx.Client(base_url=service.base_url, headers=headers)
     for method, path in routes:
-        response = httpx.request(method, service.base_url + path, headers=headers)
+        response = http.request(method, path)
         assert response.status_code == 401, (method, path)
         error = response.json()["error"]
         assert error["code"] == "unauthorized"
         assert error["request_id"] == response.headers["x-request-id"]
         assert "wrong" not in error["message"]
+    http.close()
 
 
 def test_valid_key_passes_and_request_id_is_echoed(service: RunningService) -> None:
