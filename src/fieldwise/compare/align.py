@@ -109,8 +109,9 @@ def align_arrays(rows: pd.DataFrame, spec: FieldSpec) -> tuple[pd.DataFrame, pd.
         counts.append((version, item, spec.name, ne, np_, n_matched, ne != np_))
 
     mi, mj = np.array(matched_i, dtype=np.intp), np.array(matched_j, dtype=np.intp)
-    lone_i = np.setdiff1d(np.arange(len(flat_e)), mi)
-    lone_j = np.setdiff1d(np.arange(len(flat_p)), mj)
+    taken_e, taken_p = np.zeros(len(flat_e), dtype=bool), np.zeros(len(flat_p), dtype=bool)
+    taken_e[mi], taken_p[mj] = True, True
+    lone_i, lone_j = np.flatnonzero(~taken_e), np.flatnonzero(~taken_p)
     none_e, none_p = len(flat_e), len(flat_p)  # index of the trailing None
     e_idx = np.concatenate([mi, lone_i, np.full(len(lone_j), none_e)]).astype(np.intp)
     p_idx = np.concatenate([mj, np.full(len(lone_i), none_p), lone_j]).astype(np.intp)

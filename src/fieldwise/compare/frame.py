@@ -114,5 +114,5 @@ def validate_frame(frame: pd.DataFrame) -> None:
     sizes = [int(k.max()) + 2 if len(k) else 1 for k in keys]
     # one int64 per row (codes are -1 for a missing key, hence the +1): duplicates in C speed
     combined = ((keys[0] + 1) * sizes[1] + keys[1] + 1) * sizes[2] + keys[2] + 1
-    if len(combined) != len(np.unique(combined)):
+    if not pd.Index(combined).is_unique:
         raise CompareError("comparison frame has duplicate (item, field, version) rows")
