@@ -16,8 +16,10 @@ from fieldwise.cli._context import CliContext
 from fieldwise.cli.datasets import datasets
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
+from fieldwise.cli.run import run
 from fieldwise.cli.serve import serve
 from fieldwise.cli.sync import sync
+from fieldwise.cli.webhooks import webhooks
 from fieldwise.config import client_settings
 from fieldwise.errors import FieldwiseError
 
@@ -51,7 +53,7 @@ def cli(
     ctx.call_on_close(state.close)
 
 
-for command in (serve, processors, versions, files, datasets, sync):
+for command in (serve, processors, versions, files, datasets, sync, run, webhooks):
     cli.add_command(command)
 
 

@@ -1,0 +1,127 @@
+"""``fieldwise run``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as Bar
+from rich.text import Text
+
+from fieldwise.cli._context import CliContext, json_option, pass_cli
+from fieldwise.cli._output import echo_json
+from fieldwise.runner import DEFAULT_RESULTS_DIR, Progress, run_versions
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:.1f} pairs/s")
+
+
+@click.command("run")
+@click.option("--eval-set", metavar="NAME_OR_ID", help="Evaluation set, by id (es_…) or name.")
+@click.option("--processor", "processor_id", metavar="ID", help="Processor to run.")
+@click.option(
+    "--version",
+    "versions",
+    multiple=True,
+    metavar="V",
+    help="A version id (ver_…), 'published' or 'latest-draft'; repeat for several.",
+)
+@click.option(
+    "--concurrency",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Runs in flight.",
+)
+@click.option("--no-cache", is_flag=True, help="Run every pair, even those already computed.")
+@click.option("--resume", metavar="RUNSET_ID", help="Run only the missing pairs of a run set.")
+@click.option("--retry-failed", is_flag=True, help="With --resume: run failed pairs again too.")
+@click.option(
+    "--results-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_RESULTS_DIR,
+    show_default=True,
+    help="Where run sets are stored.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@pass_cli
+def run(
+    cli: CliContext,
+    eval_set: str | None,
+    processor_id: str | None,
+    versions: tuple[str, ...],
+    concurrency: int,
+    no_cache: bool,
+    resume: str | None,
+    retry_failed: bool,
+    results_dir: Path,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Run processor versions over every item of an evaluation set.
+
+    Every (item, version) pair becomes a processor run; each finished pair is saved at once
+    under --results-dir/<runset_id>/. Pairs already computed for the same service, processor,
+    version and document content come from the cache. An interrupted run resumes with
+    --resume RUNSET_ID, or by running the same command again.
+    """
+    if resume is None and not (eval_set and processor_id and versions):
+        raise click.UsageError("give --eval-set, --processor and --version, or --resume RUNSET_ID")
+    with Bar(
+        TextColumn("running"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]}  cached {task.fields[cached]}"),
+        _Rate(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("run", total=None, failed=0, cached=0)
+
+        def show(p: Progress) -> None:
+            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
+
+        result = run_versions(
+            cli.connection(),
+            eval_set=eval_set or "",
+            processor_id=processor_id or "",
+            versions=list(versions),
+            concurrency=concurrency,
+            use_cache=not no_cache,
+            resume=resume,
+            retry_failed=retry_failed,
+            results_dir=results_dir,
+            progress=show,
+        )
+    if as_json:
+        echo_json(result.summary())
+        return
+    shown = ", ".join(
+        f"{v.requested} ({v.version_id})" if v.alias else v.version_id
+        for v in result.manifest.versions
+    )
+    click.echo(
+        f"run set {result.runset_id}: {result.manifest.eval_set_name} x {shown} "
+        f"on {result.manifest.processor_id}"
+    )
+    click.echo(
+        f"  {result.done}/{result.total} pairs: {result.succeeded} succeeded, "
+        f"{result.failed} failed, {result.cached} cached, {result.resumed} from before; "
+        f"{result.new_runs} new runs in {result.elapsed_s:.1f}s"
+    )
+    click.echo(f"  results: {result.directory}")
