@@ -53,6 +53,7 @@ def test_field_and_overall_tables() -> None:
         2,
     )
     assert f["support"] == 7
+    assert f["mean_score"] == pytest.approx(4 / 8)  # both_empty cells carry no score
     assert f["precision"] == pytest.approx(2 / 3)
     assert f["f1"] == pytest.approx(8 / 13)
     assert result.accuracy_baseline == pytest.approx(9 / 16)

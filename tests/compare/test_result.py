@@ -114,3 +114,10 @@ def test_all_is_sorted_and_complete() -> None:
     assert names == sorted(names, key=lambda n: (not n.isupper(), n[0].islower(), n))
     for name in names:
         assert hasattr(compare_pkg, name)
+
+
+def test_write_into_a_file_path_is_a_compare_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a directory")
+    with pytest.raises(CompareError, match="cannot write comparison frames"):
+        write_frames(result(), blocker)

@@ -22,6 +22,7 @@ from fieldwise.compare import (
     mcnemar_exact,
     paired_sample_size,
     parse_field_specs,
+    render_table,
     score_cells,
 )
 from fieldwise.compare.frame import FRAME_COLUMNS
@@ -157,3 +158,15 @@ def test_suspected_truth_errors() -> None:
     sus = result.suspected_truth_errors
     assert sus["item"].tolist() == ["d0"]
     assert sus["confidence"].tolist() == [0.95]
+
+
+def test_table_flags_improvement_and_underpowered_fields() -> None:
+    result = compare(make_frame(), {}, baseline="v1", candidate="v2", n_bootstrap=100)
+    lines = {line.split()[0]: line for line in render_table(result).splitlines()[2:4]}
+    assert lines["g"].endswith("underpowered")
+    assert lines["f"].endswith("improved")
+    assert lines["f"].split()[2:6] == ["15", "40.0%", "93.3%", "+53.3"]
+    swapped = compare(make_frame(), {}, baseline="v2", candidate="v1", n_bootstrap=100)
+    first = render_table(swapped).splitlines()[2]
+    assert first.split()[0] == "f"
+    assert first.endswith("REGRESSED")

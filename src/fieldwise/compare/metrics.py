@@ -91,7 +91,9 @@ def _counts(cells: pd.DataFrame, keys: list[str], weighted: bool) -> pd.DataFram
 
 def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.DataFrame:
     """One row per (version, field): type, weight, critical, outcome counts, support, n_cells and
-    accuracy / precision / recall / f1 (see the module docstring)."""
+    accuracy / precision / recall / f1 (see the module docstring) and ``mean_score``: the mean
+    cell score over cells that are not both_empty (partial credit: fuzzy text keeps its
+    similarity; NaN when every cell is both_empty)."""
     table = _counts(cells, ["version", "field"], weighted=False)
     table = table.loc[table.sum(axis=1) > 0]
     counts = table.to_numpy(dtype=np.float64)
@@ -106,6 +108,13 @@ def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.Dat
     out["n_cells"] = counts.sum(axis=1).astype("int64")
     out["accuracy"] = _accuracy(counts)
     out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
+    scored = cells.loc[cells["outcome"] != "both_empty"]
+    means = scored.groupby(["version", "field"], observed=True)["score"].mean()
+    keys = pd.MultiIndex.from_arrays([out["version"].astype(str), out["field"].astype(str)])
+    means.index = pd.MultiIndex.from_arrays(
+        [means.index.get_level_values(i).astype(str) for i in range(2)]
+    )
+    out["mean_score"] = means.reindex(keys).to_numpy(dtype=np.float64)
     return out.loc[:, _FIELD_COLUMNS]
 
 
@@ -122,6 +131,7 @@ _FIELD_COLUMNS = [
     "precision",
     "recall",
     "f1",
+    "mean_score",
 ]
 
 
