@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
-from fieldwise.client import AsyncClient
+from fieldwise.client import AsyncClient, ops
+from fieldwise.client.models import Run
 from fieldwise.errors import (
     APIStatusError,
     ClientError,
@@ -19,12 +22,17 @@ from fieldwise.errors import (
     ServerError,
     TransportError,
 )
-from fieldwise.runner import _runs_api as api
 from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
 
 # Errors that say "try again later", not "this request is wrong"; the client has already
 # retried them with backoff, so seeing one here means the service stayed unwell for a while.
 _TRANSIENT = (ServerError, TransportError, RateLimitError)
+_TERMINAL = frozenset({"succeeded", "failed", "canceled"})
+
+
+def output_file_id(output_uri: str) -> str:
+    """The file id at the end of ``{base_url}/files/{file_id}``."""
+    return urlsplit(output_uri).path.rstrip("/").rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -115,11 +123,10 @@ class PairRunner:
     async def _attempt(self, pair: Pair) -> _Outcome:
         started = time.monotonic()
         try:
-            run = await self._with_patience(
-                lambda: api.create_run(
-                    self.aclient, self.processor_id, pair.item.file_id, pair.version.version_id
-                )
+            op = ops.create_run(
+                self.processor_id, pair.item.file_id, version_id=pair.version.version_id
             )
+            run: Run = await self._with_patience(lambda: self.aclient.call(op))
         except APIStatusError as exc:
             if isinstance(exc, _TRANSIENT):
                 return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
@@ -147,20 +154,20 @@ class PairRunner:
                 await asyncio.sleep(min(self.policy.poll_max_s, 0.25 * 2**attempt))
         raise AssertionError("unreachable")
 
-    async def _poll(self, run: api.RunView) -> api.RunView:
+    async def _poll(self, run: Run) -> Run:
         delay = self.policy.poll_initial_s
-        run_id = run.id
+        op = ops.get_run(self.processor_id, run.id)
 
-        async def fetch() -> api.RunView:
-            return await api.get_run(self.aclient, self.processor_id, run_id)
+        async def fetch() -> Run:
+            return await self.aclient.call(op)
 
-        while not run.terminal:
+        while run.status not in _TERMINAL:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.policy.poll_max_s)
             run = await self._with_patience(fetch)
         return run
 
-    async def _finish(self, run: api.RunView, started: float) -> _Outcome:
+    async def _finish(self, run: Run, started: float) -> _Outcome:
         latency = round((time.monotonic() - started) * 1000)
         if run.status == "canceled":
             return _Outcome(
@@ -171,10 +178,13 @@ class PairRunner:
             return _Outcome(run.id, "failed", None, error, latency)
         output = run.output
         if output is None and run.output_uri:
-            uri = run.output_uri
+            # Through the API, not the URI's host: behind a proxy the base URL a service
+            # reports may not be the one this client uses.
+            content_op = ops.get_file_content(run.output_file_id or output_file_id(run.output_uri))
             try:
-                fetched = await self._with_patience(lambda: api.fetch_output(self.aclient, uri))
-            except NotFoundError as exc:
+                content = await self._with_patience(lambda: self.aclient.call(content_op))
+                fetched = json.loads(content)
+            except (NotFoundError, ValueError) as exc:
                 return _Outcome(run.id, "failed", None, _error("output_missing", str(exc)), latency)
             output = fetched if isinstance(fetched, dict) else None
         if output is None:
@@ -186,6 +196,6 @@ class PairRunner:
         # Best effort: the run may have finished meanwhile (409) or the service may be gone.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
-                api.cancel_run(self.aclient, self.processor_id, run_id),
+                self.aclient.call(ops.cancel_run(self.processor_id, run_id)),
                 timeout=self.policy.cancel_timeout_s,
             )
