@@ -1,1 +1,51 @@
-"""fieldwise.report."""
+"""fieldwise.report: ComparisonResult -> frozen ReportData -> HTML, Markdown, JUnit XML, JSON.
+
+Typical use (one Jinja Environment per process, passed down)::
+
+    env = make_environment()
+    data = build_report(result, ReportContext(dataset="invoices", generated_at=now_iso), verdict)
+    paths = write_report(data, default_report_dir(data), ["html", "md", "junit", "json"], env)
+"""
+
+from __future__ import annotations
+
+from fieldwise.report._build import build_report
+from fieldwise.report._env import make_environment
+from fieldwise.report._html import render_html
+from fieldwise.report._model import (
+    OUTCOME_CODES,
+    CalibrationRow,
+    CurvePoint,
+    Example,
+    FieldRow,
+    ItemTable,
+    Metrics,
+    ReportContext,
+    ReportData,
+    Suspect,
+)
+from fieldwise.report._text import render_json, render_junit, render_markdown, report_from_json
+from fieldwise.report._write import FORMATS, default_report_dir, write_report
+
+__all__ = [
+    "FORMATS",
+    "OUTCOME_CODES",
+    "CalibrationRow",
+    "CurvePoint",
+    "Example",
+    "FieldRow",
+    "ItemTable",
+    "Metrics",
+    "ReportContext",
+    "ReportData",
+    "Suspect",
+    "build_report",
+    "default_report_dir",
+    "make_environment",
+    "render_html",
+    "render_json",
+    "render_junit",
+    "render_markdown",
+    "report_from_json",
+    "write_report",
+]

@@ -1,0 +1,147 @@
+"""The (document, field) units behind the item table and the regression/improvement lists.
+
+A unit is one field of one document in one version; its outcome is its worst cell (a line-item
+column has a cell per row). A unit is *ok* when correct, both_empty or absent: the same
+definition as compare's flips, so the counts here match ``significance``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from fieldwise.report._model import OUTCOME_CODES, Example, ItemTable
+
+__all__ = ["Units", "format_value", "units"]
+
+_ABSENT = 5
+# severity of each outcome code (higher is worse) and back
+_RANK = np.array([1, 4, 3, 2, 0], dtype=np.int8)
+_CODE_OF_RANK = np.array([4, 0, 3, 2, 1], dtype=np.int8)
+_MAX_CHARS = 160
+
+
+def format_value(value: Any) -> str:
+    """A cell value as short, deterministic text ("" for nothing)."""
+    if value is None:
+        return ""
+    if isinstance(value, float | np.floating):
+        return "" if math.isnan(value) else format(float(value), ".12g")
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_CHARS else text[: _MAX_CHARS - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Units:
+    """The item table plus every flipped unit as an :class:`Example` (unsorted, unlimited)."""
+
+    table: ItemTable
+    regressions: tuple[Example, ...]
+    improvements: tuple[Example, ...]
+
+
+def _outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:
+    cat = pd.Categorical(outcome.astype(str), categories=list(OUTCOME_CODES[:5]))
+    if (cat.codes < 0).any():
+        raise ValueError("cells hold an unknown outcome")
+    return cat.codes.astype(np.int8)
+
+
+def _representatives(
+    key: npt.NDArray[np.int64], rank: npt.NDArray[np.int8], mask: npt.NDArray[np.bool_]
+) -> dict[int, int]:
+    """key -> position of the worst cell of that unit (first row among equals)."""
+    pos = np.flatnonzero(mask)
+    order = np.lexsort((-rank[pos].astype(np.int16), key[pos]))
+    pos, k = pos[order], key[pos][order]
+    first = np.r_[True, k[1:] != k[:-1]]
+    return dict(zip(k[first].tolist(), pos[first].tolist(), strict=True))
+
+
+def units(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidate: str | None,
+    document_names: Mapping[str, str],
+) -> Units:
+    """Reduce scored cells to (document, field) units for both versions."""
+    item_ids = cells["item"].astype(str).to_numpy()
+    field_ids = cells["field"].astype(str).to_numpy()
+    items = np.unique(item_ids)
+    fields = np.unique(field_ids)
+    n_fields = max(len(fields), 1)
+    key = np.searchsorted(items, item_ids).astype(np.int64) * n_fields + np.searchsorted(
+        fields, field_ids
+    )
+    rank = _RANK[_outcome_codes(cells["outcome"])]
+    version = cells["version"].astype(str).to_numpy()
+    size = len(items) * n_fields
+
+    grids, reps = [], []
+    for name in (baseline, candidate):
+        grid = np.full(size, -1, dtype=np.int8)
+        if name is not None:
+            mask = version == name
+            np.maximum.at(grid, key[mask], rank[mask])
+            reps.append(_representatives(key, rank, mask))
+        else:
+            reps.append({})
+        grids.append(grid)
+    present = (grids[0] >= 0) | (grids[1] >= 0)
+    rows = np.flatnonzero(present)
+    code_b = np.where(grids[0][rows] >= 0, _CODE_OF_RANK[grids[0][rows]], _ABSENT)
+    code_c = np.where(grids[1][rows] >= 0, _CODE_OF_RANK[grids[1][rows]], _ABSENT)
+    ok_b = np.isin(code_b, (0, 4, _ABSENT))
+    ok_c = np.isin(code_c, (0, 4, _ABSENT)) if candidate is not None else ok_b
+    offsets = np.searchsorted(rows // n_fields, np.arange(len(items) + 1))
+
+    names = [document_names.get(str(i), str(i)) for i in items]
+    expected_col, predicted_col = cells["expected"].to_numpy(), cells["predicted"].to_numpy()
+    values: list[tuple[int, str, str, str]] = []
+    regressions: list[Example] = []
+    improvements: list[Example] = []
+    for r in np.flatnonzero(~(ok_b & ok_c)).tolist():
+        k = int(rows[r])
+        pb, pc = reps[0].get(k), reps[1].get(k)
+        source = pb if pb is not None else pc
+        expected = format_value(expected_col[source]) if source is not None else ""
+        vb = format_value(predicted_col[pb]) if pb is not None else ""
+        vc = format_value(predicted_col[pc]) if pc is not None else ""
+        values.append((r, expected, vb, vc))
+        if ok_b[r] != ok_c[r]:
+            d, f = divmod(k, n_fields)
+            example = Example(
+                field=str(fields[f]),
+                item=str(items[d]),
+                document=names[d],
+                expected=expected,
+                baseline=vb,
+                candidate=vc,
+                baseline_outcome=OUTCOME_CODES[int(code_b[r])],
+                candidate_outcome=OUTCOME_CODES[int(code_c[r])],
+            )
+            (regressions if ok_b[r] else improvements).append(example)
+    table = ItemTable(
+        documents=tuple(names),
+        fields=tuple(str(f) for f in fields),
+        offsets=tuple(offsets.tolist()),
+        field=tuple((rows % n_fields).tolist()),
+        code=tuple((code_b.astype(np.int64) * 6 + code_c).tolist()),
+        values=tuple(values),
+    )
+    return Units(table, tuple(regressions), tuple(improvements))

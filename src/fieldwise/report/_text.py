@@ -1,0 +1,113 @@
+"""The text renderers: Markdown summary, JUnit XML and JSON (with its reader)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+import xml.etree.ElementTree as ET
+from typing import Any, TypeVar
+
+import jinja2
+
+from fieldwise.errors import ReportError
+from fieldwise.report._env import pct, pp, pvalue
+from fieldwise.report._model import ReportData
+
+__all__ = ["render_json", "render_junit", "render_markdown", "report_from_json"]
+
+T = TypeVar("T")
+
+
+def render_markdown(data: ReportData, env: jinja2.Environment, *, top: int = 10) -> str:
+    """A summary for a CI job summary or PR comment: verdict, top ``top`` regressions, fields."""
+    template = env.get_template("summary.md")
+    return template.render(data=data, top=top)
+
+
+def render_junit(data: ReportData) -> str:
+    """JUnit XML: suite "gate" has a test case per gate rule, suite "fields" one per field;
+    a case fails where the gate failed."""
+    root = ET.Element("testsuites", {"name": f"fieldwise {data.dataset}"})
+    total = failures = 0
+    verdict = data.verdict
+    if verdict is not None:
+        suite = ET.SubElement(root, "testsuite", {"name": "gate"})
+        failed = 0
+        for rule in verdict.rules:
+            case = ET.SubElement(
+                suite, "testcase", {"classname": "fieldwise.gate", "name": rule.name}
+            )
+            if not rule.passed:
+                failed += 1
+                fail = ET.SubElement(case, "failure", {"message": rule.message, "type": rule.rule})
+                fail.text = f"observed {rule.observed!r}, threshold {rule.threshold!r}"
+        suite.set("tests", str(len(verdict.rules)))
+        suite.set("failures", str(failed))
+        total, failures = total + len(verdict.rules), failures + failed
+    by_field: dict[str, list[str]] = {}
+    if verdict is not None:
+        for rule in verdict.failed_rules:
+            if rule.field is not None:
+                by_field.setdefault(rule.field, []).append(rule.message)
+    suite = ET.SubElement(root, "testsuite", {"name": "fields"})
+    failed = 0
+    for row in sorted(data.fields, key=lambda r: r.field):
+        case = ET.SubElement(
+            suite, "testcase", {"classname": "fieldwise.fields", "name": row.field}
+        )
+        figures = f"support {row.support}; accuracy {pct(row.baseline.accuracy, 2)}"
+        if row.candidate is not None:
+            figures += (
+                f" -> {pct(row.candidate.accuracy, 2)} ({pp(row.delta, 2)}); "
+                f"regressed {row.regressed}, fixed {row.fixed}, p(holm) {pvalue(row.p_holm)}"
+            )
+        messages = by_field.get(row.field)
+        if messages:
+            failed += 1
+            fail = ET.SubElement(case, "failure", {"message": "; ".join(messages)})
+            fail.text = figures
+        else:
+            ET.SubElement(case, "system-out").text = figures
+    suite.set("tests", str(len(data.fields)))
+    suite.set("failures", str(failed))
+    root.set("tests", str(total + len(data.fields)))
+    root.set("failures", str(failures + failed))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def render_json(data: ReportData) -> str:
+    """The whole ReportData as JSON (sorted keys); :func:`report_from_json` reads it back."""
+    return json.dumps(dataclasses.asdict(data), sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _decode(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _decode(options[0], value)
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        hints = typing.get_type_hints(hint)
+        return hint(
+            **{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(hint)}
+        )
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+    return value
+
+
+def report_from_json(text: str) -> ReportData:
+    """Read what :func:`render_json` wrote; raises :class:`ReportError` on anything else."""
+    try:
+        decoded = _decode(ReportData, json.loads(text))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ReportError(f"not a fieldwise report JSON: {exc}") from exc
+    assert isinstance(decoded, ReportData)
+    return decoded
