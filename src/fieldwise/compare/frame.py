@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.errors import CompareError
@@ -110,9 +111,15 @@ def validate_frame(frame: pd.DataFrame) -> None:
     missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
     if missing:
         raise CompareError(f"comparison frame lacks column(s): {', '.join(missing)}")
-    keys = [pd.Categorical(frame[c]).codes.astype(np.int64) for c in ("item", "field", "version")]
+    keys = [_codes(frame[c]) for c in ("item", "field", "version")]
     sizes = [int(k.max()) + 2 if len(k) else 1 for k in keys]
     # one int64 per row (codes are -1 for a missing key, hence the +1): duplicates in C speed
     combined = ((keys[0] + 1) * sizes[1] + keys[1] + 1) * sizes[2] + keys[2] + 1
     if not pd.Index(combined).is_unique:
         raise CompareError("comparison frame has duplicate (item, field, version) rows")
+
+
+def _codes(column: pd.Series[Any]) -> npt.NDArray[np.int64]:
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy(dtype=np.int64)
+    return np.asarray(pd.Categorical(column).codes, dtype=np.int64)

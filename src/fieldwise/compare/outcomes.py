@@ -10,8 +10,9 @@ import pandas as pd
 
 from fieldwise.compare.align import ROW_COUNT_COLUMNS, align_arrays
 from fieldwise.compare.comparators import comparator_for
-from fieldwise.compare.frame import validate_frame
+from fieldwise.compare.frame import FRAME_COLUMNS, validate_frame
 from fieldwise.compare.spec import FieldSpec, default_spec
+from fieldwise.errors import CompareError
 
 __all__ = ["CELL_COLUMNS", "OK_OUTCOMES", "OUTCOMES", "cell_specs", "score_cells"]
 
@@ -59,11 +60,14 @@ def score_cells(
     categories), the row-count table of array fields, and the spec used for each cell field.
     Not sorting a million cells keeps this fast; the summary tables are sorted.
     """
-    validate_frame(frame)
-    base = frame.loc[:, ["item", "field", "version", "expected", "predicted", "confidence"]]
+    missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
+    if missing:
+        raise CompareError(f"comparison frame lacks column(s): {', '.join(missing)}")
+    base = frame.loc[:, list(FRAME_COLUMNS)]
     # categorical keys (sorted categories): every later groupby works on integer codes
     for key in ("version", "item", "field"):
         base[key] = base[key].astype("category")
+    validate_frame(base)
     arrays = sorted(f for f, s in specs.items() if s.type == "array")
     is_array = base["field"].isin(arrays)
     parts = [base.loc[~is_array].assign(row=np.int64(0))]
