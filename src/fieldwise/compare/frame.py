@@ -121,5 +121,7 @@ def validate_frame(frame: pd.DataFrame) -> None:
 
 def _codes(column: pd.Series[Any]) -> npt.NDArray[np.int64]:
     if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.codes.to_numpy(dtype=np.int64)
-    return np.asarray(pd.Categorical(column).codes, dtype=np.int64)
+        codes = column.cat.codes.to_numpy()
+    else:
+        codes = np.asarray(pd.Categorical(column).codes)
+    return np.asarray(codes, dtype=np.int64)
