@@ -24,7 +24,7 @@ RUN_DATA = {
 
 def emit(hooks: WebhookService, type_: str = "processor.run.completed", **kw: object) -> str:
     with hooks.state.engine.begin() as conn:
-        return record_event(conn, hooks.clock, type_, dict(RUN_DATA), **kw)  # type: ignore[arg-type]
+        return record_event(conn, hooks.state.clock, type_, dict(RUN_DATA), **kw)  # type: ignore[arg-type]
 
 
 def register(hooks: WebhookService, url: str, events: list[str] | None = None) -> tuple[str, str]:

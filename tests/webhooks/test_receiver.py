@@ -1,0 +1,181 @@
+"""The receiving side: the Receiver, ``fieldwise webhooks listen`` as a process, the CLI over
+a real service, and the background worker delivering on the wall clock end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+
+from fieldwise.cli import cli
+from fieldwise.client import ops
+from fieldwise.service.clock import SystemClock
+from fieldwise.webhooks import SIGNATURE_HEADER, Receiver, sign
+from tests.webhooks.conftest import WebhookService
+from tests.webhooks.receivers import ScriptedReceiver, free_port, wait_for
+from tests.webhooks.test_delivery import emit
+
+SECRET = "whsec_test_secret"
+
+
+def _post(url: str, event: dict[str, object], secret: str = SECRET, **kw: object) -> httpx.Response:
+    body = json.dumps(event).encode()
+    header = sign(body, secret, int(kw.pop("t", time.time())))  # type: ignore[call-overload]
+    return httpx.post(url, content=body, headers={SIGNATURE_HEADER: header}, timeout=5)
+
+
+def test_receiver_verifies_answers_202_dedupes_and_appends(tmp_path: Path) -> None:
+    out = tmp_path / "events.jsonl"
+    seen: list[str] = []
+    with Receiver(SECRET, out=out, on_event=lambda e: seen.append(e["id"])) as receiver:
+        one = {"id": "evt_1", "type": "evaluation.completed", "data": {}}
+        two = {"id": "evt_2", "type": "evaluation.completed", "data": {}}
+        assert _post(receiver.url, one).status_code == 202
+        assert _post(receiver.url, one).status_code == 202  # a retry: answered, not rewritten
+        assert _post(receiver.url, two).status_code == 202
+        assert _post(receiver.url, two, secret="whsec_wrong").status_code == 400
+        assert _post(receiver.url, two, t=time.time() - 3600).status_code == 400
+        assert (receiver.received, receiver.rejected) == (3, 2)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [e["id"] for e in lines] == ["evt_1", "evt_2"]
+    assert seen == ["evt_1", "evt_2"]
+    # A restarted receiver remembers what it already wrote.
+    with Receiver(SECRET, out=out) as again:
+        assert _post(again.url, one).status_code == 202
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_listen_command_runs_a_receiver_process(tmp_path: Path) -> None:
+    out = tmp_path / "events.jsonl"
+    port = free_port()
+    command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "webhooks"]
+    command += ["listen", "--port", str(port), "--secret", SECRET, "--out", str(out)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as process:
+        try:
+            assert process.stdout is not None
+            assert process.stdout.readline().startswith(f"listening on http://127.0.0.1:{port}/")
+            event = {"id": "evt_cli", "type": "processor.run.completed", "data": {}}
+            assert _post(f"http://127.0.0.1:{port}/", event).status_code == 202
+            assert _post(f"http://127.0.0.1:{port}/", event).status_code == 202
+            assert process.stdout.readline().startswith("evt_cli  processor.run.completed")
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(10)
+    assert process.returncode == 130
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["evt_cli"]
+
+
+def test_background_worker_delivers_on_the_wall_clock_to_the_toolkit_receiver(
+    start_webhooks: Callable[..., WebhookService], tmp_path: Path
+) -> None:
+    hooks = start_webhooks(clock_=SystemClock(), poll=0.05)
+    out = tmp_path / "received.jsonl"
+    with Receiver("whsec_placeholder", out=out) as receiver:
+        endpoint = hooks.client.call(
+            ops.create_webhook_endpoint(receiver.url, ["processor.run.completed"])
+        )
+        assert endpoint.secret is not None
+        receiver.secrets = [endpoint.secret]
+        event_id = emit(hooks)
+        wait_for(lambda: out.exists() and event_id in out.read_text())
+    [delivery] = hooks.client.call(ops.list_webhook_deliveries(endpoint.id)).data
+    assert (delivery.state, delivery.attempts[0].status_code) == ("delivered", 202)
+
+
+def _invoke(hooks: WebhookService, *args: str) -> tuple[int, str]:
+    base = ["--base-url", hooks.running.base_url, "--api-key", hooks.running.api_key]
+    result = CliRunner().invoke(cli, [*base, "webhooks", *args])
+    return result.exit_code, result.output
+
+
+def test_cli_manages_endpoints_tests_and_retries(
+    hooks: WebhookService, receivers: Callable[..., ScriptedReceiver]
+) -> None:
+    receiver = receivers(statuses=[500, 200])
+    code, out = _invoke(
+        hooks, "endpoints", "create", receiver.url, "--event", "processor.run.completed", "--json"
+    )
+    assert code == 0, out
+    created = json.loads(out)
+    assert created["secret"].startswith("whsec_")
+    endpoint_id = created["id"]
+    code, out = _invoke(hooks, "endpoints", "list", "--json")
+    assert [e["id"] for e in json.loads(out)] == [endpoint_id]
+    assert "whsec_" not in out
+    code, out = _invoke(hooks, "endpoints", "show", endpoint_id)
+    assert code == 0
+    assert receiver.url in out
+    assert "whsec_" not in out
+    code, out = _invoke(hooks, "endpoints", "update", endpoint_id, "--description", "ci", "--json")
+    assert json.loads(out)["description"] == "ci"
+    code, out = _invoke(hooks, "endpoints", "update", endpoint_id)
+    assert code == 2
+    assert "nothing to update" in out
+
+    code, out = _invoke(hooks, "test", "processor.run.completed", "--endpoint", endpoint_id)
+    assert code == 0, out
+    assert "retrying" in out
+    code, out = _invoke(hooks, "deliveries", "list", "--endpoint", endpoint_id, "--json")
+    [delivery] = json.loads(out)
+    code, out = _invoke(hooks, "deliveries", "retry", delivery["id"])
+    assert code == 0, out
+    assert "delivered" in out
+    assert "manual" in out
+    assert "HTTP 500" in out
+    code, out = _invoke(hooks, "deliveries", "show", delivery["id"], "--json")
+    assert [a["status_code"] for a in json.loads(out)["attempts"]] == [500, 200]
+    assert len({r.json["id"] for r in receiver.requests}) == 1
+
+    code, out = _invoke(hooks, "endpoints", "rotate-secret", endpoint_id, "--grace", "60")
+    assert code == 0
+    assert "whsec_" in out
+    code, out = _invoke(hooks, "workspace-secret", "rotate", "--json")
+    assert json.loads(out)["secret"].startswith("whsec_")
+    code, out = _invoke(hooks, "workspace-secret", "show")
+    assert code == 0
+    assert "whsec_" not in out
+    code, out = _invoke(hooks, "notifications")
+    assert code == 0
+    code, out = _invoke(hooks, "test", "nope", "--endpoint", endpoint_id)
+    assert code in (1, 2)
+    code, out = _invoke(hooks, "endpoints", "delete", endpoint_id)
+    assert code == 0
+    assert f"deleted {endpoint_id}" in out
+
+
+def test_every_webhooks_command_has_help() -> None:
+    runner = CliRunner()
+    for path in (
+        [],
+        ["listen"],
+        ["endpoints"],
+        ["endpoints", "create"],
+        ["endpoints", "list"],
+        ["endpoints", "show"],
+        ["endpoints", "update"],
+        ["endpoints", "delete"],
+        ["endpoints", "rotate-secret"],
+        ["test"],
+        ["deliveries"],
+        ["deliveries", "list"],
+        ["deliveries", "show"],
+        ["deliveries", "retry"],
+        ["workspace-secret"],
+        ["workspace-secret", "show"],
+        ["workspace-secret", "rotate"],
+        ["notifications"],
+    ):
+        result = runner.invoke(cli, ["webhooks", *path, "--help"])
+        assert result.exit_code == 0, path
+        assert "Usage:" in result.output
