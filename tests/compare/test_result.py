@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import fieldwise.compare as compare_pkg
@@ -121,3 +122,13 @@ def test_write_into_a_file_path_is_a_compare_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory")
     with pytest.raises(CompareError, match="cannot write comparison frames"):
         write_frames(result(), blocker)
+
+
+def test_compare_is_pure_and_deterministic() -> None:
+    frame = build_frame(TRUTH, PREDICTIONS)
+    before = frame.copy()
+    one, two = result(), compare(frame, SPECS, baseline="v1", candidate="v2", n_bootstrap=100)
+    pd.testing.assert_frame_equal(frame, before)
+    for name in FRAME_NAMES:
+        pd.testing.assert_frame_equal(getattr(one, name), getattr(two, name))
+    assert one.bootstrap == two.bootstrap
