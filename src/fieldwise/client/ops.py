@@ -433,6 +433,8 @@ def list_webhook_notifications(
 
 # Processor runs, extraction, parsing, workflows and batches (service/runs)
 
+from collections.abc import Sequence  # noqa: E402
+
 from fieldwise.client.models import Batch, ParseRun, Run, Workflow, WorkflowRun  # noqa: E402
 
 
@@ -472,9 +474,7 @@ def list_runs(
 
 
 def cancel_run(processor_id: str, run_id: str) -> Op[Run]:
-    return Op(
-        "POST", f"/processors/{_seg(processor_id)}/runs/{_seg(run_id)}/cancel", _model(Run)
-    )
+    return Op("POST", f"/processors/{_seg(processor_id)}/runs/{_seg(run_id)}/cancel", _model(Run))
 
 
 def delete_run(processor_id: str, run_id: str) -> Op[Deleted]:
@@ -543,7 +543,10 @@ def delete_parse_run(parse_run_id: str) -> Op[Deleted]:
 
 
 def create_workflow(
-    name: str, nodes: list[Mapping[str, Any]], *, edges: list[Mapping[str, str]] | None = None
+    name: str,
+    nodes: Sequence[Mapping[str, Any]],
+    *,
+    edges: Sequence[Mapping[str, str]] | None = None,
 ) -> Op[Workflow]:
     return Op(
         "POST",

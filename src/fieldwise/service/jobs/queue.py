@@ -39,19 +39,25 @@ def enqueue(
     target_id: str,
     *,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    claimed: bool = False,
 ) -> str:
-    """Add a queued job in the caller's transaction (with the row it works on); return its id."""
+    """Add a queued job in the caller's transaction (with the row it works on); return its id.
+
+    ``claimed`` records work the caller does itself right away (a synchronous parse) as a
+    running job, so that recovery still finds it if the process dies meanwhile.
+    """
     job_id = new_id("job")
     conn.execute(
         insert(jobs).values(
             id=job_id,
             kind=kind,
             target_id=target_id,
-            status="queued",
-            attempts=0,
+            status="running" if claimed else "queued",
+            attempts=1 if claimed else 0,
             max_attempts=max_attempts,
             owner=None,
             created_at=isoformat(clock.now()),
+            claimed_at=isoformat(clock.now()) if claimed else None,
         )
     )
     return job_id

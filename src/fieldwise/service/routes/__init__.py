@@ -2,7 +2,16 @@
 
 from fastapi import APIRouter
 
-from fieldwise.service.routes import evaluation_sets, files, processors, runs, webhooks
+from fieldwise.service.routes import (
+    evaluation_sets,
+    extract,
+    files,
+    parse,
+    processors,
+    runs,
+    webhooks,
+    workflows,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     files.router,
@@ -10,4 +19,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     evaluation_sets.router,
     webhooks.router,
     runs.router,
+    extract.router,
+    parse.router,
+    workflows.router,
 )

@@ -82,8 +82,7 @@ def insert_parse_run(
             updated_at=stamp,
         )
     )
-    if queued:
-        enqueue(conn, clock, JOB_KIND, run_id)
+    enqueue(conn, clock, JOB_KIND, run_id, claimed=not queued)
     return run_id
 
 
