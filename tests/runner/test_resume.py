@@ -13,6 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from fieldwise.cli import cli
+from fieldwise.client import ops
 from fieldwise.runner import load_results, load_runset, run_versions
 from tests.runner.conftest import MakeWorld, World
 
@@ -109,3 +110,42 @@ def test_resume_of_a_complete_run_set_runs_nothing(make_world: MakeWorld) -> Non
     again = run_versions(world.connection(), resume=first.runset_id)
     assert (again.done, again.resumed, again.new_runs) == (2, 2, 0)
     assert world.run_creates() == 0
+
+
+def test_ctrl_c_stops_cleanly_cancels_in_flight_runs_and_says_how_to_resume(
+    make_world: MakeWorld,
+) -> None:
+    world = make_world(8, v1=SLOW, v2={**SLOW, "description": "v2"}, allow_python_engines=True)
+    command = ["run", "--eval-set", "texts", "--processor", world.processor_id]
+    command += ["--version", world.v1, "--version", world.v2, "--concurrency", "2", "--quiet"]
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from fieldwise.cli import main; main()",
+            *_cli_args(world, *command),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            dirs = list(RESULTS.glob("rs_*")) if RESULTS.exists() else []
+            if dirs and (dirs[0] / "records.jsonl").exists() and _record_lines(dirs[0]) >= 2:
+                break
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+    finally:
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    (directory,) = RESULTS.glob("rs_*")
+    assert f"resume with: fieldwise run --resume {directory.name}" in stderr
+    loaded = load_runset(directory.name)
+    assert 2 <= len(loaded.records) < 16
+    with world.connection().client() as client:
+        runs = list(client.paginate(lambda c: ops.list_runs(world.processor_id, cursor=c)))
+    assert any(r.status == "canceled" for r in runs)
+    assert len(runs) - sum(r.status == "canceled" for r in runs) >= len(loaded.records)

@@ -85,10 +85,12 @@ class PairRunner:
         self.policy = policy
         self.now = now
         self.runs_started = 0
+        #: Server runs started and not yet seen terminal: what an interrupt must cancel.
+        self.in_flight: set[str] = set()
 
     async def run(self, pair: Pair) -> RunRecord:
         """Run ``pair`` to a record; a failure is a failed record, never an exception
-        (except cancellation, which cancels the server run best-effort and propagates)."""
+        (cancellation propagates; the run stays in ``in_flight`` for :meth:`cancel_in_flight`)."""
         attempts = 0
         outcome: _Outcome | None = None
         while attempts <= self.policy.run_retries:
@@ -134,14 +136,18 @@ class PairRunner:
         except TransportError as exc:
             return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
         self.runs_started += 1
+        self.in_flight.add(run.id)
         try:
             run = await self._poll(run)
             return await self._finish(run, started)
-        except asyncio.CancelledError:
-            await self._cancel_quietly(run.id)
-            raise
         except ClientError as exc:
             return _Outcome(run.id, "failed", None, _error("unavailable", str(exc)), None)
+        finally:
+            # On cancellation the id stays: the run set cancels what is left, from the
+            # top, once every pair task has stopped (a task being cancelled cannot await
+            # reliably: httpx may deliver the cancellation again).
+            if run.status in _TERMINAL:
+                self.in_flight.discard(run.id)
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
@@ -192,10 +198,18 @@ class PairRunner:
             return _Outcome(run.id, "failed", None, _error("no_output", message), latency)
         return _Outcome(run.id, "succeeded", output, None, latency)
 
-    async def _cancel_quietly(self, run_id: str) -> None:
-        # Best effort: the run may have finished meanwhile (409) or the service may be gone.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(
-                self.aclient.call(ops.cancel_run(self.processor_id, run_id)),
-                timeout=self.policy.cancel_timeout_s,
-            )
+    async def cancel_in_flight(self) -> int:
+        """Cancel every server run still in flight, best effort; return how many were asked."""
+        run_ids = sorted(self.in_flight)
+
+        async def cancel(run_id: str) -> None:
+            # The run may have finished meanwhile (409) or the service may be gone.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    self.aclient.call(ops.cancel_run(self.processor_id, run_id)),
+                    timeout=self.policy.cancel_timeout_s,
+                )
+
+        await asyncio.gather(*(cancel(r) for r in run_ids))
+        self.in_flight.clear()
+        return len(run_ids)

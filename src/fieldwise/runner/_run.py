@@ -257,9 +257,11 @@ async def arun_versions(
                 await asyncio.gather(*tasks)
             except asyncio.CancelledError:
                 await _drain(tasks)
+                await runner.cancel_in_flight()
                 raise RunInterrupted(summary()) from None
             except BaseException:
                 await _drain(tasks)
+                await runner.cancel_in_flight()
                 raise
     return summary()
 

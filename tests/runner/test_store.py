@@ -1,0 +1,116 @@
+"""The result store and the cache on their own: durability rules and lookups."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fieldwise.errors import RunnerError
+from fieldwise.runner import ItemSnapshot, Manifest, RunCache, RunRecord, VersionRef, load_runset
+from fieldwise.runner._store import RecordWriter, create_runset, find_incomplete
+
+ITEMS = [
+    ItemSnapshot("item_a", "documents/a.txt", "aa", "file_a", {"n": 1}),
+    ItemSnapshot("item_b", "documents/b.txt", "bb", "file_b", {"n": 2}),
+]
+
+
+def _manifest(runset_id: str, **arguments: object) -> Manifest:
+    return Manifest(
+        runset_id=runset_id,
+        service_identity="http://svc",
+        base_url="http://svc",
+        processor_id="p",
+        eval_set_id="es_1",
+        eval_set_name="set",
+        dataset="set",
+        ground_truth_hash="gt",
+        versions=(VersionRef("published", "ver_2"),),
+        item_count=2,
+        created_at="2026-01-01T00:00:00Z",
+        arguments=dict(arguments),
+    )
+
+
+def _record(item: str, status: str = "succeeded", value: int = 1) -> RunRecord:
+    output = {"value": {"n": value}, "metadata": {}} if status == "succeeded" else None
+    error = None if status == "succeeded" else {"reason": "boom", "message": "x"}
+    return RunRecord(
+        item, f"documents/{item}.txt", "h", "ver_2", "published", "run_1", status, output,
+        5, 1, False, error, "2026-01-01T00:00:01Z",
+    )  # fmt: skip
+
+
+def test_a_torn_last_line_is_ignored_and_the_next_append_starts_clean(tmp_path: Path) -> None:
+    directory = create_runset(tmp_path, _manifest("rs_1"), ITEMS)
+    with RecordWriter(directory) as writer:
+        writer.append(_record("item_a"))
+    with (directory / "records.jsonl").open("a") as handle:
+        handle.write('{"item_id": "item_b", "sta')  # the process died here
+    assert [r.item_id for r in load_runset("rs_1", tmp_path).records] == ["item_a"]
+    with RecordWriter(directory) as writer:
+        writer.append(_record("item_b"))
+    loaded = load_runset("rs_1", tmp_path)
+    assert [r.item_id for r in loaded.records] == ["item_a", "item_b"]
+    assert loaded.complete
+
+
+def test_the_last_record_of_a_pair_wins(tmp_path: Path) -> None:
+    directory = create_runset(tmp_path, _manifest("rs_1"), ITEMS)
+    with RecordWriter(directory) as writer:
+        writer.append(_record("item_a", "failed"))
+        writer.append(_record("item_a", value=7))
+    (record,) = load_runset("rs_1", tmp_path).records
+    assert record.status == "succeeded"
+    assert record.output == {"value": {"n": 7}, "metadata": {}}
+
+
+def test_find_incomplete_matches_arguments_and_skips_complete_sets(tmp_path: Path) -> None:
+    create_runset(tmp_path, _manifest("rs_1", items="x", service="s"), ITEMS)
+    done = create_runset(tmp_path, _manifest("rs_2", items="x", service="s"), ITEMS)
+    create_runset(tmp_path, _manifest("rs_3", items="y", service="s"), ITEMS)
+    with RecordWriter(done) as writer:
+        writer.append(_record("item_a"))
+        writer.append(_record("item_b"))
+    keys = ("items", "service")
+    found = find_incomplete(tmp_path, {"items": "x", "service": "s"}, keys=keys)
+    assert found is not None
+    assert found.manifest.runset_id == "rs_1"
+    assert find_incomplete(tmp_path, {"items": "z", "service": "s"}, keys=keys) is None
+    assert find_incomplete(tmp_path / "missing", {}, keys=keys) is None
+
+
+def test_a_folder_without_manifest_or_with_missing_items_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(RunnerError, match="no run set"):
+        load_runset("rs_none", tmp_path)
+    directory = create_runset(tmp_path, _manifest("rs_1"), ITEMS)
+    lines = (directory / "items.jsonl").read_text().splitlines()
+    (directory / "items.jsonl").write_text(lines[0] + "\n")
+    with pytest.raises(RunnerError, match="1 items, the manifest says 2"):
+        load_runset("rs_1", tmp_path)
+
+
+def test_manifest_round_trips(tmp_path: Path) -> None:
+    manifest = _manifest("rs_1", concurrency=8)
+    create_runset(tmp_path, manifest, ITEMS)
+    assert load_runset("rs_1", tmp_path).manifest == manifest
+    on_disk = json.loads((tmp_path / "rs_1" / "runset.json").read_text())
+    assert on_disk["versions"] == [
+        {"requested": "published", "version_id": "ver_2", "alias": "published"}
+    ]
+
+
+def test_cache_is_keyed_by_service_processor_version_and_content(tmp_path: Path) -> None:
+    path = tmp_path / "cache" / "runs.sqlite"
+    with RunCache(path) as cache:
+        cache.put("s", "p", "v", "h", run_id="run_1", output={"value": {}}, latency_ms=3,
+                  stored_at="t")  # fmt: skip
+    with RunCache(path) as cache:
+        hit = cache.get("s", "p", "v", "h")
+        assert hit is not None
+        assert (hit.run_id, hit.output, hit.latency_ms) == ("run_1", {"value": {}}, 3)
+        for key in [("x", "p", "v", "h"), ("s", "x", "v", "h"), ("s", "p", "x", "h"),
+                    ("s", "p", "v", "x")]:  # fmt: skip
+            assert cache.get(*key) is None
