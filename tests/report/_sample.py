@@ -51,27 +51,28 @@ def _truth(i: int) -> dict[str, Any]:
 
 def _output(i: int, version: str) -> dict[str, Any]:
     t = _truth(i)
-    value: dict[str, Any] = {k: v for k, v in t.items()}
+    value: dict[str, Any] = dict(t)
     wrong: set[str] = set()
     if version == "v1":
         if i == 3:
-            value["invoice_number"], _ = "INV-1O03", wrong.add("invoice_number")
+            value["invoice_number"] = "INV-1O03"
+            wrong.add("invoice_number")
         if i < 4:
-            value["total"], _ = t["total"] + 1, wrong.add("total")
+            value["total"] = t["total"] + 1
+            wrong.add("total")
         if 10 <= i <= 13:
             del value["issue_date"]
     else:
         if i == 5:
-            value["invoice_number"], _ = "INV-1OO5", wrong.add("invoice_number")
+            value["invoice_number"] = "INV-1OO5"
+            wrong.add("invoice_number")
         if i == 20:
             del value["issue_date"]
         if i == 15:
             value["items"] = value["items"][:1]
     if i == 7:
-        value["vendor"], _ = "ACME Ltd", None
-    metadata = {
-        k: {"confidence": 0.55 if k in wrong else 0.95} for k in value if k != "items"
-    }
+        value["vendor"] = "ACME Ltd"
+    metadata = {k: {"confidence": 0.55 if k in wrong else 0.95} for k in value if k != "items"}
     metadata["vendor"] = {"confidence": 0.97}
     if version == "v2" and i == 23:
         return {}
