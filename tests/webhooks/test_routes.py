@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -211,3 +212,26 @@ def test_webhook_url_events_are_signed_with_the_workspace_secret(
     verify(got.body, got.header(SIGNATURE_HEADER), first, now=hooks.clock.now().timestamp())
     [delivery] = hooks.client.call(ops.list_webhook_deliveries(event_id=event_id)).data
     assert (delivery.endpoint_id, delivery.state) == (None, "delivered")
+
+
+def test_parse_file_async_webhook_url_is_notified_through_the_same_machinery(
+    hooks: WebhookService, receivers: Receivers
+) -> None:
+    from tests.webhooks.receivers import wait_for
+
+    receiver = receivers()
+    secret = hooks.client.call(ops.rotate_workspace_secret()).secret
+    assert secret is not None
+    run = hooks.client.call(
+        ops.parse_file_async(b"Invoice total 12.00\n", filename="a.txt", webhook_url=receiver.url)
+    )
+
+    def notified() -> bool:
+        hooks.run_due()
+        return bool(receiver.requests)
+
+    wait_for(notified, timeout=20)
+    [got] = receiver.requests
+    assert got.json["type"] == "parse.run.completed"
+    assert run.id in json.dumps(got.json["data"])
+    verify(got.body, got.header(SIGNATURE_HEADER), secret, now=hooks.clock.now().timestamp())
