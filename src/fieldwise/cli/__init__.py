@@ -17,9 +17,11 @@ from fieldwise.cli.datasets import datasets
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.run import run
+from fieldwise.cli.runs import runs
 from fieldwise.cli.serve import serve
 from fieldwise.cli.sync import sync
 from fieldwise.cli.webhooks import webhooks
+from fieldwise.cli.workflows import workflows
 from fieldwise.config import client_settings
 from fieldwise.errors import FieldwiseError
 
@@ -53,7 +55,7 @@ def cli(
     ctx.call_on_close(state.close)
 
 
-for command in (serve, processors, versions, files, datasets, sync, run, webhooks):
+for command in (serve, processors, versions, files, datasets, sync, run, webhooks, runs, workflows):
     cli.add_command(command)
 
 
