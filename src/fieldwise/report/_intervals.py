@@ -8,12 +8,14 @@ each field costs O(resamples x distinct tuples) instead of O(resamples x documen
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["field_intervals"]
+from fieldwise.report._items import outcome_codes, sorted_codes
 
-_OK = ("correct", "both_empty")
+__all__ = ["field_intervals"]
 
 
 def field_intervals(
@@ -26,16 +28,19 @@ def field_intervals(
     confidence: float,
 ) -> dict[str, tuple[float, float]]:
     """Field -> percentile interval (low, high) of candidate minus baseline cell accuracy."""
+    field_code, fields = sorted_codes(cells["field"])
+    item_code, _ = sorted_codes(cells["item"])
+    versions = cells["version"]
     frame = pd.DataFrame(
         {
-            "field": cells["field"].astype(str).to_numpy(),
-            "item": cells["item"].astype(str).to_numpy(),
-            "cand": (cells["version"].astype(str) == candidate).to_numpy(),
-            "ok": cells["outcome"].astype(str).isin(_OK).to_numpy().astype(np.int64),
+            "field": field_code,
+            "item": item_code,
+            "cand": (versions == candidate).to_numpy(dtype=bool),
+            "ok": np.isin(outcome_codes(cells["outcome"]), (0, 4)).astype(np.int64),
             "n": np.ones(len(cells), dtype=np.int64),
         }
     )
-    frame = frame.loc[cells["version"].astype(str).isin([baseline, candidate]).to_numpy()]
+    frame = frame.loc[versions.isin([baseline, candidate]).to_numpy(dtype=bool)]
     per_doc = frame.groupby(["field", "item", "cand"], sort=True)[["ok", "n"]].sum()
     wide = pd.DataFrame(per_doc.unstack("cand", fill_value=0))
     for col in (("ok", False), ("n", False), ("ok", True), ("n", True)):
@@ -56,5 +61,5 @@ def field_intervals(
             acc_b = np.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 1.0)
             acc_c = np.where(sums[:, 3] > 0, sums[:, 2] / sums[:, 3], 1.0)
         low, high = np.percentile(acc_c - acc_b, [tail, 100 - tail])
-        out[str(field)] = (float(low), float(high))
+        out[fields[cast("int", field)]] = (float(low), float(high))
     return out

@@ -19,7 +19,7 @@ import pandas as pd
 
 from fieldwise.report._model import OUTCOME_CODES, Example, ItemTable
 
-__all__ = ["Units", "format_value", "units"]
+__all__ = ["Units", "format_value", "outcome_codes", "sorted_codes", "units"]
 
 _ABSENT = 5
 # severity of each outcome code (higher is worse) and back
@@ -55,11 +55,26 @@ class Units:
     improvements: tuple[Example, ...]
 
 
-def _outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:
-    cat = pd.Categorical(outcome.astype(str), categories=list(OUTCOME_CODES[:5]))
-    if (cat.codes < 0).any():
+def sorted_codes(values: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Integer codes of ``values`` numbered in sorted (string) order, and the sorted names.
+
+    Hashing first and sorting only the distinct names is much faster than sorting a million
+    strings (and categorical inputs may carry unsorted or unused categories)."""
+    codes, uniques = pd.factorize(values)
+    names = np.array([str(u) for u in uniques], dtype=object)
+    order = np.argsort(names, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], [str(n) for n in names[order]]
+
+
+def outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:
+    """Codes of :data:`OUTCOME_CODES` for each cell's outcome."""
+    codes, uniques = pd.factorize(outcome)
+    lookup = np.array([OUTCOME_CODES.index(str(u)) for u in uniques], dtype=np.int8)
+    if len(uniques) and lookup.max() > 4:
         raise ValueError("cells hold an unknown outcome")
-    return cat.codes.astype(np.int8)
+    return lookup[codes]
 
 
 def _representatives(
@@ -80,23 +95,18 @@ def units(
     document_names: Mapping[str, str],
 ) -> Units:
     """Reduce scored cells to (document, field) units for both versions."""
-    item_ids = cells["item"].astype(str).to_numpy()
-    field_ids = cells["field"].astype(str).to_numpy()
-    items = np.unique(item_ids)
-    fields = np.unique(field_ids)
+    item_code, items = sorted_codes(cells["item"])
+    field_code, fields = sorted_codes(cells["field"])
     n_fields = max(len(fields), 1)
-    key = np.searchsorted(items, item_ids).astype(np.int64) * n_fields + np.searchsorted(
-        fields, field_ids
-    )
-    rank = _RANK[_outcome_codes(cells["outcome"])]
-    version = cells["version"].astype(str).to_numpy()
+    key = item_code * n_fields + field_code
+    rank = _RANK[outcome_codes(cells["outcome"])]
     size = len(items) * n_fields
 
     grids, reps = [], []
     for name in (baseline, candidate):
         grid = np.full(size, -1, dtype=np.int8)
         if name is not None:
-            mask = version == name
+            mask = (cells["version"] == name).to_numpy(dtype=bool)
             np.maximum.at(grid, key[mask], rank[mask])
             reps.append(_representatives(key, rank, mask))
         else:
@@ -110,7 +120,7 @@ def units(
     ok_c = np.isin(code_c, (0, 4, _ABSENT)) if candidate is not None else ok_b
     offsets = np.searchsorted(rows // n_fields, np.arange(len(items) + 1))
 
-    names = [document_names.get(str(i), str(i)) for i in items]
+    names = [document_names.get(i, i) for i in items]
     expected_col, predicted_col = cells["expected"].to_numpy(), cells["predicted"].to_numpy()
     values: list[tuple[int, str, str, str]] = []
     regressions: list[Example] = []
@@ -126,8 +136,8 @@ def units(
         if ok_b[r] != ok_c[r]:
             d, f = divmod(k, n_fields)
             example = Example(
-                field=str(fields[f]),
-                item=str(items[d]),
+                field=fields[f],
+                item=items[d],
                 document=names[d],
                 expected=expected,
                 baseline=vb,
@@ -138,7 +148,7 @@ def units(
             (regressions if ok_b[r] else improvements).append(example)
     table = ItemTable(
         documents=tuple(names),
-        fields=tuple(str(f) for f in fields),
+        fields=tuple(fields),
         offsets=tuple(offsets.tolist()),
         field=tuple((rows % n_fields).tolist()),
         code=tuple((code_b.astype(np.int64) * 6 + code_c).tolist()),
