@@ -29,6 +29,7 @@ from fieldwise.compare.normalize import Unparsed, is_empty, normalize_text
         ("1.234", 1.234),
         ("1.234.567", 1234567.0),
         ("12.00-", -12.0),
+        ("1.5e3", 1500.0),
         ("EUR 17.808,00", 17808.0),
         (473, 473.0),
         (529.87, 529.87),

@@ -27,6 +27,7 @@ from fieldwise.compare.normalize import (
     parse_number,
 )
 from fieldwise.compare.spec import FieldSpec
+from fieldwise.compare.vectorized import parse_number_strings
 from fieldwise.errors import CompareError
 
 __all__ = [
@@ -169,13 +170,19 @@ def _parsed_amounts(
     """Per cell of ``left`` then ``right``: the amount (NaN if none), a key (-1 empty, else the
     key of the folded text of an unparsed value, 0 for a number) and the currency-code key.
 
-    Plain numbers skip Python entirely (``pd.to_numeric``); only the remaining unique strings go
-    through :func:`parse_number` / :func:`parse_currency`.
+    Python numbers are converted in bulk; the unique strings are parsed by Arrow kernels
+    (:mod:`~fieldwise.compare.vectorized`) where they can be, by :func:`parse_number` /
+    :func:`parse_currency` otherwise.
     """
     if len(left) != len(right):
         raise CompareError("comparator inputs differ in length")
     values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
-    amounts = np.array(pd.to_numeric(pd.Series(values), errors="coerce"), dtype=np.float64)
+    # Python numbers convert in C; strings (even "12.50") go through the string parsers below
+    numeric = np.fromiter(
+        (isinstance(v, int | float) for v in values), dtype=np.bool_, count=len(values)
+    )
+    amounts = np.full(len(values), np.nan)
+    amounts[numeric] = values[numeric].astype(np.float64)
     empty = np.asarray(pd.isna(values), dtype=np.bool_)
     keys = np.where(empty, -1, 0).astype(np.intp)
     codes = np.full(len(values), -1, dtype=np.intp)
@@ -189,7 +196,15 @@ def _parsed_amounts(
             rcodes, uniques = pd.factorize(
                 np.array([_hashable(v) for v in values[rest]], dtype=object)
             )
-        parsed = [parse_currency(u) if with_code else (parse_number(u), None) for u in uniques]
+        fast = np.full(len(uniques), np.nan)
+        if not with_code:
+            strings = [i for i, u in enumerate(uniques) if type(u) is str]
+            got, handled = parse_number_strings([uniques[i] for i in strings])
+            fast[np.asarray(strings, dtype=np.intp)[handled]] = got[handled]
+        parsed = [
+            parse_currency(u) if with_code else (parse_number(u), None) if f != f else (f, None)
+            for u, f in zip(uniques, fast.tolist(), strict=True)
+        ]
         amount = np.array([a if type(a) is float else np.nan for a, _ in parsed])
         text = [a if isinstance(a, Unparsed) else None for a, _ in parsed]
         is_empty_u = np.array([a is None for a, _ in parsed], dtype=np.bool_)

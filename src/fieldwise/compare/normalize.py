@@ -35,6 +35,7 @@ _PUNCT = str.maketrans("", "", string.punctuation + "«»„“”‘’‚–�
 _CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₣": "CHF"}
 _CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
+_SCIENTIFIC = re.compile(r"^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
 _NOISE = re.compile(r"[A-Za-z€$£¥₹₣%\s'’_]")
 _TRUE = frozenset(
     {
@@ -124,6 +125,8 @@ def parse_number(value: Any) -> float | Unparsed | None:
         return float(value)
     else:
         text = unicodedata.normalize("NFKC", str(value)).strip()
+    if _SCIENTIFIC.match(text):
+        return float(text)
     negative = False
     if text[0] == "(" and text[-1] == ")":
         negative, text = True, text[1:-1]
