@@ -24,3 +24,9 @@ def fail_marked(doc: ParsedDocument) -> dict[str, Any]:
     if "FAIL" in doc.text:
         raise RuntimeError("document marked to fail")
     return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}
+
+
+def slower(doc: ParsedDocument) -> dict[str, Any]:
+    """So slow that a run the runner sees in flight is still running on the server."""
+    time.sleep(0.8)
+    return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}

@@ -18,6 +18,7 @@ from fieldwise.runner import load_results, load_runset, run_versions
 from tests.runner.conftest import MakeWorld, World
 
 SLOW = {"engine": "python", "entrypoint": "tests.runner.engines:slow"}
+SLOWER = {"engine": "python", "entrypoint": "tests.runner.engines:slower"}
 RESULTS = Path(".fieldwise/results")
 
 
@@ -115,7 +116,7 @@ def test_resume_of_a_complete_run_set_runs_nothing(make_world: MakeWorld) -> Non
 def test_ctrl_c_stops_cleanly_cancels_in_flight_runs_and_says_how_to_resume(
     make_world: MakeWorld,
 ) -> None:
-    world = make_world(8, v1=SLOW, v2={**SLOW, "description": "v2"}, allow_python_engines=True)
+    world = make_world(8, v1=SLOWER, v2={**SLOWER, "description": "v2"}, allow_python_engines=True)
     command = ["run", "--eval-set", "texts", "--processor", world.processor_id]
     command += ["--version", world.v1, "--version", world.v2, "--concurrency", "2", "--quiet"]
     process = subprocess.Popen(
@@ -133,10 +134,11 @@ def test_ctrl_c_stops_cleanly_cancels_in_flight_runs_and_says_how_to_resume(
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             dirs = list(RESULTS.glob("rs_*")) if RESULTS.exists() else []
-            if dirs and (dirs[0] / "records.jsonl").exists() and _record_lines(dirs[0]) >= 2:
+            if dirs and (dirs[0] / "records.jsonl").exists() and _record_lines(dirs[0]) >= 1:
                 break
             assert process.poll() is None, process.communicate()
             time.sleep(0.02)
+        time.sleep(0.4)  # the next runs are now half-way through on the server
         process.send_signal(signal.SIGINT)
     finally:
         _, stderr = process.communicate(timeout=30)
@@ -144,8 +146,8 @@ def test_ctrl_c_stops_cleanly_cancels_in_flight_runs_and_says_how_to_resume(
     (directory,) = RESULTS.glob("rs_*")
     assert f"resume with: fieldwise run --resume {directory.name}" in stderr
     loaded = load_runset(directory.name)
-    assert 2 <= len(loaded.records) < 16
+    assert 1 <= len(loaded.records) < 16
     with world.connection().client() as client:
         runs = list(client.paginate(lambda c: ops.list_runs(world.processor_id, cursor=c)))
-    assert any(r.status == "canceled" for r in runs)
+    assert any(r.status == "canceled" for r in runs), (stderr, [r.status for r in runs])
     assert len(runs) - sum(r.status == "canceled" for r in runs) >= len(loaded.records)
