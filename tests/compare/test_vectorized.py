@@ -1,4 +1,5 @@
-"""The Arrow number parser agrees with the scalar ``parse_number`` on every value it handles."""
+"""The Arrow parsers agree with the scalar ``parse_number`` / ``parse_date`` on every value they
+handle (the rest falls back to the scalar parsers)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldwise.compare.normalize import parse_number
-from fieldwise.compare.vectorized import parse_number_strings
+from fieldwise.compare.normalize import parse_date, parse_number
+from fieldwise.compare.vectorized import parse_date_strings, parse_number_strings
 
 KNOWN = [
     "1,234.50",
@@ -88,3 +89,78 @@ def test_random_strings(seed: int) -> None:
 def test_empty() -> None:
     values, handled = parse_number_strings([])
     assert len(values) == len(handled) == 0
+
+
+DATES = [
+    "2018-03-05",
+    "2018-3-5",
+    "2018/03/05",
+    "2018.03.05",
+    "2018-03-05T10:00:00Z",
+    "2018-03-05 10:00",
+    " 2018-03-05 ",
+    "20180305",
+    "05.03.2018",
+    "5.3.2018",
+    "05/03/2018",
+    "03/05/2018",
+    "13/03/2018",
+    "03/13/2018",
+    "05.03.18",
+    "5/3/18",
+    "18/03/05",
+    "31.02.2018",
+    "29.02.2020",
+    "29.02.2019",
+    "0005-03-05",
+    "0000-01-01",
+    "9999-12-31",
+    "5. März 2018",
+    "March 5, 2018",
+    "5 Mar 2018",
+    "00/00/00",
+    "12/12/69",
+    "12/12/70",
+    "1/1/1",
+    "soon",
+    "",
+]
+
+
+def check_dates(strings: list[str], order: str) -> int:
+    iso, handled = parse_date_strings(strings, order)
+    for s, value, h in zip(strings, iso, handled.tolist(), strict=True):
+        if h:
+            assert value == parse_date(s, date_order=order), (s, order)
+            assert type(parse_date(s, date_order=order)) is str, s
+        else:
+            assert value is None
+    return int(handled.sum())
+
+
+@pytest.mark.parametrize("order", ["DMY", "MDY", "YMD"])
+def test_dates_known_forms(order: str) -> None:
+    assert check_dates(DATES, order) >= 15
+
+
+@pytest.mark.parametrize("order", ["DMY", "MDY", "YMD"])
+def test_dates_random(order: str) -> None:
+    rng = np.random.default_rng(len(order) + ord(order[0]))
+    strings = []
+    for _ in range(3000):
+        a, b = (str(int(x)) for x in rng.integers(0, 40, 2))
+        year = str(int(rng.integers(0, 2100))).zfill(int(rng.choice([1, 2, 4])))
+        sep = str(rng.choice(["-", ".", "/", " "]))
+        strings.append(
+            str(
+                rng.choice(
+                    [
+                        f"{a}{sep}{b}{sep}{year}",
+                        f"{year}{sep}{a}{sep}{b}",
+                        f"{year.zfill(4)}{a.zfill(2)}{b.zfill(2)}",
+                        f"{a}{sep}{b}",
+                    ]
+                )
+            )
+        )
+    assert check_dates(strings, order) > 300

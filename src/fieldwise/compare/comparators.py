@@ -27,7 +27,7 @@ from fieldwise.compare.normalize import (
     parse_number,
 )
 from fieldwise.compare.spec import FieldSpec
-from fieldwise.compare.vectorized import parse_number_strings
+from fieldwise.compare.vectorized import parse_date_strings, parse_number_strings
 from fieldwise.errors import CompareError
 
 __all__ = [
@@ -116,14 +116,20 @@ def _result(
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
 
 
-def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
+def _keyed_bulk(normalize_all: Callable[[list[Any]], list[Any]]) -> Comparator:
+    """Equality of normalized values; ``normalize_all`` maps the list of unique raw values."""
+
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
         lc, rc, uniques = _factorize(left, right)
-        keys = _keys([normalize(u) for u in uniques])
+        keys = _keys(normalize_all(uniques))
         lk, rk = _take(keys, lc, -1), _take(keys, rc, -1)
         return _result(lk, rk, lk == rk)
 
     return compare
+
+
+def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
+    return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
 
 
 def exact_string(
@@ -161,7 +167,22 @@ def boolean() -> Comparator:
 
 def date(date_order: str = "YMD") -> Comparator:
     """Equality of ISO dates parsed from many forms; ``date_order`` reads ambiguous ones."""
-    return _keyed(partial(parse_date, date_order=date_order))
+
+    def normalize_all(uniques: list[Any]) -> list[Any]:
+        strings = [i for i, u in enumerate(uniques) if type(u) is str]
+        iso, handled = parse_date_strings([uniques[i] for i in strings], date_order)
+        out: list[Any] = [None] * len(uniques)
+        done = set()
+        for i, value, ok in zip(strings, iso, handled.tolist(), strict=True):
+            if ok:
+                out[i] = value
+                done.add(i)
+        for i, u in enumerate(uniques):
+            if i not in done:
+                out[i] = parse_date(u, date_order=date_order)
+        return out
+
+    return _keyed_bulk(normalize_all)
 
 
 def _parsed_amounts(

@@ -232,7 +232,7 @@ def parse_date(value: Any, *, date_order: str = "YMD") -> str | Unparsed | None:
     elif m := _NUMERIC.match(text):
         a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
         if len(year) == 2 and date_order == "YMD":
-            parts = (_year(m.group(1)), b, int(year))
+            parts = (_year(m.group(1).zfill(2)), b, int(year))
         elif a > 12 or (b <= 12 and date_order != "MDY"):
             parts = (_year(year), b, a)
         else:

@@ -89,3 +89,81 @@ def parse_number_strings(
         )
         values[idx] = np.where(negative[idx], -parsed, parsed)
     return values, handled
+
+
+_DATE_ISO = r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?:[Tt ].*)?$"
+_DATE_COMPACT = r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$"
+_DATE_NUMERIC = r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<y>\d{2}|\d{4})$"
+
+
+def _groups(
+    text: pa.Array | pa.ChunkedArray, pattern: str, names: tuple[str, ...]
+) -> tuple[npt.NDArray[np.bool_], list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64]]]:
+    """Which rows match, each named group as an int, and each group's length in characters."""
+    found = pc.extract_regex(text, pattern)
+    matched = _bool(pc.fill_null(pc.is_valid(found), False))
+    ints, lengths = [], []
+    for name in names:
+        group = pc.struct_field(found, name)
+        group = pc.if_else(pa.array(matched), group, "0")
+        ints.append(_np(pc.cast(group, pa.int64())))
+        lengths.append(_np(pc.utf8_length(group)))
+    return matched, ints, lengths
+
+
+def _two_digit_year(
+    year: npt.NDArray[np.int64], length: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    return np.where(length == 2, year + np.where(year < 70, 2000, 1900), year)
+
+
+def parse_date_strings(
+    strings: list[str], date_order: str
+) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
+    """ISO dates for the numeric forms (``2018-03-05``, ``20180305``, ``05.03.2018``,
+    ``5/3/18``) in bulk; returns (iso, handled). ``iso[i]`` equals
+    ``parse_date(strings[i], date_order=date_order)`` wherever ``handled[i]``; month names,
+    invalid dates and anything unusual are left to the scalar parser."""
+    n = len(strings)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.bool_)
+    raw = pa.array(strings, type=pa.string())
+    safe = _bool(pc.string_is_ascii(raw)) & ~_bool(
+        pc.match_substring_regex(raw, r"[\x00-\x1f\x7f]")
+    )
+    text = pc.utf8_trim(raw, " ")
+    year = np.zeros(n, dtype=np.int64)
+    month = np.zeros(n, dtype=np.int64)
+    day = np.zeros(n, dtype=np.int64)
+    matched = np.zeros(n, dtype=np.bool_)
+    for pattern in (_DATE_ISO, _DATE_COMPACT):
+        hit, (y, m, d), _ = _groups(text, pattern, ("y", "m", "d"))
+        hit &= ~matched
+        year[hit], month[hit], day[hit] = y[hit], m[hit], d[hit]
+        matched |= hit
+    hit, (a, b, y), (a_len, _, y_len) = _groups(text, _DATE_NUMERIC, ("a", "b", "y"))
+    hit &= ~matched
+    short_ymd = (y_len == 2) & (date_order == "YMD")
+    day_first = ~short_ymd & ((a > 12) | ((b <= 12) & (date_order != "MDY")))
+    y4 = _two_digit_year(y, y_len)
+    yy = np.where(a_len == 1, a + 2000, _two_digit_year(a, a_len))  # zfill(2) then 2-digit rule
+    year = np.where(hit, np.where(short_ymd, yy, y4), year)
+    month = np.where(hit, np.where(short_ymd | day_first, b, a), month)
+    day = np.where(hit, np.where(short_ymd, y, np.where(day_first, a, b)), day)
+    matched |= hit
+
+    valid = matched & safe & (year >= 1) & (year <= 9999) & (month >= 1) & (month <= 12)
+    valid &= day >= 1
+    months = ((np.where(valid, year, 1970) - 1970) * 12 + np.where(valid, month, 1) - 1).astype(
+        "datetime64[M]"
+    )
+    first = months.astype("datetime64[D]")
+    days_in_month = ((months + 1).astype("datetime64[D]") - first).astype(np.int64)
+    valid &= day <= days_in_month
+    iso: list[str | None] = [None] * n
+    if valid.any():
+        idx = np.flatnonzero(valid)
+        dates = first[idx] + (day[idx] - 1).astype("timedelta64[D]")
+        for i, text_date in zip(idx.tolist(), np.datetime_as_string(dates, unit="D"), strict=True):
+            iso[i] = str(text_date)
+    return iso, valid
