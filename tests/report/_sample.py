@@ -15,6 +15,7 @@ Confidences: right values 0.95, wrong ones 0.55.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fieldwise.compare import ComparisonResult, build_frame, compare, parse_field_specs
@@ -107,7 +108,9 @@ def sample_verdict(result: ComparisonResult) -> Verdict:
     return decide(result, POLICY, failed_runs=FAILED)
 
 
+@functools.cache
 def sample_report(*, with_verdict: bool = True) -> ReportData:
+    """Built once per process: ReportData is frozen, so tests can share it."""
     result = sample_result()
     verdict = sample_verdict(result) if with_verdict else None
     return build_report(result, CONTEXT, verdict)

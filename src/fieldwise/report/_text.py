@@ -78,9 +78,19 @@ def render_junit(data: ReportData) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 
 
+def _plain(value: Any) -> Any:
+    """Dataclasses to dicts; tuples of plain values are left for json to write as arrays
+    (``dataclasses.asdict`` would deep-copy each of a million item-table entries)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+        return [_plain(v) for v in value]
+    return value
+
+
 def render_json(data: ReportData) -> str:
     """The whole ReportData as JSON (sorted keys); :func:`report_from_json` reads it back."""
-    return json.dumps(dataclasses.asdict(data), sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(_plain(data), sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def _decode(hint: Any, value: Any) -> Any:
