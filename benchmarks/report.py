@@ -136,9 +136,9 @@ def main() -> None:
 
     t_compare, result = timed(lambda: comparison(args.documents, args.fields))
     context = ReportContext(dataset="bench", generated_at="2026-01-01T00:00:00Z")
-    t_build, data = timed(lambda: build_report(result, context))
+    t_build, data = timed(lambda: build_report(result, context), repeat=2)
     env = make_environment()
-    t_html, html = timed(lambda: render_html(data, env))
+    t_html, html = timed(lambda: render_html(data, env), repeat=2)
     t_md, _ = timed(lambda: render_markdown(data, env))
     t_junit, _ = timed(lambda: render_junit(data))
     t_json, _ = timed(lambda: render_json(data))

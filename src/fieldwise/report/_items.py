@@ -122,6 +122,18 @@ def units(
 
     names = [document_names.get(i, i) for i in items]
     expected_col, predicted_col = cells["expected"].to_numpy(), cells["predicted"].to_numpy()
+    memo: dict[tuple[type, Any], str] = {}
+
+    def fmt(value: Any) -> str:
+        # the same few values repeat across a million cells; lists are unhashable
+        try:
+            key = (type(value), value)
+            if key not in memo:
+                memo[key] = format_value(value)
+            return memo[key]
+        except TypeError:
+            return format_value(value)
+
     values: list[tuple[int, str, str, str]] = []
     regressions: list[Example] = []
     improvements: list[Example] = []
@@ -129,9 +141,9 @@ def units(
         k = int(rows[r])
         pb, pc = reps[0].get(k), reps[1].get(k)
         source = pb if pb is not None else pc
-        expected = format_value(expected_col[source]) if source is not None else ""
-        vb = format_value(predicted_col[pb]) if pb is not None else ""
-        vc = format_value(predicted_col[pc]) if pc is not None else ""
+        expected = fmt(expected_col[source]) if source is not None else ""
+        vb = fmt(predicted_col[pb]) if pb is not None else ""
+        vc = fmt(predicted_col[pc]) if pc is not None else ""
         values.append((r, expected, vb, vc))
         if ok_b[r] != ok_c[r]:
             d, f = divmod(k, n_fields)
