@@ -231,7 +231,7 @@ async def arun_versions(
         with RunCache(cache_path) as cache, RecordWriter(loaded.directory) as writer:
 
             def finish(record: RunRecord) -> None:
-                writer.append(record)
+                writer.append(record, durable=not record.cached)
                 tally.add(record)
                 if record.status == "succeeded" and not record.cached and record.output:
                     cache.put(
@@ -247,6 +247,7 @@ async def arun_versions(
                 report(tally.progress())
 
             to_run = _serve_from_cache(pending, cache, manifest, finish) if use_cache else pending
+            writer.sync()
 
             async def worker() -> None:
                 while to_run:

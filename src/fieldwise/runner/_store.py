@@ -87,8 +87,14 @@ class RecordWriter:
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
-    def append(self, record: RunRecord) -> None:
+    def append(self, record: RunRecord, *, durable: bool = True) -> None:
+        """Write one record; ``durable=False`` leaves the fsync to a later :meth:`sync` (for
+        cache hits, which are cheap to redo: one fsync per batch instead of per line)."""
         self._handle.write(json.dumps(record.to_json(), sort_keys=True, ensure_ascii=False) + "\n")
+        if durable:
+            self._sync()
+
+    def sync(self) -> None:
         self._sync()
 
     def close(self) -> None:
