@@ -108,3 +108,12 @@ def test_comparator_for_each_type() -> None:
     for kind, (a, b) in pairs.items():
         spec = FieldSpec(name="f", type=kind, date_order="DMY")
         assert comparator_for(spec)(s(a), s(b)).match.tolist() == [True], kind
+
+
+def test_currency_objects_with_codes() -> None:
+    """{"amount": "10,00", "currency": "EUR"} vs "10 EUR": equal, also when codes must match;
+    against "10 USD" equal amounts but different codes."""
+    left = s({"amount": "10,00", "currency": "EUR"}, {"amount": 10, "currency": "EUR"})
+    right = s("10 EUR", "10 USD")
+    assert currency()(left, right).match.tolist() == [True, True]
+    assert currency(currency_required=True)(left, right).match.tolist() == [True, False]

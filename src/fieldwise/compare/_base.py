@@ -1,0 +1,103 @@
+"""Shared machinery of the comparators: the result type and the factorize-once helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from fieldwise.errors import CompareError
+
+__all__ = [
+    "BoolArray",
+    "Comparator",
+    "Comparison",
+    "FloatArray",
+    "IntArray",
+    "comparison_of",
+    "factorize_pair",
+    "hashable",
+    "normalized_keys",
+    "take_codes",
+]
+
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Per-cell result: emptiness of each side, the match, and a score in [0, 1].
+
+    ``score`` is 1.0/0.0 for exact comparators and the similarity for fuzzy text (kept as partial
+    credit); it is 0.0 when one side is empty and 1.0 when both are.
+    """
+
+    left_empty: BoolArray
+    right_empty: BoolArray
+    match: BoolArray
+    score: FloatArray
+
+
+Comparator = Callable[["pd.Series[Any]", "pd.Series[Any]"], Comparison]
+
+
+def hashable(value: Any) -> Any:
+    """Lists, dicts and sets as canonical JSON text, so that they can be factorized."""
+    if isinstance(value, list | dict | set):
+        return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return value
+
+
+def factorize_pair(
+    left: pd.Series[Any], right: pd.Series[Any]
+) -> tuple[IntArray, IntArray, list[Any]]:
+    """Codes of both sides into one list of unique raw values (-1 for missing)."""
+    if len(left) != len(right):
+        raise CompareError("comparator inputs differ in length")
+    values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError:
+        codes, uniques = pd.factorize(np.array([hashable(v) for v in values], dtype=object))
+    codes = np.asarray(codes, dtype=np.intp)
+    n = len(left)
+    return codes[:n], codes[n:], list(uniques)
+
+
+def take_codes(per_unique: npt.NDArray[Any], codes: IntArray, fill: Any) -> npt.NDArray[Any]:
+    """Per-unique values spread back over the cells; ``fill`` where the code is -1."""
+    out = (
+        per_unique[np.where(codes >= 0, codes, 0)] if len(per_unique) else np.full(len(codes), fill)
+    )
+    if len(per_unique):
+        out[codes < 0] = fill
+    return out
+
+
+def normalized_keys(normalized: list[Any]) -> IntArray:
+    """Integer key per unique raw value: equal normalized values share a key, empty is -1."""
+    values = np.empty(len(normalized), dtype=object)
+    values[:] = normalized
+    try:
+        codes, _ = pd.factorize(values)
+    except TypeError:
+        codes, _ = pd.factorize(np.array([hashable(v) for v in normalized], dtype=object))
+    return np.asarray(codes, dtype=np.intp)
+
+
+def comparison_of(
+    lk: IntArray, rk: IntArray, match: BoolArray, score: FloatArray | None = None
+) -> Comparison:
+    le, re_ = lk < 0, rk < 0
+    match = match & ~le & ~re_
+    if score is None:
+        score = match.astype(np.float64)
+    score = np.where(le & re_, 1.0, np.where(le | re_, 0.0, score))
+    return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
