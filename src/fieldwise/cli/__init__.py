@@ -13,7 +13,9 @@ import click
 
 from fieldwise import __version__
 from fieldwise.cli._context import CliContext
+from fieldwise.cli.analysis import compare_cmd, gate_cmd, publish_cmd, report_cmd
 from fieldwise.cli.datasets import datasets
+from fieldwise.cli.evaluate import evaluate_cmd
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.run import run
@@ -55,7 +57,23 @@ def cli(
     ctx.call_on_close(state.close)
 
 
-for command in (serve, processors, versions, files, datasets, sync, run, webhooks, runs, workflows):
+for command in (
+    evaluate_cmd,
+    sync,
+    run,
+    compare_cmd,
+    report_cmd,
+    gate_cmd,
+    publish_cmd,
+    datasets,
+    processors,
+    versions,
+    files,
+    runs,
+    workflows,
+    webhooks,
+    serve,
+):
     cli.add_command(command)
 
 

@@ -1,0 +1,210 @@
+"""``fieldwise compare``, ``report``, ``gate`` and ``publish``: read a run set, never re-run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from fieldwise.cli._context import CliContext, pass_cli
+from fieldwise.cli._runsets import echo_verdict, load_analysis, runset_options
+from fieldwise.compare import render_table, write_frames
+from fieldwise.errors import ConfigError
+from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
+from fieldwise.gate import Verdict, publish_if_passed
+from fieldwise.report import FORMATS, make_environment
+from fieldwise.runner import DEFAULT_RESULTS_DIR, load_runset
+
+_POLICY = click.option(
+    "--policy",
+    "policy_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Gate policy TOML [default: the dataset's [gate] and critical fields].",
+)
+
+
+def _formats(value: str) -> list[str]:
+    wanted = [f.strip() for f in value.split(",") if f.strip()]
+    unknown = [f for f in wanted if f not in FORMATS]
+    if unknown or not wanted:
+        raise click.BadParameter(f"choose from {', '.join(FORMATS)}", param_hint="--format")
+    return wanted
+
+
+@click.command("compare")
+@runset_options
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write every comparison table as Parquet into this folder.",
+)
+@pass_cli
+def compare_cmd(
+    cli: CliContext,
+    runset_id: str,
+    baseline: str | None,
+    candidate: str | None,
+    dataset_path: Path | None,
+    results_dir: Path,
+    out: Path | None,
+) -> None:
+    """Compare the versions of a run set field by field and print the table.
+
+    Accuracy, precision, recall and F1 per field and version; with two versions the flips
+    (fixed / regressed), McNemar p (Holm-adjusted) and a bootstrap interval of the delta.
+    """
+    analysis = load_analysis(
+        cli,
+        runset_id,
+        baseline=baseline,
+        candidate=candidate,
+        dataset_path=dataset_path,
+        results_dir=results_dir,
+        with_policy=False,
+    )
+    click.echo(render_table(analysis.scored.result))
+    if analysis.scored.failed_runs:
+        click.echo(f"{len(analysis.scored.failed_runs)} failed run(s) counted as missed values")
+    if out is not None:
+        paths = write_frames(analysis.scored.result, out)
+        click.echo(f"wrote {len(paths)} tables to {out}")
+
+
+@click.command("report")
+@runset_options
+@_POLICY
+@click.option(
+    "--format",
+    "formats",
+    default="html,md,junit,json",
+    show_default=True,
+    help="Comma-separated: html, md, junit, json.",
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder [default: reports/<dataset>/<time>-<baseline>-vs-<candidate>/].",
+)
+@pass_cli
+def report_cmd(
+    cli: CliContext,
+    runset_id: str,
+    baseline: str | None,
+    candidate: str | None,
+    dataset_path: Path | None,
+    results_dir: Path,
+    policy_path: Path | None,
+    formats: str,
+    out: Path | None,
+) -> None:
+    """Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON."""
+    wanted = _formats(formats)
+    analysis = load_analysis(
+        cli,
+        runset_id,
+        baseline=baseline,
+        candidate=candidate,
+        dataset_path=dataset_path,
+        results_dir=results_dir,
+        policy_path=policy_path,
+    )
+    paths = write_outputs(analysis, wanted, out, make_environment())
+    echo_verdict(analysis)
+    for fmt, path in paths.items():
+        click.echo(f"{fmt}: {path}")
+
+
+@click.command("gate")
+@runset_options
+@_POLICY
+@click.pass_context
+def gate_cmd(
+    ctx: click.Context,
+    runset_id: str,
+    baseline: str | None,
+    candidate: str | None,
+    dataset_path: Path | None,
+    results_dir: Path,
+    policy_path: Path | None,
+) -> None:
+    """Decide whether the candidate of a run set may be published.
+
+    Exit 0 when every rule of the policy passes, 1 when one fails (reasons printed), 2 when
+    it cannot decide. The verdict is saved with the run set for `fieldwise publish`.
+    """
+    cli = ctx.find_object(CliContext)
+    assert cli is not None
+    analysis = load_analysis(
+        cli,
+        runset_id,
+        baseline=baseline,
+        candidate=candidate,
+        dataset_path=dataset_path,
+        results_dir=results_dir,
+        policy_path=policy_path,
+    )
+    if analysis.verdict is None:
+        raise ConfigError(f"run set {runset_id} has a single version: nothing to gate")
+    save_verdict(analysis)
+    echo_verdict(analysis)
+    ctx.exit(0 if analysis.verdict.passed else 1)
+
+
+@click.command("publish")
+@click.option("--processor", "processor_id", required=True, help="Processor id.")
+@click.option("--version", "version_id", required=True, help="Version id to publish (ver_…).")
+@click.option(
+    "--runset",
+    "runset_id",
+    required=True,
+    help="Run set whose saved verdict (from gate, report or evaluate) must pass.",
+)
+@click.option(
+    "--results-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_RESULTS_DIR,
+    show_default=True,
+    help="Where run sets are stored.",
+)
+@click.option("--force", is_flag=True, help="Publish even without a passing verdict (logged).")
+@pass_cli
+def publish_cmd(
+    cli: CliContext,
+    processor_id: str,
+    version_id: str,
+    runset_id: str,
+    results_dir: Path,
+    force: bool,
+) -> None:
+    """Publish a drafted version, only if the run set's verdict for it passed."""
+    runset = load_runset(runset_id, results_dir)
+    path = runset.directory / VERDICT_FILE
+    if not path.is_file():
+        raise ConfigError(
+            f"run set {runset_id} has no verdict yet: run `fieldwise gate {runset_id}` first"
+        )
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    if saved.get("processor_id") != processor_id:
+        raise ConfigError(
+            f"run set {runset_id} evaluated processor "
+            f"{saved.get('processor_id')!r}, not {processor_id!r}"
+        )
+    verdict = Verdict(
+        passed=bool(saved["passed"]),
+        reasons=tuple(saved.get("reasons", ())),
+        rules=(),
+        baseline=str(saved.get("baseline")),
+        candidate=str(saved.get("candidate")),
+        policy_source=str(path),
+    )
+    version = publish_if_passed(
+        cli.client(),
+        processor_id,
+        version_id,
+        verdict,
+        force=force,
+        log=lambda m: click.echo(f"warning: {m}", err=True),
+    )
+    click.echo(f"published {processor_id}/{version.id}")

@@ -1,0 +1,135 @@
+"""``fieldwise evaluate``: the main job in one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from fieldwise.cli._context import CliContext
+from fieldwise.cli._runsets import echo_verdict, now_iso
+from fieldwise.evaluate import EvaluationOptions, evaluate
+from fieldwise.report import FORMATS
+from fieldwise.runner import Progress as RunProgress
+
+
+@click.command("evaluate")
+@click.argument("dataset", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--baseline",
+    default="published",
+    show_default=True,
+    help="Baseline version: an id, 'published' or 'latest-draft'.",
+)
+@click.option(
+    "--candidate",
+    default="latest-draft",
+    show_default=True,
+    help="Candidate version: an id, 'published' or 'latest-draft'.",
+)
+@click.option(
+    "--policy",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Gate policy TOML [default: the dataset's [gate] and critical fields].",
+)
+@click.option("--publish", is_flag=True, help="Publish the candidate if the gate passes.")
+@click.option(
+    "--format",
+    "formats",
+    default=",".join(FORMATS),
+    show_default=True,
+    help="Report formats, comma-separated.",
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Report folder [default: reports/<dataset>/<time>-<baseline>-vs-<candidate>/].",
+)
+@click.option(
+    "--concurrency",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Processor runs in flight.",
+)
+@click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@click.pass_context
+def evaluate_cmd(
+    ctx: click.Context,
+    dataset: Path,
+    baseline: str,
+    candidate: str,
+    policy: Path | None,
+    publish: bool,
+    formats: str,
+    out: Path | None,
+    concurrency: int,
+    no_cache: bool,
+    quiet: bool,
+) -> None:
+    """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
+
+    With no --base-url this uses the embedded local service, and creates the dataset's
+    processor from its shipped configs (baseline published, candidate drafted) if needed.
+    Exit 0 when the candidate passes the gate, 1 when it fails, 2 on errors.
+    """
+    cli = ctx.find_object(CliContext)
+    assert cli is not None
+    options = EvaluationOptions(
+        baseline=baseline,
+        candidate=candidate,
+        policy=policy,
+        publish=publish,
+        formats=tuple(f.strip() for f in formats.split(",") if f.strip()),
+        out_dir=out,
+        concurrency=concurrency,
+        use_cache=not no_cache,
+    )
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]} · cached {task.fields[cached]}"),
+        TimeRemainingColumn(),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("runs", total=None, failed=0, cached=0)
+
+        def stage(text: str) -> None:
+            if not quiet:
+                bar.console.print(f"[dim]›[/dim] {text}")
+
+        def progress(p: RunProgress) -> None:
+            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
+
+        outcome = evaluate(
+            cli.connection(),
+            dataset,
+            options,
+            generated_at=now_iso(),
+            stage=stage,
+            progress=progress,
+        )
+    result = outcome.analysis.scored.result
+    runset = outcome.runset
+    click.echo(
+        f"run set {runset.runset_id}: {runset.done} pairs ({runset.cached} cached, "
+        f"{runset.failed} failed)"
+    )
+    if result.accuracy_candidate is not None and result.delta is not None:
+        click.echo(
+            f"accuracy: baseline {result.accuracy_baseline:.1%} → candidate "
+            f"{result.accuracy_candidate:.1%} ({result.delta * 100:+.1f} pts)"
+        )
+    echo_verdict(outcome.analysis)
+    if outcome.published is not None:
+        click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
+    report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
+    if report is not None:
+        click.echo(f"report: {report}")
+    verdict = outcome.analysis.verdict
+    ctx.exit(0 if verdict is None or verdict.passed else 1)

@@ -1,0 +1,31 @@
+"""The main job: score run sets, decide, report — and ``evaluate`` a dataset end to end."""
+
+from fieldwise.evaluate.analysis import (
+    VERDICT_FILE,
+    Analysis,
+    analyze,
+    resolve_policy,
+    save_verdict,
+    write_outputs,
+)
+from fieldwise.evaluate.bootstrap import ProcessorSetup, ensure_processor
+from fieldwise.evaluate.pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate.scoring import Scored, resolve_version, score_runset, specs_from
+
+__all__ = [
+    "VERDICT_FILE",
+    "Analysis",
+    "Evaluation",
+    "EvaluationOptions",
+    "ProcessorSetup",
+    "Scored",
+    "analyze",
+    "ensure_processor",
+    "evaluate",
+    "resolve_policy",
+    "resolve_version",
+    "save_verdict",
+    "score_runset",
+    "specs_from",
+    "write_outputs",
+]
