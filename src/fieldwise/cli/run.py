@@ -80,6 +80,7 @@ def run(
     """
     if resume is None and not (eval_set and processor_id and versions):
         raise click.UsageError("give --eval-set, --processor and --version, or --resume RUNSET_ID")
+    console = Console(stderr=True)
     with Bar(
         TextColumn("running"),
         BarColumn(),
@@ -87,8 +88,8 @@ def run(
         TextColumn("failed {task.fields[failed]}  cached {task.fields[cached]}"),
         _Rate(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
+        console=console,
+        disable=quiet or not console.is_terminal,  # CI logs get the summary, not redraws
         transient=True,
     ) as bar:
         task = bar.add_task("run", total=None, failed=0, cached=0)
