@@ -23,6 +23,8 @@ class ProcessorSetup:
     baseline: Version | None
     candidate: Version | None
     created: tuple[str, ...]
+    #: What the aliases ``published`` and ``latest-draft`` resolve to right now.
+    aliases: dict[str, str]
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -74,4 +76,10 @@ def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
         if baseline is not None and baseline.status != "published":
             baseline = client.publish_version(processor.id, baseline.id)
     candidate = find_or_create("candidate", publish=False)
-    return ProcessorSetup(processor.id, baseline, candidate, tuple(created))
+    aliases = {}
+    if baseline is not None:
+        aliases["published"] = baseline.id
+    drafts = [v for v in versions if v.status == "drafted"]
+    if drafts:
+        aliases["latest-draft"] = max(drafts, key=lambda v: v.number).id
+    return ProcessorSetup(processor.id, baseline, candidate, tuple(created), aliases)

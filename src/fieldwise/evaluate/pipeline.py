@@ -60,11 +60,11 @@ class Evaluation:
 
 
 def _version_arg(requested: str, setup: ProcessorSetup, alias: str, shipped: Version | None) -> str:
-    """Pin an alias to the version the dataset's config set up, so a draft someone else
-    made later on the same service cannot slip in as the candidate."""
-    if requested == alias and shipped is not None:
-        return shipped.id
-    return requested
+    """Keep the alias when it names the version the dataset's config set up (reports then say
+    "published" / "latest-draft"); pin the id when a draft made elsewhere would slip in."""
+    if requested != alias or shipped is None or setup.aliases.get(alias) == shipped.id:
+        return requested
+    return shipped.id
 
 
 def evaluate(
