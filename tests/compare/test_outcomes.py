@@ -162,3 +162,11 @@ def test_array_columns_inherit_critical() -> None:
     assert resolved["items[].desc"].type == "string"
     assert resolved["items[].desc"].critical
     assert not resolved["other"].critical
+
+
+def test_duplicate_rows_in_a_sparse_frame_are_rejected() -> None:
+    """1,000 items with a field of their own: too sparse to count densely, checked by hashing."""
+    rows = [(f"d{i}", f"f{i}", "v", 1, 1, None) for i in range(1000)]
+    score_cells(frame(rows), SPECS)
+    with pytest.raises(CompareError, match="duplicate"):
+        score_cells(frame([*rows, rows[500]]), SPECS)

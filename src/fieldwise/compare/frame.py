@@ -115,7 +115,12 @@ def validate_frame(frame: pd.DataFrame) -> None:
     sizes = [int(k.max()) + 2 if len(k) else 1 for k in keys]
     # one int64 per row (codes are -1 for a missing key, hence the +1): duplicates in C speed
     combined = ((keys[0] + 1) * sizes[1] + keys[1] + 1) * sizes[2] + keys[2] + 1
-    if not pd.Index(combined).is_unique:
+    span = sizes[0] * sizes[1] * sizes[2]
+    if span <= 8 * len(combined) + 1_000_000:  # dense enough: count, no hashing
+        duplicated = bool(len(combined)) and int(np.bincount(combined, minlength=span).max()) > 1
+    else:
+        duplicated = not pd.Index(combined).is_unique
+    if duplicated:
         raise CompareError("comparison frame has duplicate (item, field, version) rows")
 
 

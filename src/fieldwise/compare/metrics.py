@@ -17,6 +17,7 @@ Definitions (a *prediction* is a cell with a predicted value; it is the positive
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -79,14 +80,25 @@ def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     }
 
 
-def _counts(cells: pd.DataFrame, keys: list[str], weighted: bool) -> pd.DataFrame:
-    values = cells["weight"] if weighted else pd.Series(1.0, index=cells.index)
-    table = (
-        values.groupby([cells[k] for k in keys] + [cells["outcome"]], observed=True, sort=True)
-        .sum()
-        .unstack("outcome", fill_value=0)
+def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]]:
+    cat = column.cat if isinstance(column.dtype, pd.CategoricalDtype) else None
+    if cat is None:
+        categorical = pd.Categorical(column)
+        return np.asarray(categorical.codes, dtype=np.int64), pd.Index(categorical.categories)
+    return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
+
+
+def _outcome_counts(
+    group: npt.NDArray[np.int64],
+    groups: int,
+    outcome: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64] | None = None,
+) -> npt.NDArray[np.float64]:
+    """(groups x outcomes) counts, or sums of ``weights``, in one bincount."""
+    flat = np.bincount(
+        group * len(OUTCOMES) + outcome, weights=weights, minlength=groups * len(OUTCOMES)
     )
-    return table.reindex(columns=list(OUTCOMES), fill_value=0.0)
+    return np.asarray(flat, dtype=np.float64).reshape(groups, len(OUTCOMES))
 
 
 def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.DataFrame:
@@ -94,27 +106,33 @@ def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.Dat
     accuracy / precision / recall / f1 (see the module docstring) and ``mean_score``: the mean
     cell score over cells that are not both_empty (partial credit: fuzzy text keeps its
     similarity; NaN when every cell is both_empty)."""
-    table = _counts(cells, ["version", "field"], weighted=False)
-    table = table.loc[table.sum(axis=1) > 0]
-    counts = table.to_numpy(dtype=np.float64)
+    v, versions = _codes(cells["version"])
+    f, fields = _codes(cells["field"])
+    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    group = v * len(fields) + f
+    n_groups = len(versions) * len(fields)
+    counts = _outcome_counts(group, n_groups, o)
+    scored = o != OUTCOMES.index("both_empty")
+    score_sum = np.bincount(
+        group[scored], weights=cells["score"].to_numpy()[scored], minlength=n_groups
+    )
+    score_n = np.bincount(group[scored], minlength=n_groups)
+    present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
+    counts = counts[present]
     prf = _prf(counts)
-    out = table.astype("int64").reset_index()
-    out.columns = pd.Index(["version", "field", *OUTCOMES])
-    found = [specs[str(f)] for f in out["field"]]
-    out["type"] = [s.type for s in found]
-    out["weight"] = [s.weight for s in found]
-    out["critical"] = [s.critical for s in found]
+    out = pd.DataFrame(counts.astype(np.int64), columns=list(OUTCOMES))
+    out.insert(0, "version", np.asarray(versions)[present // len(fields)])
+    out.insert(1, "field", np.asarray(fields)[present % len(fields)])
+    found = [specs[str(name)] for name in out["field"]]
+    out["type"] = [spec.type for spec in found]
+    out["weight"] = [spec.weight for spec in found]
+    out["critical"] = [spec.critical for spec in found]
     out["support"] = out["correct"] + out["wrong"] + out["missed"]
-    out["n_cells"] = counts.sum(axis=1).astype("int64")
+    out["n_cells"] = counts.sum(axis=1).astype(np.int64)
     out["accuracy"] = _accuracy(counts)
     out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
-    scored = cells.loc[cells["outcome"] != "both_empty"]
-    means = scored.groupby(["version", "field"], observed=True)["score"].mean()
-    keys = pd.MultiIndex.from_arrays([out["version"].astype(str), out["field"].astype(str)])
-    means.index = pd.MultiIndex.from_arrays(
-        [means.index.get_level_values(i).astype(str) for i in range(2)]
-    )
-    out["mean_score"] = means.reindex(keys).to_numpy(dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["mean_score"] = score_sum[present] / score_n[present]
     return out.loc[:, _FIELD_COLUMNS]
 
 
@@ -147,7 +165,11 @@ def document_table(cells: pd.DataFrame) -> pd.DataFrame:
 def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
     """One row per version: weighted pooled metrics, support, documents and the share of
     documents with every field correct."""
-    table = _counts(cells, ["version"], weighted=True)
+    v, versions = _codes(cells["version"])
+    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
+    table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
+    table = table.loc[_outcome_counts(v, len(versions), o).sum(axis=1) > 0]
     support = (
         cells.loc[cells["outcome"].isin(["correct", "wrong", "missed"])]
         .groupby("version", observed=True)
