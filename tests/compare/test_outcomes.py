@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import parse_field_specs, score_cells
-from fieldwise.compare.frame import FRAME_COLUMNS
+from fieldwise.compare.frame import FRAME_COLUMNS, validate_frame
 from fieldwise.compare.outcomes import cell_specs
 from fieldwise.errors import CompareError
 
@@ -167,6 +167,6 @@ def test_array_columns_inherit_critical() -> None:
 def test_duplicate_rows_in_a_sparse_frame_are_rejected() -> None:
     """1,000 items with a field of their own: too sparse to count densely, checked by hashing."""
     rows = [(f"d{i}", f"f{i}", "v", 1, 1, None) for i in range(1000)]
-    score_cells(frame(rows), SPECS)
+    validate_frame(frame(rows))
     with pytest.raises(CompareError, match="duplicate"):
-        score_cells(frame([*rows, rows[500]]), SPECS)
+        validate_frame(frame([*rows, rows[500]]))
