@@ -20,7 +20,8 @@ from fieldwise.runner._model import (
     RunSet,
     VersionRef,
 )
-from fieldwise.runner._run import Connection, RunInterrupted, arun_versions, run_versions
+from fieldwise.runner._plan import Connection
+from fieldwise.runner._run import RunInterrupted, arun_versions, run_versions
 from fieldwise.runner._store import (
     DEFAULT_RESULTS_DIR,
     RESULT_COLUMNS,

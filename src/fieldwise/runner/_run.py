@@ -4,53 +4,20 @@ concurrently, cached and resumable."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import time
 from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
 
-from fieldwise.client import AsyncClient
 from fieldwise.errors import RunnerError
-from fieldwise.runner import _resolve
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
 from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
-from fieldwise.runner._model import (
-    ItemSnapshot,
-    LoadedRunSet,
-    Manifest,
-    Progress,
-    RunRecord,
-    RunSet,
-)
-from fieldwise.runner._store import (
-    DEFAULT_RESULTS_DIR,
-    RecordWriter,
-    create_runset,
-    find_incomplete,
-    load_runset,
-    new_runset_id,
-)
+from fieldwise.runner._model import Manifest, Progress, RunRecord, RunSet
+from fieldwise.runner._plan import Connection, prepare_runset
+from fieldwise.runner._store import DEFAULT_RESULTS_DIR, RecordWriter
 
 ProgressCallback = Callable[[Progress], None]
-
-#: The manifest arguments that must be equal for a restarted command to resume a run set.
-MATCH_KEYS = ("service", "processor_id", "eval_set_id", "versions", "version_ids", "items")
-
-
-class Connection(Protocol):
-    """What the runner needs of a service connection (``fieldwise.connection`` provides it)."""
-
-    @property
-    def base_url(self) -> str: ...
-
-    @property
-    def identity(self) -> str: ...
-
-    def async_client(self, **kwargs: Any) -> AsyncClient: ...
 
 
 class RunInterrupted(RunnerError):
@@ -68,11 +35,6 @@ class RunInterrupted(RunnerError):
 
 def _utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _items_digest(items: list[ItemSnapshot]) -> str:
-    canon = [[i.item_id, i.file_id, i.file_sha256, i.ground_truth] for i in items]
-    return hashlib.sha256(json.dumps(canon, sort_keys=True).encode()).hexdigest()
 
 
 class _Tally:
@@ -104,63 +66,6 @@ class _Tally:
         return Progress(self.total, len(self.done), self.succeeded, self.failed, self.cached)
 
 
-async def _prepare(
-    aclient: AsyncClient,
-    connection: Connection,
-    *,
-    eval_set: str,
-    processor_id: str,
-    versions: list[str],
-    resume: str | None,
-    results_dir: Path,
-    arguments: dict[str, Any],
-) -> LoadedRunSet:
-    """The run set to work on: the one named by ``resume``, an incomplete one with the same
-    arguments, or a new one."""
-    if resume is not None:
-        loaded = load_runset(resume, results_dir)
-        if loaded.manifest.service_identity != connection.identity:
-            raise RunnerError(
-                f"run set {resume} was run against {loaded.manifest.service_identity}, not "
-                f"{connection.identity}; connect to that service to resume it"
-            )
-        return loaded
-    es = await _resolve.resolve_eval_set(aclient, eval_set)
-    processor = await _resolve.resolve_processor(aclient, processor_id)
-    refs = await _resolve.resolve_versions(aclient, processor, versions)
-    items = await _resolve.snapshot_items(aclient, es.id)
-    if not items:
-        raise RunnerError(f"evaluation set {es.name!r} ({es.id}) has no items")
-    match = {
-        "service": connection.identity,
-        "processor_id": processor.id,
-        "eval_set_id": es.id,
-        "versions": [r.requested for r in refs],
-        "version_ids": [r.version_id for r in refs],
-        "items": _items_digest(items),
-    }
-    found = find_incomplete(results_dir, match, keys=MATCH_KEYS)
-    if found is not None:
-        return found
-    created = datetime.now(UTC)
-    manifest = Manifest(
-        runset_id=new_runset_id(created),
-        service_identity=connection.identity,
-        base_url=connection.base_url,
-        processor_id=processor.id,
-        eval_set_id=es.id,
-        eval_set_name=es.name,
-        dataset=es.metadata.get("dataset"),
-        ground_truth_hash=es.metadata.get("ground_truth_hash"),
-        versions=refs,
-        item_count=len(items),
-        created_at=created.isoformat(timespec="seconds").replace("+00:00", "Z"),
-        arguments={**arguments, **match},
-    )
-    directory = create_runset(results_dir, manifest, items)
-    return LoadedRunSet(directory, manifest, tuple(items), ())
-
-
 async def arun_versions(
     connection: Connection,
     *,
@@ -188,7 +93,7 @@ async def arun_versions(
     report = progress or (lambda _p: None)
     arguments = {"eval_set": eval_set, "concurrency": concurrency, "use_cache": use_cache}
     async with connection.async_client(max_connections=max(10, 2 * concurrency)) as aclient:
-        loaded = await _prepare(
+        loaded = await prepare_runset(
             aclient,
             connection,
             eval_set=eval_set,
