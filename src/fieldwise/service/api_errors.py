@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("fieldwise.service")
@@ -28,6 +29,28 @@ _CODES = {
     429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
+}
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    param: str | None
+    retryable: bool
+    request_id: str | None
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx/5xx answer, documented on every operation of the OpenAPI schema."""
+
+    error: ErrorDetail
+
+
+# Every operation may answer these (auth, unknown ids, state, size, type, validation, rate limit,
+# storage trouble); documenting them all keeps the schema true for any route added later.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": _CODES[status].replace("_", " ")}
+    for status in (400, 401, 404, 405, 409, 413, 415, 422, 429, 503)
 }
 
 

@@ -9,7 +9,7 @@ from fastapi import FastAPI, Security
 from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
-from fieldwise.service.api_errors import install_error_handlers
+from fieldwise.service.api_errors import ERROR_RESPONSES, install_error_handlers
 from fieldwise.service.background import FACTORIES
 from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock, SystemClock
@@ -74,6 +74,7 @@ def create_app(
         version="1",
         description="A local implementation of the Document Processing Service interface.",
         dependencies=[Security(_document_api_key)],
+        responses=ERROR_RESPONSES,
         docs_url=None,
         redoc_url=None,
     )

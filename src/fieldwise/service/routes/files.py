@@ -32,6 +32,8 @@ _UPLOAD_SCHEMA = {
                 "schema": {
                     "type": "object",
                     "required": ["file"],
+                    # The file and at most 8 text parts (request.form max_fields), else 400.
+                    "maxProperties": 9,
                     "properties": {
                         "file": {"type": "string", "format": "binary"},
                         "metadata": {

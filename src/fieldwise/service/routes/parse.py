@@ -40,7 +40,13 @@ def _form_schema(extra: dict[str, Any]) -> dict[str, Any]:
             "required": True,
             "content": {
                 "multipart/form-data": {
-                    "schema": {"type": "object", "required": ["file"], "properties": properties}
+                    "schema": {
+                        "type": "object",
+                        "required": ["file"],
+                        "properties": properties,
+                        # The file and at most 8 text parts (request.form max_fields), else 400.
+                        "maxProperties": 9,
+                    }
                 }
             },
         }
