@@ -207,3 +207,40 @@ class Batch(Model):
     counts: dict[str, int]
     done: bool
     runs: list[WorkflowRun] | None = None
+
+
+# Evaluation runs (service/evaluations)
+
+
+class EvaluationRun(Resource):
+    """A processor version scored on an evaluation set by the service; ``metrics`` once done."""
+
+    eval_set_id: str
+    processor_id: str
+    version_id: str
+    status: str
+    attempts: int = 0
+    metrics: dict[str, Any] | None = None
+    failure_reason: str | None = None
+    failure_message: str | None = None
+    queued_at: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+
+
+class EvaluationResult(Model):
+    """One scored cell of an evaluation run (``row`` set for array cells)."""
+
+    object: str = "evaluation_result"
+    evaluation_run_id: str
+    item_id: str
+    file_id: str
+    processor_run_id: str
+    run_status: str
+    field: str
+    row: int | None = None
+    expected: Any = None
+    predicted: Any = None
+    outcome: str
+    confidence: float | None = None
+    score: float | None = None

@@ -640,3 +640,70 @@ def create_batch_run(
 
 def get_batch_run(workflow_id: str, batch_id: str) -> Op[Batch]:
     return Op("GET", f"/workflows/{_seg(workflow_id)}/batch-runs/{_seg(batch_id)}", _model(Batch))
+
+
+# Evaluation runs (service/evaluations)
+
+from fieldwise.client.models import EvaluationResult, EvaluationRun  # noqa: E402
+
+
+def create_evaluation_run(
+    eval_set_id: str, processor_id: str, *, version_id: str | None = None
+) -> Op[EvaluationRun]:
+    """Queue a server-side evaluation of a version (default: the published one) on the set.
+    Not idempotent: a retry after a lost response may start two."""
+    return Op(
+        "POST",
+        f"/evaluation-sets/{_seg(eval_set_id)}/runs",
+        _model(EvaluationRun),
+        json=_body(processor_id=processor_id, version_id=version_id),
+    )
+
+
+def get_evaluation_run(eval_set_id: str, run_id: str) -> Op[EvaluationRun]:
+    return Op(
+        "GET", f"/evaluation-sets/{_seg(eval_set_id)}/runs/{_seg(run_id)}", _model(EvaluationRun)
+    )
+
+
+def list_evaluation_runs(
+    eval_set_id: str,
+    limit: int = 100,
+    cursor: str | None = None,
+    *,
+    status: str | None = None,
+    processor_id: str | None = None,
+) -> Op[Page[EvaluationRun]]:
+    return Op(
+        "GET",
+        f"/evaluation-sets/{_seg(eval_set_id)}/runs",
+        _page(EvaluationRun),
+        params=_list_params(limit, cursor, status=status, processor_id=processor_id),
+    )
+
+
+def cancel_evaluation_run(eval_set_id: str, run_id: str) -> Op[EvaluationRun]:
+    return Op(
+        "POST",
+        f"/evaluation-sets/{_seg(eval_set_id)}/runs/{_seg(run_id)}/cancel",
+        _model(EvaluationRun),
+    )
+
+
+def list_evaluation_results(
+    eval_set_id: str,
+    run_id: str,
+    limit: int = 100,
+    cursor: str | None = None,
+    *,
+    item_id: str | None = None,
+    field: str | None = None,
+    outcome: str | None = None,
+) -> Op[Page[EvaluationResult]]:
+    """The scored cells of an evaluation run, by item, field and row."""
+    return Op(
+        "GET",
+        f"/evaluation-sets/{_seg(eval_set_id)}/runs/{_seg(run_id)}/results",
+        _page(EvaluationResult),
+        params=_list_params(limit, cursor, item_id=item_id, field=field, outcome=outcome),
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from fieldwise.service.evaluations import evaluation_services
 from fieldwise.service.runs.background import run_services
 from fieldwise.service.state import ServiceState
 from fieldwise.service.webhooks.dispatcher import webhook_worker
@@ -26,4 +27,5 @@ BackgroundFactory = Callable[[ServiceState], Background]
 FACTORIES: tuple[BackgroundFactory, ...] = (
     webhook_worker,
     run_services,
+    evaluation_services,
 )

@@ -47,12 +47,19 @@ def _runs(conn: Connection) -> None:
     create_run_tables(conn)
 
 
+def _evaluations(conn: Connection) -> None:
+    from fieldwise.service.evaluations.tables import create_evaluation_tables
+
+    create_evaluation_tables(conn)
+
+
 # Append new migrations at the end (one line each); never rename or reorder applied ones.
 MIGRATIONS: list[Migration] = [
     ("0001_core_resources", _core),
     ("0002_event_outbox", _events),
     ("0003_webhooks", _webhooks),
     ("0004_runs_and_jobs", _runs),
+    ("0005_evaluation_runs", _evaluations),
 ]
 
 

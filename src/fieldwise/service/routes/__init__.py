@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from fieldwise.service.routes import (
+    evaluation_runs,
     evaluation_sets,
     extract,
     files,
@@ -22,4 +23,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     extract.router,
     parse.router,
     workflows.router,
+    evaluation_runs.router,
 )
