@@ -1,4 +1,4 @@
-"""fieldwise: decide, field by field, whether a drafted processor version beats the published one."""
+"""fieldwise: decide, field by field, whether a drafted processor version beats the published."""
 
 from __future__ import annotations
 
