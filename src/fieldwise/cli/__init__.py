@@ -16,6 +16,7 @@ from fieldwise.cli._context import CliContext
 from fieldwise.cli.analysis import compare_cmd, gate_cmd, publish_cmd, report_cmd
 from fieldwise.cli.datasets import datasets
 from fieldwise.cli.evaluate import evaluate_cmd
+from fieldwise.cli.evaluation_runs import evaluation_runs
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.run import run
@@ -73,6 +74,7 @@ for command in (
     workflows,
     webhooks,
     serve,
+    evaluation_runs,
 ):
     cli.add_command(command)
 
