@@ -35,6 +35,8 @@ class ServiceSettings:
     admin_emails: tuple[str, ...] = ()
     smtp_url: str | None = None
     public_base_url: str | None = None
+    rate_limit_per_second: float | None = None  # per API key; None: no limit
+    rate_limit_burst: int = 20
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -106,6 +108,8 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         admin_emails=_split(env.get("FIELDWISE_ADMIN_EMAILS")),
         smtp_url=env.get("FIELDWISE_SMTP_URL") or None,
         public_base_url=env.get("FIELDWISE_PUBLIC_BASE_URL") or None,
+        rate_limit_per_second=_number(env, "FIELDWISE_RATE_LIMIT", 0.0, minimum=0) or None,
+        rate_limit_burst=int(_number(env, "FIELDWISE_RATE_BURST", 20, minimum=1)),
     )
     return settings.with_overrides(**overrides)
 

@@ -90,3 +90,7 @@ def raw(base_url: str, **kwargs: Any) -> httpx.Client:
     """A plain httpx client with the test key, for inputs the typed client refuses to send."""
     headers = {"x-api-key": TEST_KEY, **kwargs.pop("headers", {})}
     return httpx.Client(base_url=base_url, headers=headers, **kwargs)
+
+
+# The runner's world (a synced text dataset and a processor with two versions), reused here.
+from tests.runner.conftest import MakeWorld, make_world  # noqa: E402, F401

@@ -16,6 +16,7 @@ from fieldwise.service.clock import Clock, SystemClock
 from fieldwise.service.db import make_engine, migrate
 from fieldwise.service.keys import bootstrap_keys
 from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
+from fieldwise.service.ratelimit import RateLimitMiddleware, TokenBucket
 from fieldwise.service.routes import ROUTERS
 from fieldwise.service.runs.configs import config_validator
 from fieldwise.service.state import ServiceState
@@ -83,8 +84,11 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
 
-    # Outermost last: request ids first, then auth, then the body limit.
+    # Outermost last: request ids first, then auth, then the rate limit, then the body limit.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK)
+    if settings.rate_limit_per_second:
+        bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
+        app.add_middleware(RateLimitMiddleware, bucket=bucket)
     app.add_middleware(ApiKeyMiddleware, keyring=keyring)
     app.add_middleware(RequestIdMiddleware)
     return app

@@ -27,9 +27,15 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 async def _send_error(
-    send: Send, status: int, message: str, request_id: str | None, headers: dict[str, str]
+    send: Send,
+    status: int,
+    message: str,
+    request_id: str | None,
+    headers: dict[str, str],
+    *,
+    retryable: bool = False,
 ) -> None:
-    body = json.dumps(error_body(status, message, request_id)).encode()
+    body = json.dumps(error_body(status, message, request_id, retryable=retryable)).encode()
     raw_headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
