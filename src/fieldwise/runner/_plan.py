@@ -87,7 +87,9 @@ async def prepare_runset(
         versions=refs,
         item_count=len(items),
         created_at=created.isoformat(timespec="seconds").replace("+00:00", "Z"),
-        arguments={**arguments, **match},
+        # The set's metadata carries the compare spec and gate recorded by sync, so the run
+        # set can be scored later without the service.
+        arguments={**arguments, **match, "eval_set_metadata": dict(es.metadata)},
     )
     directory = create_runset(results_dir, manifest, items)
     return LoadedRunSet(directory, manifest, tuple(items), ())
