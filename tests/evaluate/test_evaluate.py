@@ -135,3 +135,13 @@ def test_publish_needs_a_passing_verdict(
     assert "FORCED" in err
     _, out, _ = _main(capsys, "processors", "show", "invoice-extractor", "--json")
     assert json.loads(out)["default_version_id"] == candidate
+
+
+def test_compare_needs_no_service(dataset: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _main(capsys, "evaluate", str(dataset), "--quiet", "--format", "json")
+    runset_id = re.search(r"run set (rs_\w+)", out).group(1)  # type: ignore[union-attr]
+    offline = ("--base-url", "http://127.0.0.1:9", "--api-key", "unused")
+    code, out, err = _main(capsys, *offline, "compare", runset_id)
+    assert code == 0, err
+    assert "invoice_number" in out
+    assert "currency" in out  # field types come from the spec recorded at sync time
