@@ -185,3 +185,13 @@ def test_an_empty_set_fails(client: Client) -> None:
     )
     run = wait_evaluation(client, eval_set.id, created.id)
     assert (run.status, run.failure_reason) == ("failed", "empty_evaluation_set")
+
+
+def test_an_invalid_compare_spec_fails_the_evaluation(client: Client, world: World) -> None:
+    bad = {"fields": {"total": {"type": "bogus"}}}
+    client.call(ops.update_evaluation_set(world.eval_set_id, metadata={"compare_spec": bad}))
+    created = client.call(ops.create_evaluation_run(world.eval_set_id, world.processor_id))
+    run = wait_evaluation(client, world.eval_set_id, created.id)
+    assert (run.status, run.failure_reason) == ("failed", "invalid_compare_spec")
+    assert run.failure_message
+    assert "bogus" in run.failure_message
