@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -115,42 +116,60 @@ def store_file(
     return fetch(conn, files, file_id, "file")
 
 
+@dataclass(frozen=True)
+class StoredUpload:
+    """An uploaded part already written to the blob store."""
+
+    sha256: str
+    size: int
+    filename: str
+    content_type: str
+
+
+def require_multipart(request: Request, hint: str) -> None:
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        raise ApiError(415, f"Send multipart/form-data ({hint}).")
+
+
+async def store_upload(state: ServiceState, part: object) -> StoredUpload:
+    """Stream the ``file`` part into the blob store (413 past the upload limit)."""
+    if not isinstance(part, UploadFile):
+        raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
+    try:
+        sha, size = await run_in_threadpool(
+            state.blobs.put_stream, part.file, state.settings.max_upload_bytes
+        )
+    except BlobTooLarge:
+        raise ApiError(
+            413,
+            f"file: larger than the upload limit ({state.settings.max_upload_mb:g} MB).",
+            param="file",
+        ) from None
+    filename = safe_filename(part.filename)
+    mime = part.content_type or ""
+    if not mime or mime == "application/octet-stream":
+        mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    return StoredUpload(sha, size, filename, mime)
+
+
 @router.post(
     "/files/upload", status_code=201, response_model=FilePublic, openapi_extra=_UPLOAD_SCHEMA
 )
 async def upload_file(request: Request, state: State) -> FilePublic:
-    content_type = request.headers.get("content-type", "")
-    if not content_type.startswith("multipart/form-data"):
-        raise ApiError(415, "Upload with multipart/form-data (parts: file, metadata).")
+    require_multipart(request, "parts: file, metadata")
     async with request.form(max_files=2, max_fields=8) as form:
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile):
-            raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
         metadata = await _metadata_part(form.get("metadata"))
-        try:
-            sha, size = await run_in_threadpool(
-                state.blobs.put_stream, upload.file, state.settings.max_upload_bytes
-            )
-        except BlobTooLarge:
-            raise ApiError(
-                413,
-                f"file: larger than the upload limit ({state.settings.max_upload_mb:g} MB).",
-                param="file",
-            ) from None
-        filename = safe_filename(upload.filename)
-        mime = upload.content_type or ""
-        if not mime or mime == "application/octet-stream":
-            mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        stored = await store_upload(state, form.get("file"))
 
     def _insert() -> Row[Any]:
         with state.engine.begin() as conn:
             return store_file(
                 state,
                 conn,
-                sha256=sha,
-                size=size,
-                filename=filename,
-                content_type=mime,
+                sha256=stored.sha256,
+                size=stored.size,
+                filename=stored.filename,
+                content_type=stored.content_type,
                 purpose="upload",
                 metadata=metadata,
             )

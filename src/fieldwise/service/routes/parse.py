@@ -9,18 +9,14 @@ truncated, damaged or encrypted document 422 with a message saying which.
 
 from __future__ import annotations
 
-import mimetypes
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
 
 from fieldwise.service.api_errors import ApiError, not_found
-from fieldwise.service.blobs import BlobTooLarge
 from fieldwise.service.routes._common import State, common_fields
-from fieldwise.service.routes.files import safe_filename, store_file
+from fieldwise.service.routes.files import require_multipart, store_file, store_upload
 from fieldwise.service.runs.lifecycle import duration_ms
 from fieldwise.service.runs.parse_runs import FORMATS, execute_parse, insert_parse_run, read_output
 from fieldwise.service.runs.parsed import ParseCache
@@ -29,6 +25,7 @@ from fieldwise.service.runs.schemas import ParseRunPublic
 from fieldwise.service.runs.tables import parse_runs
 from fieldwise.service.schemas import DeletedPublic
 from fieldwise.service.state import ServiceState
+from fieldwise.service.webhooks import UnsafeUrl, check_url
 
 router = APIRouter(tags=["parse"])
 
@@ -100,22 +97,17 @@ def _text_part(value: Any, name: str) -> str | None:
 def _check_webhook(state: ServiceState, url: str | None) -> str | None:
     if url is None:
         return None
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    allowed_http = parts.scheme == "http" and host in state.settings.webhook_allow_http
-    if not host or (parts.scheme != "https" and not allowed_http) or len(url) > 2048:
-        raise ApiError(422, "webhook_url: must be an https:// URL.", param="webhook_url")
+    try:
+        check_url(url, state.settings.webhook_allow_http)
+    except UnsafeUrl as exc:
+        raise ApiError(422, f"webhook_url: {exc}.", param="webhook_url") from None
     return url
 
 
 async def _receive(request: Request, state: ServiceState, *, with_webhook: bool) -> dict[str, Any]:
-    """Store the uploaded document; return its file row and the parsed text parts."""
-    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-        raise ApiError(415, "Send multipart/form-data with a part named 'file'.")
+    """Store the uploaded document; return its blob and the parsed text parts."""
+    require_multipart(request, "a part named 'file'")
     async with request.form(max_files=1, max_fields=8) as form:
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile):
-            raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
         fmt = _text_part(form.get("format"), "format") or "markdown"
         if fmt not in FORMATS:
             raise ApiError(422, f"format: one of {', '.join(FORMATS)}.", param="format")
@@ -124,28 +116,8 @@ async def _receive(request: Request, state: ServiceState, *, with_webhook: bool)
             raise ApiError(
                 422, "webhook_url: only /parse/file/async notifies.", param="webhook_url"
             )
-        try:
-            sha, size = await run_in_threadpool(
-                state.blobs.put_stream, upload.file, state.settings.max_upload_bytes
-            )
-        except BlobTooLarge:
-            raise ApiError(
-                413,
-                f"file: larger than the upload limit ({state.settings.max_upload_mb:g} MB).",
-                param="file",
-            ) from None
-        filename = safe_filename(upload.filename)
-        mime = upload.content_type or ""
-        if not mime or mime == "application/octet-stream":
-            mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-    return {
-        "sha": sha,
-        "size": size,
-        "filename": filename,
-        "mime": mime,
-        "format": fmt,
-        "webhook": webhook,
-    }
+        stored = await store_upload(state, form.get("file"))
+    return {"upload": stored, "format": fmt, "webhook": webhook}
 
 
 def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool) -> Any:
@@ -153,10 +125,10 @@ def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queu
         input_file = store_file(
             state,
             conn,
-            sha256=part["sha"],
-            size=part["size"],
-            filename=part["filename"],
-            content_type=part["mime"],
+            sha256=part["upload"].sha256,
+            size=part["upload"].size,
+            filename=part["upload"].filename,
+            content_type=part["upload"].content_type,
             purpose="parse_input",
             metadata={},
         )
@@ -164,7 +136,7 @@ def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queu
             conn,
             state.clock,
             fmt=part["format"],
-            filename=part["filename"],
+            filename=part["upload"].filename,
             input_file_id=input_file.id,
             base_url=state.base_url(request),
             webhook_url=part["webhook"],
