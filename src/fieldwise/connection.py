@@ -64,6 +64,11 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
         base_url = settings.base_url.rstrip("/")
         return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
     service = service_settings(data_dir=data_dir)
+    # The embedded service listens on loopback only, so delivering its webhooks to loopback
+    # (the runner's receiver for --wait webhooks) is safe; hosts the user allowed are kept.
+    loopback = ("127.0.0.1", "localhost")
+    allow_http = tuple(dict.fromkeys((*service.webhook_allow_http, *loopback)))
+    service = service.with_overrides(webhook_allow_http=allow_http)
     running = start_in_thread(service)
     return ServiceConnection(
         running.base_url,

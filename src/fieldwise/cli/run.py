@@ -19,7 +19,13 @@ from rich.text import Text
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
-from fieldwise.runner import DEFAULT_RESULTS_DIR, Progress, run_versions
+from fieldwise.runner import (
+    DEFAULT_RESULTS_DIR,
+    WAIT_MODES,
+    Progress,
+    WebhookListen,
+    run_versions,
+)
 
 
 class _Rate(ProgressColumn):
@@ -55,6 +61,30 @@ class _Rate(ProgressColumn):
     show_default=True,
     help="Where run sets are stored.",
 )
+@click.option(
+    "--wait",
+    type=click.Choice(WAIT_MODES),
+    default="poll",
+    show_default=True,
+    help="How to learn that a run finished: poll it, or receive the service's webhook "
+    "events (a slow poll stays as a safety net).",
+)
+@click.option(
+    "--webhook-host",
+    metavar="HOST",
+    help="With --wait webhooks: address the receiver binds.  [default: 127.0.0.1]",
+)
+@click.option(
+    "--webhook-port",
+    type=click.IntRange(0, 65535),
+    help="With --wait webhooks: port the receiver binds.  [default: a free one]",
+)
+@click.option(
+    "--webhook-url",
+    metavar="URL",
+    help="With --wait webhooks: the URL the service calls, when it cannot reach the "
+    "receiver at host:port (a remote service, a tunnel).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @pass_cli
@@ -68,6 +98,10 @@ def run(
     resume: str | None,
     retry_failed: bool,
     results_dir: Path,
+    wait: str,
+    webhook_host: str | None,
+    webhook_port: int | None,
+    webhook_url: str | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -77,9 +111,19 @@ def run(
     under --results-dir/<runset_id>/. Pairs already computed for the same service, processor,
     version and document content come from the cache. An interrupted run resumes with
     --resume RUNSET_ID, or by running the same command again.
+
+    With --wait webhooks a receiver listens for the runs' completion events (on 127.0.0.1
+    unless --webhook-host/--webhook-port/--webhook-url say otherwise) through an endpoint
+    registered on the service for this run only.
     """
     if resume is None and not (eval_set and processor_id and versions):
         raise click.UsageError("give --eval-set, --processor and --version, or --resume RUNSET_ID")
+    given = (webhook_host, webhook_port, webhook_url)
+    if wait != "webhooks" and any(v is not None for v in given):
+        raise click.UsageError("--webhook-host/--webhook-port/--webhook-url need --wait webhooks")
+    listen = WebhookListen(
+        host=webhook_host or "127.0.0.1", port=webhook_port or 0, url=webhook_url
+    )
     console = Console(stderr=True)
     with Bar(
         TextColumn("running"),
@@ -108,6 +152,8 @@ def run(
             retry_failed=retry_failed,
             results_dir=results_dir,
             progress=show,
+            wait=wait,
+            webhook=listen,
         )
     if as_json:
         echo_json(result.summary())

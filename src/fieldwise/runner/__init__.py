@@ -4,7 +4,8 @@ resumable — and keep every result on disk.
 ``run_versions(connection, eval_set=..., processor_id=..., versions=[...])`` turns every
 (item, version) pair into a processor run through the API and records each finished pair in
 ``.fieldwise/results/<runset_id>/records.jsonl``; ``load_results(runset_id)`` reads them back
-as a pandas DataFrame without asking the service.
+as a pandas DataFrame without asking the service. ``wait="webhooks"`` learns of finished
+runs from signed webhook events (a local receiver plus a temporary endpoint) instead of polling.
 """
 
 from __future__ import annotations
@@ -21,18 +22,20 @@ from fieldwise.runner._model import (
     VersionRef,
 )
 from fieldwise.runner._plan import Connection
-from fieldwise.runner._run import RunInterrupted, arun_versions, run_versions
+from fieldwise.runner._run import WAIT_MODES, RunInterrupted, arun_versions, run_versions
 from fieldwise.runner._store import (
     DEFAULT_RESULTS_DIR,
     RESULT_COLUMNS,
     load_results,
     load_runset,
 )
+from fieldwise.runner._webhook_wait import WebhookListen
 
 __all__ = [
     "DEFAULT_CACHE_PATH",
     "DEFAULT_RESULTS_DIR",
     "RESULT_COLUMNS",
+    "WAIT_MODES",
     "CachedRun",
     "Connection",
     "ItemSnapshot",
@@ -45,6 +48,7 @@ __all__ = [
     "RunRecord",
     "RunSet",
     "VersionRef",
+    "WebhookListen",
     "arun_versions",
     "load_results",
     "load_runset",

@@ -1,5 +1,6 @@
-"""One (item, version) pair → one finished record: create the run, poll it, fetch its output,
-retry a failed run a bounded number of times, cancel it if we are interrupted."""
+"""One (item, version) pair → one finished record: create the run, wait for it (poll, or a
+webhook event with a slow poll as safety net), fetch its output, retry a failed run a bounded
+number of times, cancel it if we are interrupted."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from fieldwise.errors import (
     TransportError,
 )
 from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
+from fieldwise.runner._webhook_wait import RunEvents
 
 # Errors that say "try again later", not "this request is wrong"; the client has already
 # retried them with backoff, so seeing one here means the service stayed unwell for a while.
@@ -47,13 +49,18 @@ class Pair:
 
 @dataclass(frozen=True)
 class PairPolicy:
-    """How hard to try: new runs after a failed one, patience with a flaky service, polling."""
+    """How hard to try: new runs after a failed one, patience with a flaky service, polling.
+
+    ``webhook_poll_s``: when waiting by webhook, how long to wait for a run's event before
+    asking the service anyway (so a lost delivery costs time, never a hung run).
+    """
 
     run_retries: int = 2
     transient_retries: int = 3
     poll_initial_s: float = 0.05
     poll_max_s: float = 2.0
     cancel_timeout_s: float = 5.0
+    webhook_poll_s: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,8 @@ class PairRunner:
         self.runs_started = 0
         #: Server runs started and not yet seen terminal: what an interrupt must cancel.
         self.in_flight: set[str] = set()
+        #: Set while a webhook listener is up: runs are then awaited by event, not polled.
+        self.events: RunEvents | None = None
 
     async def run(self, pair: Pair) -> RunRecord:
         """Run ``pair`` to a record; a failure is a failed record, never an exception
@@ -161,16 +170,29 @@ class PairRunner:
         raise AssertionError("unreachable")
 
     async def _poll(self, run: Run) -> Run:
-        delay = self.policy.poll_initial_s
         op = ops.get_run(self.processor_id, run.id)
 
         async def fetch() -> Run:
             return await self.aclient.call(op)
 
+        if self.events is not None:
+            return await self._await_event(run, self.events, fetch)
+        delay = self.policy.poll_initial_s
         while run.status not in _TERMINAL:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.policy.poll_max_s)
             run = await self._with_patience(fetch)
+        return run
+
+    async def _await_event(self, run: Run, events: RunEvents, fetch: Callable[[], Any]) -> Run:
+        """Wait for the run's terminal event, then read the run once; with no event within
+        ``webhook_poll_s``, read it anyway."""
+        try:
+            while run.status not in _TERMINAL:
+                await events.wait(run.id, self.policy.webhook_poll_s)
+                run = await self._with_patience(fetch)
+        finally:
+            events.forget(run.id)
         return run
 
     async def _finish(self, run: Run, started: float) -> _Outcome:

@@ -4,20 +4,26 @@ concurrently, cached and resumable."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from fieldwise.client import AsyncClient
 from fieldwise.errors import RunnerError
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
 from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
 from fieldwise.runner._model import Manifest, Progress, RunRecord, RunSet
 from fieldwise.runner._plan import Connection, prepare_runset
 from fieldwise.runner._store import DEFAULT_RESULTS_DIR, RecordWriter
+from fieldwise.runner._webhook_wait import WebhookListen, listening
 
 ProgressCallback = Callable[[Progress], None]
+
+#: How the runner learns that a run finished.
+WAIT_MODES = ("poll", "webhooks")
 
 
 class RunInterrupted(RunnerError):
@@ -81,10 +87,11 @@ async def arun_versions(
     progress: ProgressCallback | None = None,
     wait: str = "poll",
     policy: PairPolicy | None = None,
+    webhook: WebhookListen | None = None,
 ) -> RunSet:
     """Async form of :func:`run_versions`."""
-    if wait != "poll":
-        raise RunnerError(f"wait={wait!r} is not supported; use 'poll'")
+    if wait not in WAIT_MODES:
+        raise RunnerError(f"wait={wait!r} is not supported; use 'poll' or 'webhooks'")
     if concurrency < 1:
         raise RunnerError("concurrency must be at least 1")
     if resume is None and not (eval_set and processor_id):
@@ -158,18 +165,43 @@ async def arun_versions(
                 while to_run:
                     finish(await runner.run(to_run.popleft()))
 
-            tasks = [asyncio.create_task(worker()) for _ in range(min(concurrency, len(to_run)))]
-            try:
-                await asyncio.gather(*tasks)
-            except asyncio.CancelledError:
-                await _drain(tasks)
-                await runner.cancel_in_flight()
-                raise RunInterrupted(summary()) from None
-            except BaseException:
-                await _drain(tasks)
-                await runner.cancel_in_flight()
-                raise
+            listen = webhook or WebhookListen()
+            async with _waiting(wait, aclient, runner, manifest.runset_id, listen, bool(to_run)):
+                workers = min(concurrency, len(to_run))
+                tasks = [asyncio.create_task(worker()) for _ in range(workers)]
+                try:
+                    await asyncio.gather(*tasks)
+                except asyncio.CancelledError:
+                    await _drain(tasks)
+                    await runner.cancel_in_flight()
+                    raise RunInterrupted(summary()) from None
+                except BaseException:
+                    await _drain(tasks)
+                    await runner.cancel_in_flight()
+                    raise
     return summary()
+
+
+@contextlib.asynccontextmanager
+async def _waiting(
+    wait: str,
+    aclient: AsyncClient,
+    runner: PairRunner,
+    runset_id: str,
+    listen: WebhookListen,
+    needed: bool,
+) -> AsyncIterator[None]:
+    """With ``wait="webhooks"`` and runs to start, listen for their events meanwhile."""
+    if wait != "webhooks" or not needed:
+        yield
+        return
+    description = f"fieldwise run {runset_id} (deleted when the run ends)"
+    async with listening(aclient, runner.processor_id, listen, description=description) as ev:
+        runner.events = ev
+        try:
+            yield
+        finally:
+            runner.events = None
 
 
 async def _drain(tasks: list[asyncio.Task[None]]) -> None:
@@ -231,6 +263,7 @@ def run_versions(
     progress: ProgressCallback | None = None,
     wait: str = "poll",
     policy: PairPolicy | None = None,
+    webhook: WebhookListen | None = None,
 ) -> RunSet:
     """Run processor ``versions`` over every item of ``eval_set``; return the run set.
 
@@ -240,6 +273,11 @@ def run_versions(
     same service, processor, version and file content. ``resume`` (a run set id) runs only
     that set's missing pairs, ``retry_failed`` also its failed ones. ``progress`` is called
     with a :class:`Progress` after every pair. ``policy`` tunes retries and polling.
+
+    ``wait="webhooks"`` waits for each run's ``processor.run.completed`` / ``.failed`` event
+    instead of polling: a receiver listens at ``webhook`` (default 127.0.0.1, a free port) and
+    a temporary endpoint with its URL is registered on the service, deleted at the end. A run
+    whose event does not come within ``policy.webhook_poll_s`` is read anyway.
 
     Without ``resume``, the newest incomplete run set with the same service, processor, set,
     versions and items is resumed instead of starting over. Ctrl-C cancels in-flight runs
@@ -260,5 +298,6 @@ def run_versions(
             progress=progress,
             wait=wait,
             policy=policy,
+            webhook=webhook,
         )
     )
