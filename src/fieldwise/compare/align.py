@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from fieldwise.compare.comparators import comparator_for
 from fieldwise.compare.normalize import is_empty
@@ -101,6 +100,8 @@ def align_arrays(rows: pd.DataFrame, spec: FieldSpec) -> tuple[pd.DataFrame, pd.
         start += ne * np_
         n_matched = 0
         if ne and np_:
+            from scipy.optimize import linear_sum_assignment  # on use: slow to import
+
             ri, ci = linear_sum_assignment(block, maximize=True)
             keep = block[ri, ci] > 0
             matched_i.extend((ri[keep] + e_off[b]).tolist())

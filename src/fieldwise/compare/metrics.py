@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from sklearn.metrics import precision_recall_fscore_support
 
 from fieldwise.compare.outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare.spec import FieldSpec
@@ -48,6 +47,10 @@ def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     weights = counts[:, order].ravel()
     if weights.sum() == 0:
         return np.zeros((groups, 3))
+    # Imported on use: importing scipy/scikit-learn costs seconds, which every CLI command
+    # and the embedded service would otherwise pay at start-up.
+    from sklearn.metrics import precision_recall_fscore_support
+
     precision, recall, f1, _ = precision_recall_fscore_support(
         y_true,
         y_pred,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest, norm
 
 from fieldwise.compare.outcomes import OK_OUTCOMES
 
@@ -65,6 +64,10 @@ def mcnemar_exact(regressed: int, fixed: int) -> float:
     """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
     with p = 1/2 (1.0 when there are none)."""
     n = regressed + fixed
+    # Imported on use: importing scipy/scikit-learn costs seconds, which every CLI command
+    # and the embedded service would otherwise pay at start-up.
+    from scipy.stats import binomtest
+
     return 1.0 if n == 0 else float(binomtest(fixed, n, 0.5).pvalue)
 
 
@@ -89,6 +92,8 @@ def paired_sample_size(
     discordant = p_fix + p_regress
     if delta == 0 or discordant <= 0:
         return None
+    from scipy.stats import norm  # imported on use, see mcnemar_exact
+
     za, zb = float(norm.ppf(1 - alpha / 2)), float(norm.ppf(power))
     n = (za * math.sqrt(discordant) + zb * math.sqrt(max(discordant - delta**2, 0.0))) ** 2
     return math.ceil(n / delta**2)
