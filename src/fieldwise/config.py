@@ -37,6 +37,7 @@ class ServiceSettings:
     public_base_url: str | None = None
     rate_limit_per_second: float | None = None  # per API key; None: no limit
     rate_limit_burst: int = 20
+    body_read_timeout: float = 60.0  # seconds for a whole request body, else 408
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -12,6 +12,7 @@ import pytest
 from fieldwise.client import ops
 from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service.ids import parse_iso
+from fieldwise.service.webhooks.ssrf import UnsafeUrl, resolve_target
 from fieldwise.webhooks import SIGNATURE_HEADER, verify
 from tests.webhooks.conftest import WebhookService
 from tests.webhooks.receivers import ScriptedReceiver
@@ -76,7 +77,7 @@ def test_unsafe_urls_are_refused_at_registration(
     assert refused.value.param == "url"
 
 
-def test_hostname_resolving_to_loopback_is_refused_at_send_time(
+def test_hostname_resolving_to_loopback_is_refused_at_registration_and_send_time(
     start_webhooks: Callable[..., WebhookService], receivers: Receivers
 ) -> None:
     receiver = receivers()
@@ -85,13 +86,12 @@ def test_hostname_resolving_to_loopback_is_refused_at_send_time(
     hooks = start_webhooks(webhook_allow_http=("127.0.0.1",))
     with pytest.raises(UnprocessableError, match="https"):
         register(hooks, f"http://localhost:{port}/hook")
-    endpoint_id, _ = register(hooks, f"https://localhost:{port}/hook")
-    emit(hooks)
-    hooks.run_due()
-    [delivery] = hooks.client.call(ops.list_webhook_deliveries(endpoint_id)).data
-    assert delivery.state == "retrying"
-    assert delivery.attempts[0].error is not None
-    assert delivery.attempts[0].error.startswith("refused: localhost resolves to a private")
+    # Refused at registration while it resolves to loopback (a clear 422)...
+    with pytest.raises(UnprocessableError, match="localhost resolves to a private"):
+        register(hooks, f"https://localhost:{port}/hook")
+    # ...and at send time, for a name that only turns private later (DNS rebinding).
+    with pytest.raises(UnsafeUrl, match="localhost resolves to a private"):
+        resolve_target(f"https://localhost:{port}/hook", ("127.0.0.1",))
     assert receiver.requests == []
 
 

@@ -22,6 +22,7 @@ _CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     409: "conflict",
     413: "payload_too_large",
     415: "unsupported_media_type",
@@ -50,7 +51,7 @@ class ErrorBody(BaseModel):
 # storage trouble); documenting them all keeps the schema true for any route added later.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": _CODES[status].replace("_", " ")}
-    for status in (400, 401, 404, 405, 409, 413, 415, 422, 429, 503)
+    for status in (400, 401, 404, 405, 408, 409, 413, 415, 422, 429, 503)
 }
 
 

@@ -26,6 +26,8 @@ _api_key_doc = APIKeyHeader(name="x-api-key", auto_error=False)
 
 # Room for multipart framing and the metadata part around the largest allowed file.
 _MULTIPART_SLACK = 1024 * 1024
+# JSON bodies are parsed in memory: far below the upload limit (413 past it).
+_MAX_JSON_BYTES = 10 * 1024 * 1024
 
 
 def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
@@ -85,7 +87,12 @@ def create_app(
         app.include_router(router)
 
     # Outermost last: request ids first, then auth, then the rate limit, then the body limit.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK,
+        max_json_bytes=_MAX_JSON_BYTES,
+        read_timeout=settings.body_read_timeout,
+    )
     if settings.rate_limit_per_second:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)

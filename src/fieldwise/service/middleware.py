@@ -6,9 +6,11 @@ OpenAPI document included, and so an oversized body is refused while streaming.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
+import time
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -105,15 +107,26 @@ class BodyLimitMiddleware:
     counted as it streams and cut off at the limit.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        *,
+        max_json_bytes: int | None = None,
+        read_timeout: float | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_json_bytes = max_json_bytes or max_bytes
+        # A whole-body deadline: a client trickling a byte at a time would pass any idle timeout.
+        self.read_timeout = read_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.max_bytes
+        multipart = (_header(scope, b"content-type") or "").startswith("multipart/")
+        limit = self.max_bytes if multipart else min(self.max_bytes, self.max_json_bytes)
         message = f"Request body exceeds the limit of {limit} bytes."
         declared = _header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -121,44 +134,53 @@ class BodyLimitMiddleware:
             return
         received = 0
         started = False
+        body_done = False
+        # Set when the body broke a limit. Whatever the app answers after that (FastAPI turns an
+        # error raised while reading a JSON body into its own 400) is replaced by 408/413.
+        cut: tuple[int, str] | None = None
+        deadline = None if self.read_timeout is None else time.monotonic() + self.read_timeout
 
         async def limited_receive() -> Message:
-            nonlocal received
-            msg = await receive()
+            nonlocal received, body_done, cut
+            if body_done or deadline is None:
+                msg = await receive()
+            else:
+                try:
+                    msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    cut = (408, f"Request body not received within {self.read_timeout:g} s.")
+                    raise _BodyLimit from None
             if msg["type"] == "http.request":
                 received += len(msg.get("body", b""))
+                body_done = not msg.get("more_body", False)
                 if received > limit:
-                    raise _TooLarge
+                    cut = (413, message)
+                    raise _BodyLimit
             return msg
+
+        async def answer_cut() -> None:
+            nonlocal started
+            if cut is not None and not started:
+                started = True
+                await _send_error(send, *cut, _request_id(scope), {"connection": "close"})
 
         async def tracking_send(msg: Message) -> None:
             nonlocal started
+            if cut is not None:
+                await answer_cut()
+                return
             if msg["type"] == "http.response.start":
                 started = True
             await send(msg)
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await _send_error(send, 413, message, _request_id(scope), {"connection": "close"})
-        except Exception as exc:
+        except Exception:
             # Starlette wraps errors raised inside receive() while parsing multipart forms.
-            if _caused_by_too_large(exc) and not started:
-                await _send_error(send, 413, message, _request_id(scope), {"connection": "close"})
-            else:
+            if cut is None or started:
                 raise
+        await answer_cut()
 
 
-class _TooLarge(Exception):
-    pass
-
-
-def _caused_by_too_large(exc: BaseException | None) -> bool:
-    seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, _TooLarge):
-            return True
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
-    return False
+class _BodyLimit(Exception):
+    """Raised inside ``receive`` to stop the app reading a body that broke a limit."""

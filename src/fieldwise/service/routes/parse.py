@@ -25,7 +25,7 @@ from fieldwise.service.runs.schemas import ParseRunPublic
 from fieldwise.service.runs.tables import parse_runs
 from fieldwise.service.schemas import DeletedPublic
 from fieldwise.service.state import ServiceState
-from fieldwise.service.webhooks import UnsafeUrl, check_url
+from fieldwise.service.webhooks.ssrf import UnsafeUrl, check_registration
 
 router = APIRouter(tags=["parse"])
 
@@ -98,7 +98,7 @@ def _check_webhook(state: ServiceState, url: str | None) -> str | None:
     if url is None:
         return None
     try:
-        check_url(url, state.settings.webhook_allow_http)
+        check_registration(url, state.settings.webhook_allow_http)
     except UnsafeUrl as exc:
         raise ApiError(422, f"webhook_url: {exc}.", param="webhook_url") from None
     return url

@@ -37,7 +37,7 @@ from fieldwise.service.webhooks.signing import (
     rotation_values,
     workspace_row,
 )
-from fieldwise.service.webhooks.ssrf import UnsafeUrl, check_url
+from fieldwise.service.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.webhooks.store import OPEN_STATES, create_delivery, encode_body
 from fieldwise.service.webhooks.tables import deliveries, endpoints, notifications
 from fieldwise.service.webhooks.views import (
@@ -53,7 +53,7 @@ router = APIRouter(tags=["webhooks"])
 
 def _checked_url(state: Any, url: str) -> str:
     try:
-        check_url(url, state.settings.webhook_allow_http)
+        check_registration(url, state.settings.webhook_allow_http)
     except UnsafeUrl as exc:
         raise ApiError(422, f"url: {exc}", param="url") from None
     return url

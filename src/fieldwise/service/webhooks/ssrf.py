@@ -87,6 +87,28 @@ def _resolve(host: str, port: int) -> list[IPAddress]:
     return addresses
 
 
+def check_registration(url: str, allow_http: Iterable[str]) -> SplitResult:
+    """``check_url``, plus: a name that resolves now to a non-public address is refused.
+
+    A name that does not resolve yet is accepted; every send resolves and checks again.
+    """
+    allow = tuple(allow_http)
+    parts = check_url(url, allow)
+    host = parts.hostname or ""
+    if _allowed(host, allow) or _literal(host) is not None:
+        return parts
+    try:
+        addresses = _resolve(host, parts.port or 443)
+    except UnsafeUrl:
+        return parts
+    refused = [str(a) for a in addresses if not _public(a)]
+    if refused:
+        raise UnsafeUrl(
+            f"{host} resolves to a private, loopback or link-local address ({refused[0]})"
+        )
+    return parts
+
+
 def resolve_target(url: str, allow_http: Iterable[str]) -> Target:
     """Check ``url`` fully (DNS included) and return where to connect."""
     allow = tuple(allow_http)
