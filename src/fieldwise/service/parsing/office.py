@@ -21,12 +21,32 @@ def _heading_level(style_name: str) -> int | None:
     return None
 
 
+# python-docx inflates every part in memory: refuse archives that would inflate past this
+# (zipfile stops reading a member at its declared size, so the declared sizes bound the work).
+MAX_INFLATED_BYTES = 64 * 1024 * 1024
+MAX_INFLATION_RATIO = 100
+
+
+def _check_inflated_size(data: bytes) -> None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            inflated = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise CorruptDocument(f"the DOCX file is corrupt ({exc})") from exc
+    if inflated > MAX_INFLATED_BYTES and inflated > MAX_INFLATION_RATIO * len(data):
+        raise CorruptDocument(
+            f"the DOCX file would inflate to {inflated} bytes "
+            f"(limit {MAX_INFLATED_BYTES}): refused as a likely zip bomb"
+        )
+
+
 def parse_docx(data: bytes) -> tuple[tuple[Page, ...], str]:
     """Pages on the text grid and structural Markdown of a DOCX document."""
     import docx
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    _check_inflated_size(data)
     try:
         document = docx.Document(io.BytesIO(data))
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
