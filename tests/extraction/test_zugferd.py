@@ -54,3 +54,20 @@ def test_german_fields_match_ground_truth(name: str) -> None:
         # "vom" also precedes the order date ("Bestellung vom 01.03.2018"): rightly unsure
         if key != "issue_date":
             assert out["metadata"][key]["confidence"] >= 0.9, key
+
+
+def test_first_occurrence_reads_every_invoice_number() -> None:
+    """The number follows "Nr." in the title line; later "HRB Nr. 372876" lines are stronger."""
+    number = {"name": "invoice_number", "type": "string", "labels": ["Nr."]}
+    number["pattern"] = "[0-9A-Z][0-9A-Z./-]{2,}"
+    best = validate_config({"fields": [number]})
+    first = validate_config({"fields": [{**number, "occurrence": "first"}]})
+    right = {"best": 0, "first": 0}
+    truth = _truth()
+    for name, expected in truth.items():
+        doc = parse_document((ROOT / "documents" / f"{name}.pdf").read_bytes(), ocr=False)
+        for key, config in (("best", best), ("first", first)):
+            right[key] += (
+                extract(doc, config)["value"].get("invoice_number") == expected["invoice_number"]
+            )
+    assert right == {"best": 20, "first": len(truth)}

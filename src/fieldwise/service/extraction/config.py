@@ -26,9 +26,25 @@ FIELD_TYPES = ("array", "boolean", "currency", "date", "enum", "number", "string
 COLUMN_TYPES = ("boolean", "currency", "date", "number", "string")
 POSITIONS = ("any", "below", "right")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
+# "auto" reads each document's ambiguous dates in the order its unambiguous ones show
+DATE_ORDER_CHOICES = (*DATE_ORDERS, "auto")
+# "labels": labels, or a scan for self-validating types without labels (the original rules);
+# "letterhead": labels first, else the most prominent text at the top of page 1
+STRATEGIES = ("labels", "letterhead")
+OCCURRENCES = ("best", "first")
+SUB_LINES = ("merge", "skip")
+CELLS = ("words", "gaps")
 DEFAULT_LABEL_THRESHOLD = 85.0
 
-_TOP_KEYS = {"engine", "entrypoint", "label_threshold", "date_order", "fields", "description"}
+_TOP_KEYS = {
+    "engine",
+    "entrypoint",
+    "label_threshold",
+    "date_order",
+    "lenient_dates",
+    "fields",
+    "description",
+}
 _FIELD_KEYS = {
     "name",
     "type",
@@ -40,6 +56,12 @@ _FIELD_KEYS = {
     "columns",
     "column_types",
     "description",
+    "strategy",
+    "exclude",
+    "infer_from_symbols",
+    "sub_lines",
+    "cells",
+    "occurrence",
 }
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _ENTRYPOINT = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_]\w*$")
@@ -66,6 +88,12 @@ class FieldSpec:
     required: bool = False
     values: tuple[str, ...] = ()
     columns: tuple[ColumnSpec, ...] = ()
+    strategy: str = "labels"
+    exclude: tuple[str, ...] = ()
+    infer_from_symbols: bool = False
+    sub_lines: str = "merge"
+    cells: str = "words"
+    occurrence: str = "best"
 
 
 @dataclass(frozen=True)
@@ -77,6 +105,7 @@ class ExtractionConfig:
     entrypoint: str | None = None
     label_threshold: float = DEFAULT_LABEL_THRESHOLD
     date_order: str = "DMY"
+    lenient_dates: bool = False
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -159,7 +188,48 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if kind != "array" and ("columns" in raw or "column_types" in raw):
         raise _fail(f"{where}.columns", "only array fields take columns")
     labels = _strings(raw.get("labels", []), f"{where}.labels")
-    return FieldSpec(name, kind, labels, pattern, position, required, values, columns)
+    return FieldSpec(
+        name, kind, labels, pattern, position, required, values, columns, **_options(raw, where)
+    )
+
+
+def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    value = raw.get(key, choices[0])
+    if value not in choices:
+        raise _fail(f"{where}.{key}", f"expected one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
+def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The opt-in field options; each is refused on a type it does not apply to."""
+    kind = raw.get("type", "string")
+    strategy = _choice(raw, "strategy", STRATEGIES, where)
+    if strategy == "letterhead" and kind != "string":
+        raise _fail(f"{where}.strategy", "the letterhead strategy reads string fields only")
+    exclude = _strings(raw.get("exclude", []), f"{where}.exclude")
+    if exclude and strategy != "letterhead":
+        raise _fail(f"{where}.exclude", "only the letterhead strategy takes exclude")
+    infer = raw.get("infer_from_symbols", False)
+    if not isinstance(infer, bool):
+        raise _fail(f"{where}.infer_from_symbols", "expected true or false")
+    if infer and kind != "enum":
+        raise _fail(f"{where}.infer_from_symbols", "only enum fields (currency codes) infer")
+    occurrence = _choice(raw, "occurrence", OCCURRENCES, where)
+    if occurrence != "best" and kind == "array":
+        raise _fail(f"{where}.occurrence", "array fields read one table")
+    sub_lines = _choice(raw, "sub_lines", SUB_LINES, where)
+    cells = _choice(raw, "cells", CELLS, where)
+    if kind != "array" and ("sub_lines" in raw or "cells" in raw):
+        key = "sub_lines" if "sub_lines" in raw else "cells"
+        raise _fail(f"{where}.{key}", "only array fields take this option")
+    return {
+        "strategy": strategy,
+        "exclude": exclude,
+        "infer_from_symbols": infer,
+        "sub_lines": sub_lines,
+        "cells": cells,
+        "occurrence": occurrence,
+    }
 
 
 def _engine(raw: Mapping[str, Any], allow_python: bool) -> tuple[str, str | None]:
@@ -193,8 +263,11 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
     if not 0 <= threshold <= 100:
         raise _fail("label_threshold", f"{threshold} is outside 0..100")
     date_order = raw.get("date_order", "DMY")
-    if date_order not in DATE_ORDERS:
-        raise _fail("date_order", f"expected one of {', '.join(DATE_ORDERS)}")
+    if date_order not in DATE_ORDER_CHOICES:
+        raise _fail("date_order", f"expected one of {', '.join(DATE_ORDER_CHOICES)}")
+    lenient_dates = raw.get("lenient_dates", False)
+    if not isinstance(lenient_dates, bool):
+        raise _fail("lenient_dates", "expected true or false")
     raw_fields = raw.get("fields", [])
     if not isinstance(raw_fields, Sequence) or isinstance(raw_fields, str):
         raise _fail("fields", "expected a list of field objects")
@@ -213,4 +286,4 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
                 f"fields[{i}].name", f"{spec.name!r} duplicates or nests into another field"
             )
         seen.add(spec.name)
-    return ExtractionConfig(fields, engine, entrypoint, float(threshold), date_order)
+    return ExtractionConfig(fields, engine, entrypoint, float(threshold), date_order, lenient_dates)

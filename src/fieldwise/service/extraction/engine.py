@@ -13,20 +13,32 @@ Confidence of a value is the product of independent pieces of evidence, each in 
 - with no label at all, a value found by scanning for its type (dates, enum values, patterns)
   starts at 0.35;
 - an array field: header match x the share of cells its rows fill, x 0.8 when rows wrap.
+
+Opt-in strategies (a config without their keys extracts exactly as before):
+``"strategy": "letterhead"`` (:mod:`.letterhead`), ``"infer_from_symbols": true``
+(:mod:`.symbols`) and ``"date_order": "auto"`` (:mod:`.dates`), each with its own confidence.
+``"occurrence": "first"`` takes the first label in reading order that has a value (x 0.85
+when a later label had a stronger, different value). Per field the order is: labels; then
+symbol inference; then the scan for a self-validating type (fields without labels); then
+the letterhead.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from fieldwise.service.extraction.candidate import Candidate
 from fieldwise.service.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.extraction.dates import document_date_order
 from fieldwise.service.extraction.labels import find_labels, norm
+from fieldwise.service.extraction.letterhead import letterhead
 from fieldwise.service.extraction.locate import value_snippets
 from fieldwise.service.extraction.normalize import Parsed
 from fieldwise.service.extraction.output import Output
+from fieldwise.service.extraction.symbols import infer_currency
 from fieldwise.service.extraction.tables import find_table
 from fieldwise.service.extraction.typed import parse_typed, validity
 from fieldwise.service.parsing import ParsedDocument
@@ -36,16 +48,7 @@ __all__ = ["extract"]
 _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A typed value for a field, where it came from, and its confidence."""
-
-    parsed: Parsed
-    confidence: float
-    page: int
-    text: str
+_OVERRULED_FACTOR = 0.85
 
 
 def _label_factor(score: float) -> float:
@@ -54,13 +57,23 @@ def _label_factor(score: float) -> float:
 
 def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | None:
     return parse_typed(
-        text, spec.type, date_order=config.date_order, pattern=spec.pattern, values=spec.values
+        text,
+        spec.type,
+        date_order=config.date_order,
+        pattern=spec.pattern,
+        values=spec.values,
+        lenient_dates=config.lenient_dates,
     )
 
 
-def _candidates(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> list[Candidate]:
-    out: list[Candidate] = []
+def _candidates(
+    doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
+) -> list[list[Candidate]]:
+    """The candidates of each label hit, hits in reading order."""
+    groups: list[list[Candidate]] = []
     for hit in find_labels(doc, spec.labels, config.label_threshold):
+        out: list[Candidate] = []
+        groups.append(out)
         for snippet in value_snippets(doc, hit, spec.position):
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
@@ -78,7 +91,24 @@ def _candidates(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) 
                 * snippet.ocr_confidence
             )
             out.append(Candidate(parsed, confidence, snippet.page, snippet.text))
-    return out
+    return groups
+
+
+def _first(groups: list[list[Candidate]]) -> Candidate | None:
+    """``"occurrence": "first"``: the first label in reading order that has a value."""
+    for index, group in enumerate(groups):
+        chosen = _best(group)
+        if chosen is None:
+            continue
+        later = [c for g in groups[index + 1 :] for c in g]
+        if any(
+            c.parsed.value != chosen.parsed.value and c.confidence > chosen.confidence
+            for c in later
+        ):
+            # the config, not the evidence, chose between values: less sure
+            return replace(chosen, confidence=chosen.confidence * _OVERRULED_FACTOR)
+        return chosen
+    return None
 
 
 def _scan(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
@@ -109,6 +139,23 @@ def _best(candidates: list[Candidate]) -> Candidate | None:
     return best
 
 
+def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
+    best = None
+    if spec.labels:
+        groups = _candidates(doc, spec, config)
+        if spec.occurrence == "first":
+            best = _first(groups)
+        else:
+            best = _best([c for group in groups for c in group])
+    if best is None and spec.infer_from_symbols:
+        best = infer_currency(doc, spec)
+    if best is None and not spec.labels:
+        best = _scan(doc, spec, config)
+    if best is None and spec.strategy == "letterhead":
+        best = letterhead(doc, spec, config)
+    return best
+
+
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
     stop_lines = {
         (hit.page, hit.line)
@@ -122,6 +169,7 @@ def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: 
         spec,
         threshold=config.label_threshold,
         date_order=config.date_order,
+        lenient_dates=config.lenient_dates,
         stop_lines=stop_lines,
     )
     if table is None or not table.rows:
@@ -152,11 +200,13 @@ def extract(
 
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)
+    if config.date_order == "auto":
+        config = replace(config, date_order=document_date_order(doc, config.date_order))
     for spec in config.fields:
         if spec.type == "array":
             _array(doc, spec, config, out)
             continue
-        best = _best(_candidates(doc, spec, config)) if spec.labels else _scan(doc, spec, config)
+        best = _field(doc, spec, config)
         if best is not None:
             out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
     return out.result()

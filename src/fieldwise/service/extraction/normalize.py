@@ -44,6 +44,12 @@ _DATES = [
     re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})\.?\s+{_MONTH}\s+(?P<y>\d{{4}})(?!\d)"),
     re.compile(rf"{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})(?!\d)"),
 ]
+# "lenient_dates": hyphens or no space around a month name ("28-Sep-2025", OCR's "16May2026",
+# "March1,2025"); kept apart so configs without the key read dates exactly as before
+_LENIENT_DATES = [
+    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})(?:[-.]|\s*){_MONTH}(?:[-,]|\s*)(?P<y>\d{{4}})(?!\d)"),
+    re.compile(rf"{_MONTH}(?:-|\s*)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s*(?P<y>\d{{4}})(?!\d)"),
+]
 _TRUE = {"yes", "true", "y", "x", "✓", "✔", "ja", "paid", "bezahlt", "1", "on"}
 _FALSE = {"no", "false", "n", "nein", "unpaid", "open", "offen", "0", "off", "due"}
 _JUNK = " \t:#-–|"
@@ -109,13 +115,15 @@ def _year(text: str) -> int:
     return year + (2000 if year < 70 else 1900) if len(text) == 2 else year
 
 
-def parse_date(snippet: str, order: str = "DMY") -> Parsed | None:
+def parse_date(snippet: str, order: str = "DMY", *, lenient: bool = False) -> Parsed | None:
     """The first valid date as ISO ``YYYY-MM-DD``; ``order`` reads ambiguous ``01/02/2024``.
 
     With ``MDY`` the first number of a day/month pair is the month; with DMY or YMD the day.
+    ``lenient`` also reads month names joined by hyphens or without spaces ("28-Sep-2025").
     """
     best: tuple[int, Parsed] | None = None
-    for index, pattern in enumerate(_DATES):
+    patterns = [*_DATES, *_LENIENT_DATES] if lenient else _DATES
+    for index, pattern in enumerate(patterns):
         for match in pattern.finditer(snippet):
             groups = match.groupdict()
             ambiguous = False

@@ -5,6 +5,13 @@ Each word below is assigned to the column whose header it overlaps, else the nea
 centre. The table ends at a large vertical gap, at a line that carries another field's label
 (e.g. "Total"), or at a line that fills too few columns to be a row. A line that fills only
 text columns continues the previous row (wrapped descriptions).
+
+Opt-in per array field (defaults keep the original reading):
+- ``"sub_lines": "skip"``: a text-only line in a smaller font or indented under its row
+  ("Pos. 01 · article 34825") is a sub-line of that row, not part of its description;
+- ``"cells": "gaps"``: a line is first split into cells at wide gaps and each whole cell goes
+  to one column, so a description running under the next header ("bolts (box of 100)") keeps
+  its words instead of lending "100)" to the quantity column.
 """
 
 from __future__ import annotations
@@ -17,11 +24,13 @@ from fieldwise.service.extraction.config import FieldSpec
 from fieldwise.service.extraction.labels import LabelHit, find_labels
 from fieldwise.service.extraction.normalize import Parsed
 from fieldwise.service.extraction.typed import parse_typed, validity
-from fieldwise.service.parsing import Box, Line, ParsedDocument, Word
+from fieldwise.service.parsing import Box, Line, ParsedDocument, Word, split_cells
 
 __all__ = ["Row", "Table", "find_table"]
 
 _MAX_GAP = 2.5  # line heights between rows before the table is considered over
+_SUB_LINE_HEIGHT = 0.85  # a continuation this much smaller than its row's text is a sub-line
+_SUB_LINE_INDENT = 0.5  # ... or one indented by half a line height or more
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,25 @@ def _assign(words: Sequence[Word], boxes: dict[str, Box]) -> dict[str, list[Word
     return out
 
 
+def _assign_cells(line: Line, boxes: dict[str, Box]) -> dict[str, list[Word]]:
+    out: dict[str, list[Word]] = {}
+    for cell in split_cells(line):
+        box = cell[0].box
+        for w in cell[1:]:
+            box = box.union(w.box)
+        cell_word = Word(" ".join(w.text for w in cell), box, min(w.confidence for w in cell))
+        for name, words in _assign([cell_word], boxes).items():
+            out.setdefault(name, []).extend(words)
+    return out
+
+
+def _is_sub_line(line: Line, row_line: Line) -> bool:
+    height = median(w.box.height for w in row_line.words)
+    smaller = median(w.box.height for w in line.words) < _SUB_LINE_HEIGHT * height
+    indented = line.box.x0 - row_line.box.x0 >= _SUB_LINE_INDENT * height
+    return smaller or indented
+
+
 def _stops(line: Line, stop_lines: set[tuple[int, int]], key: tuple[int, int]) -> bool:
     return key in stop_lines or not line.words
 
@@ -106,6 +134,7 @@ def find_table(
     *,
     threshold: float,
     date_order: str,
+    lenient_dates: bool = False,
     stop_lines: set[tuple[int, int]],
 ) -> Table | None:
     """Read the table of an array field, or None when no header matches."""
@@ -116,6 +145,7 @@ def find_table(
     page = doc.pages[page_index]
     kinds = {c.name: c.type for c in spec.columns}
     rows: list[Row] = []
+    row_lines: list[Line] = []  # the first line of each row
     previous = page.lines[line_index]
     height = median(w.box.height for w in previous.words)
     for offset, line in enumerate(page.lines[line_index + 1 :], start=line_index + 1):
@@ -123,19 +153,28 @@ def find_table(
             break
         if _stops(line, stop_lines, (page_index, offset)):
             break
-        assigned = _assign(line.words, boxes)
+        if spec.cells == "gaps":
+            assigned = _assign_cells(line, boxes)
+        else:
+            assigned = _assign(line.words, boxes)
         cells: dict[str, tuple[Parsed, float]] = {}
         bad = 0
         for name, words in assigned.items():
             text = " ".join(w.text for w in words)
-            parsed = parse_typed(text, kinds[name], date_order=date_order)
+            parsed = parse_typed(
+                text, kinds[name], date_order=date_order, lenient_dates=lenient_dates
+            )
             if parsed is None:
                 bad += 1
                 continue
             ocr = min(w.confidence for w in words)
             cells[name] = (parsed, header_score * validity(parsed, kinds[name], None) * ocr)
         typed = [n for n in cells if kinds[n] != "string"]
-        if rows and not typed and bad == 0 and cells:
+        continuation = bool(rows) and not typed and bad == 0 and bool(cells)
+        if continuation and spec.sub_lines == "skip" and _is_sub_line(line, row_lines[-1]):
+            previous = line
+            continue
+        if continuation:
             last = rows[-1]
             merged = dict(last.cells)
             for name, (parsed, conf) in cells.items():
@@ -148,6 +187,7 @@ def find_table(
             rows[-1] = Row(merged, last.page, f"{last.text}\n{line.text}", continued=True)
         elif len(cells) >= min(2, len(kinds)) and bad <= len(cells) // 2:
             rows.append(Row(cells, page_index, line.text))
+            row_lines.append(line)
         else:
             break
         previous = line

@@ -36,13 +36,14 @@ def parse_typed(
     date_order: str,
     pattern: str | None = None,
     values: tuple[str, ...] = (),
+    lenient_dates: bool = False,
 ) -> Parsed | None:
     """The first value of ``kind`` in ``text`` (and matching ``pattern`` when given)."""
     parsed: Parsed | None
     if kind in ("currency", "number"):
         parsed = parse_amount(text)
     elif kind == "date":
-        parsed = parse_date(text, date_order)
+        parsed = parse_date(text, date_order, lenient=lenient_dates)
     elif kind == "boolean":
         parsed = parse_bool(text)
     elif kind == "enum":
