@@ -1,7 +1,10 @@
 """A test-only ASGI wrapper that injects faults in front of the real service.
 
 It decides per request, from a seeded RNG, whether to answer 503 before the app sees the
-request, or to delay it; everything else reaches the app untouched.
+request, or to delay it; everything else reaches the app untouched. With the mishap rates set
+it can also drop the connection after the headers (``reset``), cut the app's real answer off
+half-way through its body (``truncate``), or hold a request past the client's timeout before
+the app sees it (``hang``).
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ import asyncio
 import json
 import random
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 @dataclass
@@ -26,6 +30,11 @@ class FaultPlan:
     seed: int = 0
     injected: int = 0
     passed: int = 0
+    reset_rate: float = 0.0
+    truncate_rate: float = 0.0
+    hang_rate: float = 0.0
+    hang_seconds: float = 2.0
+    mishaps: Counter[str] = field(default_factory=Counter)
     _rng: random.Random = field(init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -46,6 +55,28 @@ class FaultPlan:
                 self.passed += 1
             return fail, delay
 
+    def mishap(self) -> str | None:
+        """``reset``, ``truncate``, ``hang`` or None; draws nothing when no rate is set."""
+        rates = (
+            ("reset", self.reset_rate),
+            ("truncate", self.truncate_rate),
+            ("hang", self.hang_rate),
+        )
+        if not any(rate for _, rate in rates):
+            return None
+        with self._lock:
+            roll = self._rng.random()
+            for kind, rate in rates:
+                if roll < rate:
+                    self.mishaps[kind] += 1
+                    return kind
+                roll -= rate
+            return None
+
+
+class _Dropped(Exception):
+    """Raised after a partial answer: uvicorn then closes the connection mid-response."""
+
 
 class FaultInjector:
     def __init__(self, app: ASGIApp, plan: FaultPlan) -> None:
@@ -63,7 +94,7 @@ class FaultInjector:
         if delay:
             await asyncio.sleep(self.plan.delay_seconds)
         if not fail:
-            await self.app(scope, receive, send)
+            await self._mishap(self.plan.mishap(), scope, receive, send)
             return
         body = json.dumps(
             {
@@ -81,6 +112,32 @@ class FaultInjector:
             headers.append((b"retry-after", self.plan.retry_after.encode()))
         await send({"type": "http.response.start", "status": self.plan.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+    async def _mishap(self, kind: str | None, scope: Scope, receive: Receive, send: Send) -> None:
+        if kind == "hang":
+            await asyncio.sleep(self.plan.hang_seconds)
+        if kind == "reset":
+            start = {"type": "http.response.start", "status": 200, "headers": []}
+            await send({**start, "headers": [(b"content-length", b"100")]})
+            raise _Dropped
+        if kind != "truncate":
+            await self.app(scope, receive, send)
+            return
+
+        async def cut(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                body = message.get("body", b"")
+                await send(
+                    {
+                        "type": "http.response.body",
+                        "body": body[: len(body) // 2],
+                        "more_body": True,
+                    }
+                )
+                raise _Dropped
+            await send(message)
+
+        await self.app(scope, receive, cut)
 
 
 class RequestLog:
