@@ -5,6 +5,7 @@ Every 4xx/5xx answers ``{"error": {"code", "message", "param", "retryable", "req
 
 from __future__ import annotations
 
+import errno
 import logging
 from typing import Any
 
@@ -12,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("fieldwise.service")
@@ -30,6 +32,7 @@ _CODES = {
     429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
+    507: "insufficient_storage",
 }
 
 
@@ -51,7 +54,7 @@ class ErrorBody(BaseModel):
 # storage trouble); documenting them all keeps the schema true for any route added later.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": _CODES[status].replace("_", " ")}
-    for status in (400, 401, 404, 405, 408, 409, 413, 415, 422, 429, 503)
+    for status in (400, 401, 404, 405, 408, 409, 413, 415, 422, 429, 503, 507)
 }
 
 
@@ -110,6 +113,19 @@ def _loc_to_param(loc: tuple[Any, ...]) -> str | None:
     return ".".join(parts) or None
 
 
+# Storage that is full or read-only: the request changed nothing (its transaction rolled back,
+# blobs are written to a temporary file first), so the caller may retry once there is room.
+_STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})
+_STORAGE_MARKERS = ("disk is full", "readonly database", "read-only file system")
+
+
+def _storage_full(request: Request, detail: str) -> JSONResponse:
+    log.error("storage unavailable on %s %s: %s", request.method, request.url.path, detail)
+    message = f"The service cannot store data right now ({detail}); nothing was changed."
+    body = error_body(507, message, request_id_of(request), retryable=True)
+    return JSONResponse(body, status_code=507)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every exception path through the one error body."""
 
@@ -146,6 +162,19 @@ def install_error_handlers(app: FastAPI) -> None:
             message = f"No route for {request.method} {request.url.path}."
         body = error_body(exc.status_code, message, request_id_of(request))
         return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(OSError)
+    async def _os_error(request: Request, exc: OSError) -> JSONResponse:
+        if exc.errno not in _STORAGE_ERRNOS:
+            return await _unexpected(request, exc)
+        return _storage_full(request, exc.strerror or str(exc))
+
+    @app.exception_handler(OperationalError)
+    async def _db_error(request: Request, exc: OperationalError) -> JSONResponse:
+        text = str(exc.orig).lower()
+        if not any(marker in text for marker in _STORAGE_MARKERS):
+            return await _unexpected(request, exc)
+        return _storage_full(request, str(exc.orig))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

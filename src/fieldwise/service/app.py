@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Security
 from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
+from fieldwise.errors import ConfigError
 from fieldwise.service.api_errors import ERROR_RESPONSES, install_error_handlers
 from fieldwise.service.background import FACTORIES
 from fieldwise.service.blobs import BlobStore
@@ -34,6 +36,17 @@ def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
     return None
 
 
+def _check_writable(data_dir: Path) -> None:
+    """Fail at startup with one clear line, not a database traceback, on a read-only data dir."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe = data_dir / ".write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError(f"the data dir {data_dir} is not writable ({exc.strerror})") from None
+
+
 def create_app(
     settings: ServiceSettings,
     *,
@@ -41,7 +54,7 @@ def create_app(
     announce: Callable[[str], None] | None = None,
 ) -> FastAPI:
     """Build the service: migrate the database, load keys, mount routes and middleware."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    _check_writable(settings.data_dir)
     clock = clock or SystemClock()
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)

@@ -45,7 +45,11 @@ def serve(
 ) -> None:
     """Run the service in the foreground until interrupted."""
     sock = bind_socket(host, port)
-    app = create_app(settings, announce=announce)
+    try:
+        app = create_app(settings, announce=announce)
+    except BaseException:
+        sock.close()  # e.g. a read-only data dir: fail without leaking the listening socket
+        raise
     config = uvicorn.Config(app, log_level="info", access_log=False, timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])
 
