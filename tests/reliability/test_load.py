@@ -44,7 +44,7 @@ async def _one(client: AsyncClient, processor_id: str, file_id: str, expected: s
     delay = 0.02
     while run.status not in TERMINAL:
         await asyncio.sleep(delay)
-        delay = min(delay * 1.5, 0.3)
+        delay = min(delay * 2, 0.3)
         run = await client.call(ops.get_run(processor_id, run.id))
     assert run.output_file_id is not None, run.failure_message
     content = await client.call(ops.get_file_content(run.output_file_id))

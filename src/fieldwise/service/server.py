@@ -37,6 +37,15 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+# Connection limits for both entry points: idle keep-alive connections close after 5 s, and
+# a request head (line and headers) may not pass 64 KB. Slow bodies are cut by the app's
+# body-read deadline (BodyLimitMiddleware).
+_UVICORN_LIMITS: dict[str, Any] = {
+    "timeout_keep_alive": 5,
+    "h11_max_incomplete_event_size": 64 * 1024,
+}
+
+
 def serve(
     settings: ServiceSettings,
     host: str = "127.0.0.1",
@@ -50,7 +59,9 @@ def serve(
     except BaseException:
         sock.close()  # e.g. a read-only data dir: fail without leaking the listening socket
         raise
-    config = uvicorn.Config(app, log_level="info", access_log=False, timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app, log_level="info", access_log=False, timeout_graceful_shutdown=5, **_UVICORN_LIMITS
+    )
     uvicorn.Server(config).run(sockets=[sock])
 
 
@@ -96,7 +107,12 @@ def start_in_thread(
     app = app or create_app(settings)
     sock = bind_socket(host, port)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+        **_UVICORN_LIMITS,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(
