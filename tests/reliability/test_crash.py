@@ -38,7 +38,7 @@ def test_sigkill_loses_no_run_and_no_delivery(
             pid, _ = make_processor(client, "crash", TRIVIAL)
             files = [client.upload_file(invoice(n), filename=f"{n}.txt").id for n in range(10)]
             submitted = [client.call(ops.create_run(pid, files[n % 10])).id for n in range(RUNS)]
-            wait_for(lambda: len(receiver.requests) >= 15)
+            wait_for(lambda: len(receiver.requests) >= 15, timeout=60)
             proc.send_signal(signal.SIGKILL)
             proc.wait()
         assert len(receiver.requests) < RUNS, "the kill came too late to prove anything"
@@ -56,14 +56,14 @@ def test_sigkill_loses_no_run_and_no_delivery(
                 done = all(r.status in TERMINAL for r in page.data)
                 return page.data if done and len(page.data) == RUNS else None
 
-            runs = wait_for(settled, timeout=60)
+            runs = wait_for(settled, timeout=120)
 
             def all_delivered() -> list[WebhookDelivery] | None:
                 page = client.call(ops.list_webhook_deliveries(endpoint.id, limit=1000))
                 states = {d.state for d in page.data}
                 return page.data if len(page.data) >= RUNS and states == {"delivered"} else None
 
-            deliveries = wait_for(all_delivered, timeout=60)
+            deliveries = wait_for(all_delivered, timeout=120)
     finally:
         receiver.stop()
 

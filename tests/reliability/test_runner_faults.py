@@ -13,9 +13,9 @@ def test_runner_survives_resets_timeouts_503s_and_truncated_bodies(
     make_world: MakeWorld,
 ) -> None:
     plan = FaultPlan(seed=11)
-    world = make_world(8, wrap=lambda app: FaultInjector(app, plan))
+    world = make_world(10, wrap=lambda app: FaultInjector(app, plan))
     plan.fail_rate, plan.delay_rate, plan.delay_seconds = 0.1, 0.1, 0.05
-    plan.reset_rate, plan.truncate_rate, plan.hang_rate = 0.06, 0.06, 0.03
+    plan.reset_rate, plan.truncate_rate, plan.hang_rate = 0.1, 0.1, 0.05
     plan.hang_seconds = 1.5
     result = run_versions(
         world.connection(timeout=1.0, max_retries=10),
@@ -26,10 +26,10 @@ def test_runner_survives_resets_timeouts_503s_and_truncated_bodies(
     )
     assert plan.injected >= 3
     assert set(plan.mishaps) == {"reset", "truncate", "hang"}
-    assert (result.done, result.succeeded, result.failed) == (16, 16, 0)
+    assert (result.done, result.succeeded, result.failed) == (20, 20, 0)
     frame = load_results(result.runset_id)
-    assert len(frame) == 16
-    assert len(set(zip(frame.file, frame.version_id, strict=True))) == 16
+    assert len(frame) == 20
+    assert len(set(zip(frame.file, frame.version_id, strict=True))) == 20
     for row in frame.itertuples():
         assert row.status == "succeeded"
         assert row.value["invoice_number"] == row.ground_truth["invoice_number"]

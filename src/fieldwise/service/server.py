@@ -37,11 +37,12 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-# Connection limits for both entry points: idle keep-alive connections close after 5 s, and
-# a request head (line and headers) may not pass 64 KB. Slow bodies are cut by the app's
-# body-read deadline (BodyLimitMiddleware).
+# Connection limits for both entry points: a request head (line and headers) may not pass
+# 64 KB; idle keep-alive connections close after 15 s, longer than clients keep them (httpx: 5 s)
+# so a client never sends on a connection the server is closing at that moment. Slow bodies are
+# cut by the app's body-read deadline (BodyLimitMiddleware).
 _UVICORN_LIMITS: dict[str, Any] = {
-    "timeout_keep_alive": 5,
+    "timeout_keep_alive": 15,
     "h11_max_incomplete_event_size": 64 * 1024,
 }
 
