@@ -193,7 +193,12 @@ def get_file(file_id: str, state: State) -> FilePublic:
 @router.get(
     "/files/{file_id}/content",
     response_class=FileResponse,
-    responses={200: {"content": {"application/octet-stream": {}}}},
+    responses={
+        200: {
+            "description": "The stored bytes, served with the content type they were stored with.",
+            "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
+        }
+    },
 )
 def get_file_content(file_id: str, state: State) -> FileResponse:
     with state.engine.connect() as conn:
