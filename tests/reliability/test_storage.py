@@ -102,3 +102,23 @@ def test_a_read_only_data_dir_fails_at_startup_with_one_clear_line(
         )
         assert "Traceback" not in err
     assert sorted(p.name for p in source.iterdir()) == ["svc"]  # nothing written anywhere
+
+
+def test_blob_storage_turning_read_only_at_runtime_answers_507(
+    start_service: ServiceFactory, tmp_path: Path
+) -> None:
+    service = start_service()
+    blobs = tmp_path / "service" / "blobs"
+    with raw(service.base_url) as http:
+        kept = http.post("/files/upload", files={"file": ("a.txt", b"kept")}).json()["id"]
+        _mount("--bind", str(blobs), str(blobs))
+        try:
+            _mount("-o", "remount,bind,ro", str(blobs))
+            refused = http.post("/files/upload", files={"file": ("b.txt", b"refused")})
+            assert refused.status_code == 507, refused.text
+            assert "Read-only file system" in refused.json()["error"]["message"]
+            assert http.get(f"/files/{kept}/content").content == b"kept"  # reads still work
+        finally:
+            subprocess.run(["umount", "-l", str(blobs)], check=False)
+        assert [f["id"] for f in http.get("/files").json()["data"]] == [kept]
+        assert http.post("/files/upload", files={"file": ("c.txt", b"ok")}).status_code == 201
