@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 import pypdfium2 as pdfium
 
+from fieldwise._pdfium import PDFIUM_LOCK
 from fieldwise.datasets.generate._content import make_invoice, make_receipt
 from fieldwise.datasets.generate._files import dataset_toml, processor_configs
 from fieldwise.datasets.generate._layouts import INVOICE_LAYOUTS, RECEIPT_LAYOUTS
@@ -165,8 +166,9 @@ def _prepare(root: Path, *, force: bool) -> None:
 
 
 def _page_count(pdf: bytes) -> int:
-    document = pdfium.PdfDocument(pdf)
-    try:
-        return len(document)
-    finally:
-        document.close()
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(pdf)
+        try:
+            return len(document)
+        finally:
+            document.close()

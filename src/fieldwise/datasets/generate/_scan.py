@@ -9,6 +9,8 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
+from fieldwise._pdfium import PDFIUM_LOCK
+
 __all__ = ["ScanSettings", "scan_to_pdf", "scan_to_png"]
 
 
@@ -50,17 +52,20 @@ def scan_to_png(
 def _scanned_pages(
     pdf: bytes, rng: np.random.Generator, settings: ScanSettings
 ) -> list[tuple[Image.Image, tuple[float, float]]]:
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pages = []
-        for index in range(len(document)):
-            page = document[index]
-            bitmap = page.render(scale=settings.dpi / 72, grayscale=True)
-            image = bitmap.to_pil().convert("L")
-            pages.append((_degrade(image, rng, settings), (page.get_width(), page.get_height())))
-        return pages
-    finally:
-        document.close()
+    rendered: list[tuple[Image.Image, tuple[float, float]]] = []
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(pdf)
+        try:
+            for index in range(len(document)):
+                page = document[index]
+                bitmap = page.render(scale=settings.dpi / 72, grayscale=True)
+                image = bitmap.to_pil().convert("L")
+                rendered.append((image, (page.get_width(), page.get_height())))
+                bitmap.close()
+                page.close()
+        finally:
+            document.close()
+    return [(_degrade(image, rng, settings), size) for image, size in rendered]
 
 
 def _degrade(image: Image.Image, rng: np.random.Generator, settings: ScanSettings) -> Image.Image:

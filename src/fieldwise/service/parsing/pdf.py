@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from PIL import Image
 
+from fieldwise._pdfium import PDFIUM_LOCK
 from fieldwise.service.parsing.errors import CorruptDocument, PageLimitExceeded
 from fieldwise.service.parsing.layout import group_lines
 from fieldwise.service.parsing.model import Box, Page, Word
@@ -59,28 +61,50 @@ def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
 
 
 def parse_pdf(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Page, ...]:
-    """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given."""
-    document = _open(data)
+    """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given.
+
+    PDFium is entered only under :data:`PDFIUM_LOCK`; OCR of a rendered page runs outside it,
+    so parallel workers still overlap on scans.
+    """
+    with PDFIUM_LOCK:
+        document = _open(data)
     try:
-        count = len(document)
+        with PDFIUM_LOCK:
+            count = len(document)
         if count > max_pages:
             raise PageLimitExceeded(count, max_pages)
         if count == 0:
             raise CorruptDocument("the PDF has no pages")
         pages: list[Page] = []
         for index in range(count):
-            page = document[index]
-            try:
-                width, height = page.get_size()
-                words = _text_words(page, height)
-                source = "text"
-                if not words and ocr is not None:
-                    bitmap = page.render(scale=_OCR_SCALE)
-                    words = ocr.recognize(bitmap.to_pil(), scale=_OCR_SCALE)
-                    source = "ocr"
-                pages.append(Page(index + 1, width, height, group_lines(words), source))
-            finally:
-                page.close()
+            width, height, words, image = _read_page(document, index, render=ocr is not None)
+            source = "text"
+            if image is not None and ocr is not None:
+                words = ocr.recognize(image, scale=_OCR_SCALE)
+                source = "ocr"
+            pages.append(Page(index + 1, width, height, group_lines(words), source))
         return tuple(pages)
     finally:
-        document.close()
+        with PDFIUM_LOCK:
+            document.close()
+
+
+def _read_page(
+    document: pdfium.PdfDocument, index: int, *, render: bool
+) -> tuple[float, float, list[Word], Image.Image | None]:
+    """Size and text-layer words of one page, and its rendering when it has no text layer."""
+    with PDFIUM_LOCK:
+        page = document[index]
+        try:
+            width, height = page.get_size()
+            words = _text_words(page, height)
+            image = None
+            if not words and render:
+                bitmap = page.render(scale=_OCR_SCALE)
+                try:
+                    image = bitmap.to_pil().copy()  # own the pixels before the bitmap closes
+                finally:
+                    bitmap.close()
+            return width, height, words, image
+        finally:
+            page.close()
