@@ -16,7 +16,7 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.evaluations.tables import evaluation_run_items, evaluation_runs
 from fieldwise.service.events import record_event
 from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.jobs import enqueue, finish_jobs
+from fieldwise.service.jobs import enqueue, finish_jobs, states
 from fieldwise.service.runs.tables import processor_runs
 
 JOB_KIND = "evaluation_run"
@@ -57,30 +57,17 @@ def create_evaluation_run(
 
 
 def get_evaluation_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return conn.execute(select(evaluation_runs).where(evaluation_runs.c.id == run_id)).first()
+    return states.get_row(conn, evaluation_runs, run_id)
 
 
 def status_of(engine: Engine, run_id: str) -> str | None:
-    with engine.connect() as conn:
-        value = conn.execute(
-            select(evaluation_runs.c.status).where(evaluation_runs.c.id == run_id)
-        ).scalar()
-    return None if value is None else str(value)
+    return states.status_of(engine, evaluation_runs, run_id)
 
 
 def start_evaluation(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[Any] | None:
     """``queued`` → ``in_progress``; None (and the job finished) when it is no longer queued."""
-    stamp = isoformat(clock.now())
     with engine.begin() as conn:
-        won = conn.execute(
-            update(evaluation_runs)
-            .where(evaluation_runs.c.id == run_id, evaluation_runs.c.status == "queued")
-            .values(status="in_progress", started_at=stamp, attempts=attempt, updated_at=stamp)
-        ).rowcount
-        if not won:
-            finish_jobs(conn, clock, run_id)
-            return None
-        return get_evaluation_run(conn, run_id)
+        return states.start_queued(conn, clock, evaluation_runs, run_id, attempt)
 
 
 def requeue_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:

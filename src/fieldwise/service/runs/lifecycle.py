@@ -17,7 +17,7 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.db.tables import processors, versions
 from fieldwise.service.events import record_event
 from fieldwise.service.ids import isoformat, new_id, parse_iso
-from fieldwise.service.jobs import enqueue, finish_jobs
+from fieldwise.service.jobs import enqueue, finish_jobs, states
 from fieldwise.service.runs.tables import processor_runs
 
 JOB_KIND = "processor_run"
@@ -104,30 +104,17 @@ def create_processor_run(
 
 
 def get_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return conn.execute(select(processor_runs).where(processor_runs.c.id == run_id)).first()
+    return states.get_row(conn, processor_runs, run_id)
 
 
 def status_of(engine: Engine, run_id: str) -> str | None:
-    with engine.connect() as conn:
-        value = conn.execute(
-            select(processor_runs.c.status).where(processor_runs.c.id == run_id)
-        ).scalar()
-    return None if value is None else str(value)
+    return states.status_of(engine, processor_runs, run_id)
 
 
 def start_run(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[Any] | None:
     """``queued`` → ``in_progress``; None when the run is gone or no longer queued."""
-    stamp = isoformat(clock.now())
     with engine.begin() as conn:
-        won = conn.execute(
-            update(processor_runs)
-            .where(processor_runs.c.id == run_id, processor_runs.c.status == "queued")
-            .values(status="in_progress", started_at=stamp, attempts=attempt, updated_at=stamp)
-        ).rowcount
-        if not won:
-            finish_jobs(conn, clock, run_id)
-            return None
-        row = get_run(conn, run_id)
+        row = states.start_queued(conn, clock, processor_runs, run_id, attempt)
         if row is not None and row.workflow_run_id:
             from fieldwise.service.runs.workflow_exec import mark_workflow_started
 
