@@ -105,14 +105,19 @@ def echo_verdict(analysis: Analysis) -> None:
     verdict = analysis.verdict
     if verdict is None:
         return
+    report = analysis.report
+
+    def name(label: str, version_id: str) -> str:
+        return f"{label} ({version_id})" if label and label != version_id else version_id
+
     word = (
         click.style("PASS", fg="green", bold=True)
         if verdict.passed
         else click.style("FAIL", fg="red", bold=True)
     )
     click.echo(
-        f"verdict: {word} — candidate {verdict.candidate} vs baseline {verdict.baseline} "
-        f"({verdict.policy_source})"
+        f"verdict: {word} — candidate {name(report.candidate_label, verdict.candidate)} vs "
+        f"baseline {name(report.baseline_label, verdict.baseline)} ({verdict.policy_source})"
     )
     for reason in verdict.reasons:
         click.echo(f"  - {reason}")
