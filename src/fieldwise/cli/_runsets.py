@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -24,8 +26,41 @@ def now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+@dataclass(frozen=True)
+class RunsetTarget:
+    """Which run set a command reads, which of its versions, and where the spec comes from."""
+
+    runset_id: str
+    baseline: str | None
+    candidate: str | None
+    dataset_path: Path | None
+    results_dir: Path
+
+
+RESULTS_DIR_OPTION = click.option(
+    "--results-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_RESULTS_DIR,
+    show_default=True,
+    help="Where run sets are stored.",
+)
+
+
 def runset_options(func: F) -> F:
-    """RUNSET argument plus the options every run-set command shares."""
+    """RUNSET argument plus the options every run-set command shares, handed to the command
+    as one ``target: RunsetTarget`` keyword."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["target"] = RunsetTarget(
+            runset_id=kwargs.pop("runset_id"),
+            baseline=kwargs.pop("baseline"),
+            candidate=kwargs.pop("candidate"),
+            dataset_path=kwargs.pop("dataset_path"),
+            results_dir=kwargs.pop("results_dir"),
+        )
+        return func(*args, **kwargs)
+
     decorators = [
         click.argument("runset_id", metavar="RUNSET"),
         click.option(
@@ -45,17 +80,12 @@ def runset_options(func: F) -> F:
             help="Read field specs (and [gate]) from this dataset folder instead of "
             "what was recorded with the evaluation set.",
         ),
-        click.option(
-            "--results-dir",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=DEFAULT_RESULTS_DIR,
-            show_default=True,
-            help="Where run sets are stored.",
-        ),
+        RESULTS_DIR_OPTION,
     ]
+    command: Any = wrapper
     for decorator in reversed(decorators):
-        func = decorator(func)
-    return func
+        command = decorator(command)
+    return cast(F, command)
 
 
 def _recorded_metadata(cli: CliContext, runset: LoadedRunSet) -> dict[str, Any]:
@@ -67,17 +97,14 @@ def _recorded_metadata(cli: CliContext, runset: LoadedRunSet) -> dict[str, Any]:
 
 def load_analysis(
     cli: CliContext,
-    runset_id: str,
+    target: RunsetTarget,
     *,
-    baseline: str | None,
-    candidate: str | None,
-    dataset_path: Path | None,
-    results_dir: Path,
     policy_path: Path | None = None,
     with_policy: bool = True,
 ) -> Analysis:
     """Load a run set and score it, with the spec of the dataset or of the evaluation set."""
-    runset = load_runset(runset_id, results_dir)
+    runset = load_runset(target.runset_id, target.results_dir)
+    dataset_path = target.dataset_path
     specs: dict[str, FieldSpec]
     gate: dict[str, Any] | None = None
     if dataset_path is not None:
@@ -97,7 +124,12 @@ def load_analysis(
             policy_path=policy_path, dataset_toml=toml, recorded_gate=gate, specs=specs
         )
     return analyze(
-        runset, specs, policy, generated_at=now_iso(), baseline=baseline, candidate=candidate
+        runset,
+        specs,
+        policy,
+        generated_at=now_iso(),
+        baseline=target.baseline,
+        candidate=target.candidate,
     )
 
 

@@ -8,13 +8,19 @@ from pathlib import Path
 import click
 
 from fieldwise.cli._context import CliContext, pass_cli
-from fieldwise.cli._runsets import echo_verdict, load_analysis, runset_options
+from fieldwise.cli._runsets import (
+    RESULTS_DIR_OPTION,
+    RunsetTarget,
+    echo_verdict,
+    load_analysis,
+    runset_options,
+)
 from fieldwise.compare import render_table, write_frames
 from fieldwise.errors import ConfigError
 from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
 from fieldwise.gate import Verdict, publish_if_passed
 from fieldwise.report import FORMATS, make_environment
-from fieldwise.runner import DEFAULT_RESULTS_DIR, load_runset
+from fieldwise.runner import load_runset
 
 _POLICY = click.option(
     "--policy",
@@ -40,29 +46,13 @@ def _formats(value: str) -> list[str]:
     help="Also write every comparison table as Parquet into this folder.",
 )
 @pass_cli
-def compare_cmd(
-    cli: CliContext,
-    runset_id: str,
-    baseline: str | None,
-    candidate: str | None,
-    dataset_path: Path | None,
-    results_dir: Path,
-    out: Path | None,
-) -> None:
+def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None) -> None:
     """Compare the versions of a run set field by field and print the table.
 
     Accuracy, precision, recall and F1 per field and version; with two versions the flips
     (fixed / regressed), McNemar p (Holm-adjusted) and a bootstrap interval of the delta.
     """
-    analysis = load_analysis(
-        cli,
-        runset_id,
-        baseline=baseline,
-        candidate=candidate,
-        dataset_path=dataset_path,
-        results_dir=results_dir,
-        with_policy=False,
-    )
+    analysis = load_analysis(cli, target, with_policy=False)
     click.echo(render_table(analysis.scored.result))
     if analysis.scored.failed_runs:
         click.echo(f"{len(analysis.scored.failed_runs)} failed run(s) counted as missed values")
@@ -89,27 +79,11 @@ def compare_cmd(
 )
 @pass_cli
 def report_cmd(
-    cli: CliContext,
-    runset_id: str,
-    baseline: str | None,
-    candidate: str | None,
-    dataset_path: Path | None,
-    results_dir: Path,
-    policy_path: Path | None,
-    formats: str,
-    out: Path | None,
+    cli: CliContext, target: RunsetTarget, policy_path: Path | None, formats: str, out: Path | None
 ) -> None:
     """Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON."""
     wanted = _formats(formats)
-    analysis = load_analysis(
-        cli,
-        runset_id,
-        baseline=baseline,
-        candidate=candidate,
-        dataset_path=dataset_path,
-        results_dir=results_dir,
-        policy_path=policy_path,
-    )
+    analysis = load_analysis(cli, target, policy_path=policy_path)
     paths = write_outputs(analysis, wanted, out, make_environment())
     echo_verdict(analysis)
     for fmt, path in paths.items():
@@ -120,15 +94,7 @@ def report_cmd(
 @runset_options
 @_POLICY
 @click.pass_context
-def gate_cmd(
-    ctx: click.Context,
-    runset_id: str,
-    baseline: str | None,
-    candidate: str | None,
-    dataset_path: Path | None,
-    results_dir: Path,
-    policy_path: Path | None,
-) -> None:
+def gate_cmd(ctx: click.Context, target: RunsetTarget, policy_path: Path | None) -> None:
     """Decide whether the candidate of a run set may be published.
 
     Exit 0 when every rule of the policy passes, 1 when one fails (reasons printed), 2 when
@@ -136,17 +102,9 @@ def gate_cmd(
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
-    analysis = load_analysis(
-        cli,
-        runset_id,
-        baseline=baseline,
-        candidate=candidate,
-        dataset_path=dataset_path,
-        results_dir=results_dir,
-        policy_path=policy_path,
-    )
+    analysis = load_analysis(cli, target, policy_path=policy_path)
     if analysis.verdict is None:
-        raise ConfigError(f"run set {runset_id} has a single version: nothing to gate")
+        raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(analysis)
     echo_verdict(analysis)
     ctx.exit(0 if analysis.verdict.passed else 1)
@@ -161,13 +119,7 @@ def gate_cmd(
     required=True,
     help="Run set whose saved verdict (from gate, report or evaluate) must pass.",
 )
-@click.option(
-    "--results-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_RESULTS_DIR,
-    show_default=True,
-    help="Where run sets are stored.",
-)
+@RESULTS_DIR_OPTION
 @click.option("--force", is_flag=True, help="Publish even without a passing verdict (logged).")
 @pass_cli
 def publish_cmd(
