@@ -25,9 +25,11 @@ def echo_json(value: Any) -> None:
 
 
 def echo_table(rows: Iterable[BaseModel], columns: Sequence[str], *, title: str = "") -> None:
+    """Rows as a table. Ids and other values are never cut with an ellipsis (people copy them):
+    the first column never wraps and the others fold onto more lines."""
     table = Table(title=title or None, show_lines=False, header_style="bold")
-    for column in columns:
-        table.add_column(column)
+    for index, column in enumerate(columns):
+        table.add_column(column, no_wrap=index == 0, overflow="fold")
     count = 0
     for row in rows:
         data = row.model_dump()
@@ -36,7 +38,10 @@ def echo_table(rows: Iterable[BaseModel], columns: Sequence[str], *, title: str 
     if count == 0:
         click.echo("(none)")
         return
-    Console(soft_wrap=True).print(table)
+    console = Console(soft_wrap=True)
+    if not console.is_terminal:
+        console = Console(soft_wrap=True, width=max(console.width, 160))
+    console.print(table)
 
 
 def echo_record(value: BaseModel, as_json: bool, fields: Sequence[str]) -> None:
@@ -51,3 +56,11 @@ def echo_record(value: BaseModel, as_json: bool, fields: Sequence[str]) -> None:
         if isinstance(shown, dict | list):
             shown = json.dumps(shown, ensure_ascii=False)
         click.echo(f"{name.ljust(width)}  {'' if shown is None else shown}")
+
+
+def echo_rows(rows: Sequence[BaseModel], as_json: bool, columns: Sequence[str]) -> None:
+    """A list of resources: JSON, or a table of ``columns``."""
+    if as_json:
+        echo_json(list(rows))
+    else:
+        echo_table(rows, columns)

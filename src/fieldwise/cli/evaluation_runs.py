@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_json, echo_record, echo_rows, echo_table
 from fieldwise.client import ops
 from fieldwise.client.models import EvaluationRun
 
@@ -128,10 +128,7 @@ def list_cmd(
             )
         )
     )
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "processor_id", "version_id", "status", "finished_at"))
+    echo_rows(rows, as_json, ("id", "processor_id", "version_id", "status", "finished_at"))
 
 
 @evaluation_runs.command("results")

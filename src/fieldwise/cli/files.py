@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_record, echo_rows
 from fieldwise.client import ops
 
 _FILE_FIELDS = ("id", "filename", "content_type", "size", "sha256", "metadata", "created_at")
@@ -43,10 +43,7 @@ def files_upload(
     for path in paths:
         with path.open("rb") as handle:
             uploaded.append(client.upload_file(handle, filename=path.name, metadata=meta))
-    if as_json:
-        echo_json(uploaded)
-    else:
-        echo_table(uploaded, ("id", "filename", "size", "content_type"))
+    echo_rows(uploaded, as_json, ("id", "filename", "size", "content_type"))
 
 
 @files.command("list")
@@ -55,10 +52,7 @@ def files_upload(
 def files_list(cli: CliContext, as_json: bool) -> None:
     """List uploaded files."""
     rows = list(cli.client().list_files())
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "filename", "size", "content_type", "created_at"))
+    echo_rows(rows, as_json, ("id", "filename", "size", "content_type", "created_at"))
 
 
 @files.command("show")

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_record, echo_rows
 from fieldwise.client import ops
 from fieldwise.errors import ConfigError
 
@@ -57,10 +57,7 @@ def processors_create(cli: CliContext, name: str, description: str, as_json: boo
 def processors_list(cli: CliContext, as_json: bool) -> None:
     """List processors."""
     rows = list(cli.client().list_processors())
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "name", "default_version_id", "confidence_threshold"))
+    echo_rows(rows, as_json, ("id", "name", "default_version_id", "confidence_threshold"))
 
 
 @processors.command("show")
@@ -152,10 +149,7 @@ def versions_create(
 def versions_list(cli: CliContext, processor_id: str, as_json: bool) -> None:
     """List the versions of PROCESSOR_ID."""
     rows = list(cli.client().list_versions(processor_id))
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "number", "status", "description", "published_at"))
+    echo_rows(rows, as_json, ("id", "number", "status", "description", "published_at"))
 
 
 @versions.command("publish")

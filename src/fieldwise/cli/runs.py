@@ -7,7 +7,7 @@ import time
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_record, echo_rows
 from fieldwise.client import ops
 from fieldwise.client.models import Run
 
@@ -98,10 +98,7 @@ def runs_list(
             )
         )
     )
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "version_id", "status", "failure_reason", "finished_at"))
+    echo_rows(rows, as_json, ("id", "version_id", "status", "failure_reason", "finished_at"))
 
 
 @runs.command("cancel")

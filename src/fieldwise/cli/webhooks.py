@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_json, echo_record, echo_rows
 from fieldwise.client import ops
 from fieldwise.webhooks import DEFAULT_TOLERANCE, Receiver
 
@@ -125,10 +125,7 @@ def endpoints_create(
 def endpoints_list(cli: CliContext, as_json: bool) -> None:
     """List endpoints (never their secrets)."""
     rows = list(cli.client().paginate(lambda c: ops.list_webhook_endpoints(cursor=c)))
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "url", "events", "enabled"))
+    echo_rows(rows, as_json, ("id", "url", "events", "enabled"))
 
 
 @endpoints.command("show")
@@ -227,10 +224,9 @@ def deliveries_list(
             lambda c: ops.list_webhook_deliveries(endpoint_id, cursor=c, event_id=event_id)
         )
     )
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "event_id", "event_type", "state", "attempt_count", "last_error"))
+    echo_rows(
+        rows, as_json, ("id", "event_id", "event_type", "state", "attempt_count", "last_error")
+    )
 
 
 def _show_delivery(delivery: Any, as_json: bool) -> None:
@@ -303,7 +299,4 @@ def workspace_secret_rotate(cli: CliContext, grace: int | None, as_json: bool) -
 def webhooks_notifications(cli: CliContext, as_json: bool) -> None:
     """Dead-letter notifications to the admins, and whether each was e-mailed or only logged."""
     rows = list(cli.client().paginate(lambda c: ops.list_webhook_notifications(cursor=c)))
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "delivery_id", "status", "recipients", "created_at"))
+    echo_rows(rows, as_json, ("id", "delivery_id", "status", "recipients", "created_at"))

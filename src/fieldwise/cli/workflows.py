@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._output import echo_json, echo_record, echo_table
+from fieldwise.cli._output import echo_record, echo_rows
 from fieldwise.client import ops
 from fieldwise.errors import ConfigError
 
@@ -85,10 +85,7 @@ def workflows_create(cli: CliContext, name: str, graph_path: Path, as_json: bool
 def workflows_list(cli: CliContext, as_json: bool) -> None:
     """List workflows."""
     rows = list(cli.client().paginate(lambda cursor: ops.list_workflows(1000, cursor)))
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "name", "order"))
+    echo_rows(rows, as_json, ("id", "name", "order"))
 
 
 @workflows.command("show")
@@ -144,10 +141,7 @@ def workflows_runs(
             )
         )
     )
-    if as_json:
-        echo_json(rows)
-    else:
-        echo_table(rows, ("id", "status", "input_file_id", "batch_id", "failure_reason"))
+    echo_rows(rows, as_json, ("id", "status", "input_file_id", "batch_id", "failure_reason"))
 
 
 @workflows.command("run-show")
