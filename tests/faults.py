@@ -34,6 +34,9 @@ class FaultPlan:
     truncate_rate: float = 0.0
     hang_rate: float = 0.0
     hang_seconds: float = 2.0
+    #: Mishaps to inflict first, in order, before the rates decide: makes "each kind happened"
+    #: deterministic however many requests a run happens to make.
+    mishap_script: list[str] = field(default_factory=list)
     mishaps: Counter[str] = field(default_factory=Counter)
     _rng: random.Random = field(init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -62,6 +65,11 @@ class FaultPlan:
             ("truncate", self.truncate_rate),
             ("hang", self.hang_rate),
         )
+        with self._lock:
+            if self.mishap_script:
+                kind = self.mishap_script.pop(0)
+                self.mishaps[kind] += 1
+                return kind
         if not any(rate for _, rate in rates):
             return None
         with self._lock:

@@ -17,6 +17,7 @@ def test_runner_survives_resets_timeouts_503s_and_truncated_bodies(
     plan.fail_rate, plan.delay_rate, plan.delay_seconds = 0.1, 0.1, 0.05
     plan.reset_rate, plan.truncate_rate, plan.hang_rate = 0.1, 0.1, 0.05
     plan.hang_seconds = 1.5
+    plan.mishap_script = ["reset", "truncate", "hang"]
     result = run_versions(
         world.connection(timeout=1.0, max_retries=10),
         eval_set="texts",
