@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Column, Connection, Integer, String, Table, insert, select
+from sqlalchemy import JSON, Column, Connection, String, Table, insert, select
 
 from fieldwise.service.clock import Clock
-from fieldwise.service.db.tables import metadata
+from fieldwise.service.db.tables import metadata, seq_column
 from fieldwise.service.ids import isoformat, new_id
 
 #: Every event type the service emits; endpoints subscribe to a subset.
@@ -29,7 +29,7 @@ EVENT_TYPES = (
 events = Table(
     "events",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("type", String(64), nullable=False),
     Column("data", JSON, nullable=False),

@@ -19,7 +19,8 @@ from sqlalchemy import (
 metadata = MetaData()
 
 
-def _seq() -> Column[int]:
+def seq_column() -> Column[int]:
+    """The ``seq`` primary key every table starts with (list cursors page over it)."""
     return Column(
         "seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
     )
@@ -28,7 +29,7 @@ def _seq() -> Column[int]:
 api_keys = Table(
     "api_keys",
     metadata,
-    _seq(),
+    seq_column(),
     Column("key_hash", String(64), nullable=False, unique=True),
     Column("prefix", String(16), nullable=False),
     Column("created_at", String(32), nullable=False),
@@ -37,7 +38,7 @@ api_keys = Table(
 files = Table(
     "files",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("filename", Text, nullable=False),
     Column("content_type", String(200), nullable=False),
@@ -53,7 +54,7 @@ files = Table(
 processors = Table(
     "processors",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(80), nullable=False, unique=True),
     Column("name", Text, nullable=False),
     Column("type", String(32), nullable=False),
@@ -67,7 +68,7 @@ processors = Table(
 versions = Table(
     "versions",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("processor_id", String(80), ForeignKey("processors.id"), nullable=False, index=True),
     Column("number", Integer, nullable=False),
@@ -82,7 +83,7 @@ versions = Table(
 evaluation_sets = Table(
     "evaluation_sets",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("name", Text, nullable=False),
     Column("description", Text, nullable=False),
@@ -94,7 +95,7 @@ evaluation_sets = Table(
 items = Table(
     "evaluation_items",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("eval_set_id", String(40), ForeignKey("evaluation_sets.id"), nullable=False, index=True),
     Column("file_id", String(40), nullable=False, index=True),

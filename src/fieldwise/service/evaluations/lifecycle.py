@@ -72,15 +72,7 @@ def start_evaluation(engine: Engine, clock: Clock, run_id: str, attempt: int) ->
 
 def requeue_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:
     """An interrupted evaluation goes back to ``queued``; it keeps its processor runs."""
-    changed = conn.execute(
-        update(evaluation_runs)
-        .where(
-            evaluation_runs.c.id == run_id,
-            evaluation_runs.c.status.in_(("queued", "in_progress")),
-        )
-        .values(status="queued", started_at=None, updated_at=isoformat(clock.now()))
-    ).rowcount
-    return bool(changed)
+    return states.requeue(conn, clock, evaluation_runs, run_id)
 
 
 def finish_evaluation(

@@ -3,21 +3,14 @@ and the scored cells. Times are ISO 8601 UTC strings, like the core tables."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, Connection, Float, Integer, String, Table, Text
+from sqlalchemy import JSON, Column, Connection, Float, Integer, String, Table, Text
 
-from fieldwise.service.db.tables import metadata
-
-
-def _seq() -> Column[int]:
-    return Column(
-        "seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    )
-
+from fieldwise.service.db.tables import metadata, seq_column
 
 evaluation_runs = Table(
     "evaluation_runs",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("eval_set_id", String(40), nullable=False, index=True),
     Column("processor_id", String(80), nullable=False),
@@ -40,7 +33,7 @@ evaluation_runs = Table(
 evaluation_run_items = Table(
     "evaluation_run_items",
     metadata,
-    _seq(),
+    seq_column(),
     Column("evaluation_run_id", String(40), nullable=False, index=True),
     Column("item_id", String(40), nullable=False),
     Column("file_id", String(40), nullable=False),
@@ -52,7 +45,7 @@ evaluation_run_items = Table(
 evaluation_results = Table(
     "evaluation_results",
     metadata,
-    _seq(),
+    seq_column(),
     Column("evaluation_run_id", String(40), nullable=False, index=True),
     Column("item_id", String(40), nullable=False),
     Column("file_id", String(40), nullable=False),

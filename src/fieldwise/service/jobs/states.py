@@ -40,3 +40,13 @@ def start_queued(
         finish_jobs(conn, clock, row_id)
         return None
     return get_row(conn, table, row_id)
+
+
+def requeue(conn: Connection, clock: Clock, table: Table, row_id: str) -> bool:
+    """An interrupted ``queued``/``in_progress`` row goes back to ``queued`` (recovery)."""
+    changed = conn.execute(
+        update(table)
+        .where(table.c.id == row_id, table.c.status.in_(("queued", "in_progress")))
+        .values(status="queued", started_at=None, updated_at=isoformat(clock.now()))
+    ).rowcount
+    return bool(changed)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Connection, Integer, String, Table
+from sqlalchemy import Column, Connection, Integer, String, Table
 
-from fieldwise.service.db.tables import metadata
+from fieldwise.service.db.tables import metadata, seq_column
 
 #: ``queued`` → ``running`` → ``finished``; a crash leaves ``running`` rows that
 #: :func:`fieldwise.service.jobs.recover` re-queues or abandons at the next start.
@@ -13,9 +13,7 @@ JOB_STATES = ("queued", "running", "finished")
 jobs = Table(
     "jobs",
     metadata,
-    Column(
-        "seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    ),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("kind", String(32), nullable=False),
     Column("target_id", String(40), nullable=False, index=True),

@@ -124,15 +124,7 @@ def start_run(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[An
 
 def requeue_run(conn: Connection, clock: Clock, run_id: str) -> bool:
     """An interrupted ``in_progress`` run goes back to ``queued`` (recovery)."""
-    stamp = isoformat(clock.now())
-    changed = conn.execute(
-        update(processor_runs)
-        .where(
-            processor_runs.c.id == run_id, processor_runs.c.status.in_(("queued", "in_progress"))
-        )
-        .values(status="queued", started_at=None, updated_at=stamp)
-    ).rowcount
-    return bool(changed)
+    return states.requeue(conn, clock, processor_runs, run_id)
 
 
 def finish_run(

@@ -3,19 +3,13 @@ and batches. Times are ISO 8601 UTC strings, like the core tables."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, Connection, Integer, String, Table, Text
+from sqlalchemy import JSON, Column, Connection, Integer, String, Table, Text
 
-from fieldwise.service.db.tables import metadata
+from fieldwise.service.db.tables import metadata, seq_column
 
 #: Every run's states; the last three are terminal.
 RUN_STATES = ("queued", "in_progress", "succeeded", "failed", "canceled")
 TERMINAL = ("succeeded", "failed", "canceled")
-
-
-def _seq() -> Column[int]:
-    return Column(
-        "seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    )
 
 
 def _timings() -> list[Column[str]]:
@@ -31,7 +25,7 @@ def _timings() -> list[Column[str]]:
 processor_runs = Table(
     "processor_runs",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     # None for a generic key/value extraction (POST /extract/path without a processor).
     Column("processor_id", String(80), nullable=True, index=True),
@@ -55,7 +49,7 @@ processor_runs = Table(
 parse_runs = Table(
     "parse_runs",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("status", String(16), nullable=False, index=True),
     Column("format", String(16), nullable=False),
@@ -76,7 +70,7 @@ parse_runs = Table(
 parse_cache = Table(
     "parse_cache",
     metadata,
-    _seq(),
+    seq_column(),
     Column("key", String(80), nullable=False, unique=True),
     Column("file_id", String(40), nullable=False, index=True),
     Column("created_at", String(32), nullable=False),
@@ -85,7 +79,7 @@ parse_cache = Table(
 workflows = Table(
     "workflows",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(80), nullable=False, unique=True),
     Column("name", Text, nullable=False),
     Column("nodes", JSON, nullable=False),
@@ -98,7 +92,7 @@ workflows = Table(
 workflow_runs = Table(
     "workflow_runs",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("workflow_id", String(80), nullable=False, index=True),
     Column("batch_id", String(40), nullable=True, index=True),
@@ -117,7 +111,7 @@ workflow_runs = Table(
 batches = Table(
     "workflow_batches",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("workflow_id", String(80), nullable=False, index=True),
     Column("file_ids", JSON, nullable=False),

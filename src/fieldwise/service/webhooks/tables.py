@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     Column,
     Connection,
@@ -16,19 +15,12 @@ from sqlalchemy import (
     Text,
 )
 
-from fieldwise.service.db.tables import metadata
-
-
-def _seq() -> Column[int]:
-    return Column(
-        "seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    )
-
+from fieldwise.service.db.tables import metadata, seq_column
 
 endpoints = Table(
     "webhook_endpoints",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("url", String(2048), nullable=False),
     Column("description", Text, nullable=False),
@@ -45,7 +37,7 @@ endpoints = Table(
 deliveries = Table(
     "webhook_deliveries",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("event_id", String(40), nullable=False, index=True),
     Column("event_type", String(64), nullable=False),
@@ -69,7 +61,7 @@ deliveries = Table(
 attempts = Table(
     "webhook_attempts",
     metadata,
-    _seq(),
+    seq_column(),
     Column("delivery_id", String(40), nullable=False, index=True),
     Column("trigger", String(16), nullable=False),
     Column("url", String(2048), nullable=False),
@@ -83,7 +75,7 @@ attempts = Table(
 notifications = Table(
     "webhook_notifications",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("delivery_id", String(40), nullable=False, index=True),
     Column("recipients", JSON, nullable=False),
@@ -100,7 +92,7 @@ notifications = Table(
 workspace_secret = Table(
     "webhook_workspace_secret",
     metadata,
-    _seq(),
+    seq_column(),
     Column("id", String(40), nullable=False, unique=True),
     Column("secret", String(128), nullable=False),
     Column("previous_secret", String(128), nullable=True),
