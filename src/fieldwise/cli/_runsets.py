@@ -13,9 +13,9 @@ import click
 
 from fieldwise.cli._context import CliContext
 from fieldwise.client import ops
-from fieldwise.compare import FieldSpec, parse_field_specs
+from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.datasets import load_dataset
-from fieldwise.evaluate import Analysis, analyze, resolve_policy, specs_from
+from fieldwise.evaluate import Analysis, analyze, resolve_policy
 from fieldwise.gate import Policy
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
 
@@ -115,7 +115,7 @@ def load_analysis(
         toml: Path | None = dataset.root / "dataset.toml"
     else:
         metadata = _recorded_metadata(cli, runset)
-        specs = specs_from(metadata.get("compare_spec"))
+        specs = specs_from_recorded(metadata.get("compare_spec"))
         gate = metadata.get("gate")
         toml = None
     policy: Policy | None = None

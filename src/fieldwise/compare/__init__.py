@@ -27,7 +27,7 @@ from fieldwise.compare.metrics import field_metrics, outcome_metrics
 from fieldwise.compare.normalize import parse_bool, parse_currency, parse_date, parse_number
 from fieldwise.compare.outcomes import OUTCOMES, score_cells
 from fieldwise.compare.result import FRAME_NAMES, ComparisonResult, compare
-from fieldwise.compare.spec import FieldSpec, parse_field_specs
+from fieldwise.compare.spec import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare.stats import (
     BootstrapInterval,
     bootstrap_delta,
@@ -76,5 +76,6 @@ __all__ = [
     "recommend_threshold",
     "render_table",
     "score_cells",
+    "specs_from_recorded",
     "write_frames",
 ]

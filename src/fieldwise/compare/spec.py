@@ -8,7 +8,14 @@ from typing import Any
 
 from fieldwise.errors import ConfigError
 
-__all__ = ["DATE_ORDERS", "FIELD_TYPES", "FieldSpec", "default_spec", "parse_field_specs"]
+__all__ = [
+    "DATE_ORDERS",
+    "FIELD_TYPES",
+    "FieldSpec",
+    "default_spec",
+    "parse_field_specs",
+    "specs_from_recorded",
+]
 
 FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
@@ -138,3 +145,16 @@ def _parse_one(name: str, table: Any, date_order: str, source: str, where: str) 
             parsed.append(spec)
         kwargs["columns"] = tuple(parsed)
     return FieldSpec(**kwargs)
+
+
+def specs_from_recorded(compare_spec: Mapping[str, Any] | None) -> dict[str, FieldSpec]:
+    """Specs from the ``compare_spec`` (``{"date_order", "fields"}``) that ``fieldwise sync``
+    records in an evaluation set's metadata; none recorded: every field compares as a folded
+    string. Raises :class:`ConfigError` when it is malformed."""
+    if not compare_spec:
+        return {}
+    return parse_field_specs(
+        compare_spec.get("fields") or {},
+        date_order=str(compare_spec.get("date_order") or "YMD"),
+        source="evaluation set compare_spec",
+    )

@@ -10,7 +10,7 @@ from fieldwise.evaluate.analysis import (
 )
 from fieldwise.evaluate.bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.evaluate.pipeline import Evaluation, EvaluationOptions, evaluate
-from fieldwise.evaluate.scoring import Scored, resolve_version, score_runset, specs_from
+from fieldwise.evaluate.scoring import Scored, resolve_version, score_runset
 
 __all__ = [
     "VERDICT_FILE",
@@ -26,6 +26,5 @@ __all__ = [
     "resolve_version",
     "save_verdict",
     "score_runset",
-    "specs_from",
     "write_outputs",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare, parse_field_specs
+from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
 from fieldwise.errors import CompareError
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, RunRecord
@@ -39,18 +39,6 @@ def resolve_version(runset: LoadedRunSet, wanted: str | None, position: int) -> 
     known = ", ".join(f"{v.requested} ({v.version_id})" for v in versions)
     raise CompareError(
         f"version {wanted!r} is not in run set {runset.manifest.runset_id} (it has {known})"
-    )
-
-
-def specs_from(compare_spec: Mapping[str, Any] | None) -> dict[str, FieldSpec]:
-    """Field specs from the ``compare_spec`` recorded with the evaluation set (empty: every
-    field compares as a folded string)."""
-    if not compare_spec:
-        return {}
-    return parse_field_specs(
-        compare_spec.get("fields") or {},
-        date_order=str(compare_spec.get("date_order") or "YMD"),
-        source="evaluation set compare_spec",
     )
 
 

@@ -28,7 +28,7 @@ from fieldwise.service.evaluations.schemas import (
     EvaluationRunStatus,
     Outcome,
 )
-from fieldwise.service.evaluations.scoring import Cell, Scoring, score, specs_from
+from fieldwise.service.evaluations.scoring import Cell, Scoring, score
 from fieldwise.service.evaluations.tables import (
     create_evaluation_tables,
     evaluation_results,
@@ -58,5 +58,4 @@ __all__ = [
     "finish_evaluation",
     "get_evaluation_run",
     "score",
-    "specs_from",
 ]

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from fieldwise.compare import specs_from_recorded
 from fieldwise.errors import CompareError, FieldwiseError
 from fieldwise.service.clock import Clock
 from fieldwise.service.db.tables import evaluation_sets, items
@@ -25,7 +26,7 @@ from fieldwise.service.evaluations.lifecycle import (
     start_evaluation,
     status_of,
 )
-from fieldwise.service.evaluations.scoring import Scoring, score, specs_from
+from fieldwise.service.evaluations.scoring import Scoring, score
 from fieldwise.service.evaluations.tables import (
     evaluation_results,
     evaluation_run_items,
@@ -196,7 +197,7 @@ class EvaluationRunHandler:
         if not outputs:
             raise _Failed("all_runs_failed", _all_failed_message(rows), base)
         try:
-            specs = specs_from((set_metadata or {}).get("compare_spec"))
+            specs = specs_from_recorded((set_metadata or {}).get("compare_spec"))
         except FieldwiseError as exc:
             raise _Failed("invalid_compare_spec", str(exc), base) from None
         truth = {r.item_id: r.ground_truth for r in rows}

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare import FieldSpec, build_frame, compare, parse_field_specs
+from fieldwise.compare import FieldSpec, build_frame, compare
 from fieldwise.compare.outcomes import OUTCOMES
 
 _FIELD_FIGURES = ("accuracy", "precision", "recall", "f1", "mean_score")
@@ -43,18 +43,6 @@ class Scoring:
 
     metrics: dict[str, Any]
     cells: tuple[Cell, ...]
-
-
-def specs_from(compare_spec: Mapping[str, Any] | None) -> dict[str, FieldSpec]:
-    """Field specs from the ``compare_spec`` ``fieldwise sync`` records in the set's metadata
-    (none: every field compares as a folded string). Raises ConfigError when malformed."""
-    if not compare_spec:
-        return {}
-    return parse_field_specs(
-        compare_spec.get("fields") or {},
-        date_order=str(compare_spec.get("date_order") or "YMD"),
-        source="evaluation set compare_spec",
-    )
 
 
 def plain(value: Any) -> Any:
