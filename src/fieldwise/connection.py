@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.client import AsyncClient, Client
-from fieldwise.config import ClientSettings, service_settings
+from fieldwise.config import ClientSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.server import RunningService, start_in_thread
+from fieldwise.service.server import RunningService, embedded_settings, start_in_thread
 
 
 @dataclass
@@ -63,12 +63,7 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
             )
         base_url = settings.base_url.rstrip("/")
         return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
-    service = service_settings(data_dir=data_dir)
-    # The embedded service listens on loopback only, so delivering its webhooks to loopback
-    # (the runner's receiver for --wait webhooks) is safe; hosts the user allowed are kept.
-    loopback = ("127.0.0.1", "localhost")
-    allow_http = tuple(dict.fromkeys((*service.webhook_allow_http, *loopback)))
-    service = service.with_overrides(webhook_allow_http=allow_http)
+    service = embedded_settings(data_dir)
     running = start_in_thread(service)
     return ServiceConnection(
         running.base_url,

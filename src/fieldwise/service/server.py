@@ -139,11 +139,22 @@ def start_in_thread(
     )
 
 
+def embedded_settings(data_dir: Path | None = None, **overrides: Any) -> ServiceSettings:
+    """Settings of the embedded service: the environment's, with ``data_dir`` defaulting to
+    ``.fieldwise/service`` under the working directory.
+
+    It listens on loopback only, so delivering its webhooks to loopback (the runner's receiver
+    for ``--wait webhooks``) is safe and allowed; hosts the user allowed are kept.
+    """
+    settings = service_settings(data_dir=data_dir, **overrides)
+    allow_http = tuple(dict.fromkeys((*settings.webhook_allow_http, "127.0.0.1", "localhost")))
+    return settings.with_overrides(webhook_allow_http=allow_http)
+
+
 def start_embedded(data_dir: Path | None = None, **overrides: Any) -> RunningService:
     """The embedded default: the local service on a free loopback port, in a background thread.
 
-    ``data_dir`` defaults to ``.fieldwise/service`` under the working directory. The returned
-    object carries the ``base_url`` and the ``api_key`` to use; ``stop()`` shuts it down.
+    The returned object carries the ``base_url`` and the ``api_key`` to use; ``stop()`` shuts
+    it down. See :func:`embedded_settings`.
     """
-    settings = service_settings(data_dir=data_dir, **overrides)
-    return start_in_thread(settings)
+    return start_in_thread(embedded_settings(data_dir, **overrides))
