@@ -22,8 +22,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from fieldwise.service.extraction import extract, validate_config
-from fieldwise.service.parsing import ParsedDocument, parse_document
+from fieldwise.service.engines.extraction import extract, validate_config
+from fieldwise.service.engines.parsing import ParsedDocument, parse_document
 
 TEXT_FIELDS = {"vendor_name", "customer_name"}
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from fieldwise.service.parsing import parse_document
+from fieldwise.service.engines.parsing import parse_document
 
 ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"

@@ -7,7 +7,7 @@ import pytest
 import fieldwise.datasets
 import fieldwise.datasets.generate
 from fieldwise.datasets.generate._files import processor_configs
-from fieldwise.service.extraction import validate_config
+from fieldwise.service.engines.extraction import validate_config
 
 
 @pytest.mark.parametrize("module", [fieldwise.datasets, fieldwise.datasets.generate])

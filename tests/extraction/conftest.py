@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from fieldwise.service.parsing import ParsedDocument, parse_document
+from fieldwise.service.engines.parsing import ParsedDocument, parse_document
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.parsing import ParsedDocument
 
 
 def first_line(doc: ParsedDocument) -> dict[str, Any]:

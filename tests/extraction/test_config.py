@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from fieldwise.errors import ConfigError
-from fieldwise.service.extraction import ExtractionConfig, validate_config
+from fieldwise.service.engines.extraction import ExtractionConfig, validate_config
 
 GOOD: dict[str, Any] = {
     "label_threshold": 80,

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from fieldwise.service.extraction import extract, extract_key_values, validate_config
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.extraction import extract, extract_key_values, validate_config
+from fieldwise.service.engines.parsing import ParsedDocument
 from tests.extraction.conftest import Invoice
 
 ITEMS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fieldwise.service.extraction import parse_amount, parse_date
+from fieldwise.service.engines.extraction import parse_amount, parse_date
 
 
 @pytest.mark.parametrize(

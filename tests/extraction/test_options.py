@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from fieldwise.errors import ConfigError
-from fieldwise.service.extraction import extract, parse_date, validate_config
-from fieldwise.service.parsing import ParsedDocument, parse_document
+from fieldwise.service.engines.extraction import extract, parse_date, validate_config
+from fieldwise.service.engines.parsing import ParsedDocument, parse_document
 
 ROWS = (("Bolts M8 (box of 100)", 10, 341.30), ("Safety gloves", 2, 25.50))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fieldwise.service.extraction import ExtractionError, extract, validate_config
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.extraction import ExtractionError, extract, validate_config
+from fieldwise.service.engines.parsing import ParsedDocument
 from tests.extraction.conftest import Invoice
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from fieldwise.service.extraction import extract, validate_config
-from fieldwise.service.parsing import parse_document
+from fieldwise.service.engines.extraction import extract, validate_config
+from fieldwise.service.engines.parsing import parse_document
 
 ROOT = Path("/work/shared/datasets/zugferd-dev")
 FILES = ["EN16931_Einfach", "EN16931_Rechnungskorrektur", "EN16931_Betriebskostenabrechnung"]

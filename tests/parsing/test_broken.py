@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from fieldwise.errors import FieldwiseError
-from fieldwise.service.parsing import (
+from fieldwise.service.engines.parsing import (
     CorruptDocument,
     PageLimitExceeded,
     ParseError,

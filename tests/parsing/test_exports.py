@@ -7,7 +7,9 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["fieldwise.service.parsing", "fieldwise.service.extraction"])
+@pytest.mark.parametrize(
+    "module", ["fieldwise.service.engines.parsing", "fieldwise.service.engines.extraction"]
+)
 def test_all_is_sorted_and_resolves(module: str) -> None:
     mod = importlib.import_module(module)
 

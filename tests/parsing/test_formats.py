@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from fieldwise.service.parsing import ParsedDocument, parse_document, sniff_format
+from fieldwise.service.engines.parsing import ParsedDocument, parse_document, sniff_format
 from tests.parsing.conftest import make_invoice_pdf
 
 

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from fieldwise.service.parsing import get_ocr_engine, parse_document
+from fieldwise.service.engines.parsing import get_ocr_engine, parse_document
 
 
 def test_scanned_png_through_ocr(scanned_png: bytes) -> None:

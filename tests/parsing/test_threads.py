@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from fieldwise.service.parsing import parse_document
+from fieldwise.service.engines.parsing import parse_document
 from tests.parsing.conftest import make_invoice_pdf
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.parsing import ParsedDocument
 
 
 def constant(doc: ParsedDocument) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.parsing import ParsedDocument
 
 _LIMIT_SECONDS = 30.0
 

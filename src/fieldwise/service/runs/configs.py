@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fieldwise.service.extraction import validate_config
+from fieldwise.service.engines.extraction import validate_config
 
 
 def config_validator(*, allow_python: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:

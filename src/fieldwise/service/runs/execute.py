@@ -11,14 +11,14 @@ from sqlalchemy import Connection, select
 from fieldwise.errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.db.tables import files, processors, versions
-from fieldwise.service.extraction import (
+from fieldwise.service.engines.extraction import (
     ExtractionError,
     extract,
     extract_key_values,
     validate_config,
 )
+from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.jobs import Job
-from fieldwise.service.parsing import ParseError
 from fieldwise.service.runs.lifecycle import finish_run, requeue_run, start_run, status_of
 from fieldwise.service.runs.parsed import ParseCache
 from fieldwise.service.state import ServiceState

@@ -14,10 +14,10 @@ from sqlalchemy import Connection, Row, insert, select, update
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.db.tables import files
+from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events import record_event
 from fieldwise.service.ids import isoformat, new_id
 from fieldwise.service.jobs import Job, enqueue, finish_jobs
-from fieldwise.service.parsing import ParsedDocument, ParseError
 from fieldwise.service.runs.parsed import ParseCache
 from fieldwise.service.runs.tables import parse_runs
 from fieldwise.service.state import ServiceState

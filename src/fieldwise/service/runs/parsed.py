@@ -16,8 +16,8 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from fieldwise.service.db.tables import files
+from fieldwise.service.engines.parsing import Box, Line, Page, ParsedDocument, Word, parse_document
 from fieldwise.service.ids import isoformat
-from fieldwise.service.parsing import Box, Line, Page, ParsedDocument, Word, parse_document
 from fieldwise.service.runs.tables import parse_cache
 from fieldwise.service.state import ServiceState
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fieldwise.errors import FieldwiseError
-from fieldwise.service.extraction.config import ExtractionConfig
-from fieldwise.service.extraction.output import metadata_entry
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.extraction.config import ExtractionConfig
+from fieldwise.service.engines.extraction.output import metadata_entry
+from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["ExtractionError", "resolve_entrypoint", "run_python"]
 

@@ -7,10 +7,10 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from fieldwise._pdfium import PDFIUM_LOCK
-from fieldwise.service.parsing.errors import CorruptDocument, PageLimitExceeded
-from fieldwise.service.parsing.layout import group_lines
-from fieldwise.service.parsing.model import Box, Page, Word
-from fieldwise.service.parsing.ocr import OcrEngine
+from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitExceeded
+from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.model import Box, Page, Word
+from fieldwise.service.engines.parsing.ocr import OcrEngine
 
 __all__ = ["parse_pdf"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from fieldwise.service.parsing import Line, ParsedDocument, Word, split_cells
+from fieldwise.service.engines.parsing import Line, ParsedDocument, Word, split_cells
 
 __all__ = ["LabelHit", "find_labels", "norm"]
 

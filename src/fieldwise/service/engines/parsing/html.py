@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fieldwise.service.parsing.model import Page
-from fieldwise.service.parsing.textgrid import Block, layout_blocks
+from fieldwise.service.engines.parsing.model import Page
+from fieldwise.service.engines.parsing.textgrid import Block, layout_blocks
 
 __all__ = ["parse_html"]
 

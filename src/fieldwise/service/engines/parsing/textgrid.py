@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fieldwise.service.parsing.layout import grid_line
-from fieldwise.service.parsing.markdown import markdown_table
-from fieldwise.service.parsing.model import GRID_CHAR_WIDTH, GRID_LINE_HEIGHT, Line, Page
+from fieldwise.service.engines.parsing.layout import grid_line
+from fieldwise.service.engines.parsing.markdown import markdown_table
+from fieldwise.service.engines.parsing.model import GRID_CHAR_WIDTH, GRID_LINE_HEIGHT, Line, Page
 
 __all__ = ["ROWS_PER_PAGE", "Block", "layout_blocks", "text_cells"]
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fieldwise.service.parsing.errors import CorruptDocument, ParseError, UnsupportedFormat
-from fieldwise.service.parsing.markdown import page_markdown
-from fieldwise.service.parsing.model import Page, ParsedDocument
-from fieldwise.service.parsing.ocr import OcrEngine, get_ocr_engine
-from fieldwise.service.parsing.sniff import sniff_format
+from fieldwise.service.engines.parsing.errors import CorruptDocument, ParseError, UnsupportedFormat
+from fieldwise.service.engines.parsing.markdown import page_markdown
+from fieldwise.service.engines.parsing.model import Page, ParsedDocument
+from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
+from fieldwise.service.engines.parsing.sniff import sniff_format
 
 __all__ = ["DEFAULT_MAX_PAGES", "parse_document"]
 
@@ -17,31 +17,31 @@ def _read(fmt: str, data: bytes, max_pages: int, engine: OcrEngine | None) -> Pa
     markdown: str | None = None
     pages: tuple[Page, ...]
     if fmt == "pdf":
-        from fieldwise.service.parsing.pdf import parse_pdf
+        from fieldwise.service.engines.parsing.pdf import parse_pdf
 
         pages = parse_pdf(data, max_pages=max_pages, ocr=engine)
     elif fmt in ("png", "jpeg", "tiff"):
-        from fieldwise.service.parsing.images import parse_image
+        from fieldwise.service.engines.parsing.images import parse_image
 
         pages = parse_image(data, max_pages=max_pages, ocr=engine)
     elif fmt == "docx":
-        from fieldwise.service.parsing.office import parse_docx
+        from fieldwise.service.engines.parsing.office import parse_docx
 
         pages, markdown = parse_docx(data)
     elif fmt == "html":
-        from fieldwise.service.parsing.html import parse_html
+        from fieldwise.service.engines.parsing.html import parse_html
 
         pages, markdown = parse_html(data)
     elif fmt == "csv":
-        from fieldwise.service.parsing.text import parse_csv
+        from fieldwise.service.engines.parsing.text import parse_csv
 
         pages, markdown = parse_csv(data)
     else:
-        from fieldwise.service.parsing.text import parse_text
+        from fieldwise.service.engines.parsing.text import parse_text
 
         pages, markdown = parse_text(data)
     if len(pages) > max_pages:
-        from fieldwise.service.parsing.errors import PageLimitExceeded
+        from fieldwise.service.engines.parsing.errors import PageLimitExceeded
 
         raise PageLimitExceeded(len(pages), max_pages)
     if markdown is None:

@@ -2,14 +2,15 @@
 
 - :func:`validate_config` turns a raw config into an :class:`ExtractionConfig` (or raises
   :class:`fieldwise.errors.ConfigError` naming the bad key).
-- :func:`extract` runs it over a :class:`~fieldwise.service.parsing.ParsedDocument` and returns
+- :func:`extract` runs it over a
+  :class:`~fieldwise.service.engines.parsing.ParsedDocument` and returns
   the "Processor run output" ``{"value": ..., "metadata": ...}``.
 - :func:`extract_key_values` is the generic "Label: value" extraction used without a processor.
 """
 
 from __future__ import annotations
 
-from fieldwise.service.extraction.config import (
+from fieldwise.service.engines.extraction.config import (
     COLUMN_TYPES,
     FIELD_TYPES,
     ColumnSpec,
@@ -17,10 +18,10 @@ from fieldwise.service.extraction.config import (
     FieldSpec,
     validate_config,
 )
-from fieldwise.service.extraction.engine import extract
-from fieldwise.service.extraction.generic import extract_key_values
-from fieldwise.service.extraction.normalize import parse_amount, parse_date
-from fieldwise.service.extraction.python_engine import ExtractionError
+from fieldwise.service.engines.extraction.engine import extract
+from fieldwise.service.engines.extraction.generic import extract_key_values
+from fieldwise.service.engines.extraction.normalize import parse_amount, parse_date
+from fieldwise.service.engines.extraction.python_engine import ExtractionError
 
 __all__ = [
     "COLUMN_TYPES",

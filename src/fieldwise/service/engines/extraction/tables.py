@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from fieldwise.service.extraction.config import FieldSpec
-from fieldwise.service.extraction.labels import LabelHit, find_labels
-from fieldwise.service.extraction.normalize import Parsed
-from fieldwise.service.extraction.typed import parse_typed, validity
-from fieldwise.service.parsing import Box, Line, ParsedDocument, Word, split_cells
+from fieldwise.service.engines.extraction.config import FieldSpec
+from fieldwise.service.engines.extraction.labels import LabelHit, find_labels
+from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.typed import parse_typed, validity
+from fieldwise.service.engines.parsing import Box, Line, ParsedDocument, Word, split_cells
 
 __all__ = ["Row", "Table", "find_table"]
 

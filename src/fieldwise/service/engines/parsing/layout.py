@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from statistics import median
 
-from fieldwise.service.parsing.model import GRID_CHAR_WIDTH, GRID_LINE_HEIGHT, Box, Line, Word
+from fieldwise.service.engines.parsing.model import (
+    GRID_CHAR_WIDTH,
+    GRID_LINE_HEIGHT,
+    Box,
+    Line,
+    Word,
+)
 
 __all__ = ["grid_line", "group_lines", "split_cells"]
 

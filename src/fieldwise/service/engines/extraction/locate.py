@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fieldwise.service.extraction.labels import LabelHit
-from fieldwise.service.parsing import Box, ParsedDocument, Word, split_cells
+from fieldwise.service.engines.extraction.labels import LabelHit
+from fieldwise.service.engines.parsing import Box, ParsedDocument, Word, split_cells
 
 __all__ = ["Snippet", "value_snippets"]
 

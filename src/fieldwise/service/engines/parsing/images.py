@@ -7,10 +7,10 @@ import warnings
 
 from PIL import Image, ImageSequence, UnidentifiedImageError
 
-from fieldwise.service.parsing.errors import CorruptDocument, PageLimitExceeded
-from fieldwise.service.parsing.layout import group_lines
-from fieldwise.service.parsing.model import Page
-from fieldwise.service.parsing.ocr import OcrEngine
+from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitExceeded
+from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.model import Page
+from fieldwise.service.engines.parsing.ocr import OcrEngine
 
 __all__ = ["MIN_IMAGE_SIDE", "parse_image"]
 

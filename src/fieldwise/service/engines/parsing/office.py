@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import zipfile
 
-from fieldwise.service.parsing.errors import CorruptDocument
-from fieldwise.service.parsing.model import Page
-from fieldwise.service.parsing.textgrid import Block, layout_blocks
+from fieldwise.service.engines.parsing.errors import CorruptDocument
+from fieldwise.service.engines.parsing.model import Page
+from fieldwise.service.engines.parsing.textgrid import Block, layout_blocks
 
 __all__ = ["parse_docx"]
 

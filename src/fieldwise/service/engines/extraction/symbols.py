@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from fieldwise.service.extraction.candidate import Candidate
-from fieldwise.service.extraction.config import FieldSpec
-from fieldwise.service.extraction.normalize import Parsed
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.extraction.candidate import Candidate
+from fieldwise.service.engines.extraction.config import FieldSpec
+from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["infer_currency"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from statistics import median
 
-from fieldwise.service.parsing.layout import split_cells
-from fieldwise.service.parsing.model import Line, Page, Word
+from fieldwise.service.engines.parsing.layout import split_cells
+from fieldwise.service.engines.parsing.model import Line, Page, Word
 
 __all__ = ["markdown_table", "page_markdown"]
 

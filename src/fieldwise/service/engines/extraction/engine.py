@@ -30,18 +30,18 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from fieldwise.service.extraction.candidate import Candidate
-from fieldwise.service.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.extraction.dates import document_date_order
-from fieldwise.service.extraction.labels import find_labels, norm
-from fieldwise.service.extraction.letterhead import letterhead
-from fieldwise.service.extraction.locate import value_snippets
-from fieldwise.service.extraction.normalize import Parsed
-from fieldwise.service.extraction.output import Output
-from fieldwise.service.extraction.symbols import infer_currency
-from fieldwise.service.extraction.tables import find_table
-from fieldwise.service.extraction.typed import parse_typed, validity
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.extraction.candidate import Candidate
+from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.labels import find_labels, norm
+from fieldwise.service.engines.extraction.letterhead import letterhead
+from fieldwise.service.engines.extraction.locate import value_snippets
+from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.output import Output
+from fieldwise.service.engines.extraction.symbols import infer_currency
+from fieldwise.service.engines.extraction.tables import find_table
+from fieldwise.service.engines.extraction.typed import parse_typed, validity
+from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["extract"]
 
@@ -193,10 +193,10 @@ def extract(
     ``{"value": {...}, "metadata": {"<dotted path>": {"confidence", "page", "text",
     "needs_review"}}}``; fields not found are omitted. ``needs_review`` is true when a
     ``confidence_threshold`` is given and the confidence is below it. ``python`` engine
-    configs call their entrypoint (see :mod:`fieldwise.service.extraction.python_engine`).
+    configs call their entrypoint (see :mod:`fieldwise.service.engines.extraction.python_engine`).
     """
     if config.engine == "python":
-        from fieldwise.service.extraction.python_engine import run_python
+        from fieldwise.service.engines.extraction.python_engine import run_python
 
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)

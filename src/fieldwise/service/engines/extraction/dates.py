@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from fieldwise.service.parsing import ParsedDocument
+from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["AUTO_FALLBACK", "document_date_order"]
 

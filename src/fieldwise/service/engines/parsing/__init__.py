@@ -7,17 +7,17 @@ the default limit is :data:`DEFAULT_MAX_PAGES` = 500 pages).
 
 from __future__ import annotations
 
-from fieldwise.service.parsing.api import DEFAULT_MAX_PAGES, parse_document
-from fieldwise.service.parsing.errors import (
+from fieldwise.service.engines.parsing.api import DEFAULT_MAX_PAGES, parse_document
+from fieldwise.service.engines.parsing.errors import (
     CorruptDocument,
     PageLimitExceeded,
     ParseError,
     UnsupportedFormat,
 )
-from fieldwise.service.parsing.layout import split_cells
-from fieldwise.service.parsing.model import Box, Line, Page, ParsedDocument, Word
-from fieldwise.service.parsing.ocr import OcrEngine, get_ocr_engine
-from fieldwise.service.parsing.sniff import FORMATS, sniff_format
+from fieldwise.service.engines.parsing.layout import split_cells
+from fieldwise.service.engines.parsing.model import Box, Line, Page, ParsedDocument, Word
+from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
+from fieldwise.service.engines.parsing.sniff import FORMATS, sniff_format
 
 __all__ = [
     "DEFAULT_MAX_PAGES",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from fieldwise.service.extraction.normalize import (
+from fieldwise.service.engines.extraction.normalize import (
     Parsed,
     parse_amount,
     parse_bool,

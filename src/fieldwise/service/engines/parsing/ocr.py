@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from fieldwise.service.parsing.model import Box, Word
+from fieldwise.service.engines.parsing.model import Box, Word
 
 __all__ = ["OcrEngine", "get_ocr_engine"]
 

@@ -18,12 +18,12 @@ from statistics import median
 
 from rapidfuzz import fuzz
 
-from fieldwise.service.extraction.candidate import Candidate
-from fieldwise.service.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.extraction.labels import find_labels, norm
-from fieldwise.service.extraction.normalize import Parsed
-from fieldwise.service.extraction.typed import compiled
-from fieldwise.service.parsing import ParsedDocument, Word, split_cells
+from fieldwise.service.engines.extraction.candidate import Candidate
+from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.labels import find_labels, norm
+from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.typed import compiled
+from fieldwise.service.engines.parsing import ParsedDocument, Word, split_cells
 
 __all__ = ["DOCUMENT_TITLES", "letterhead"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fieldwise.service.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.normalize import Parsed
 
 __all__ = ["Candidate"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from fieldwise.service.parsing.errors import CorruptDocument
-from fieldwise.service.parsing.markdown import page_markdown
-from fieldwise.service.parsing.model import Page
-from fieldwise.service.parsing.textgrid import Block, layout_blocks
+from fieldwise.service.engines.parsing.errors import CorruptDocument
+from fieldwise.service.engines.parsing.markdown import page_markdown
+from fieldwise.service.engines.parsing.model import Page
+from fieldwise.service.engines.parsing.textgrid import Block, layout_blocks
 
 __all__ = ["decode_text", "parse_csv", "parse_text"]
 

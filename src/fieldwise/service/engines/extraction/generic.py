@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fieldwise.service.extraction.output import Output
-from fieldwise.service.parsing import ParsedDocument, split_cells
+from fieldwise.service.engines.extraction.output import Output
+from fieldwise.service.engines.parsing import ParsedDocument, split_cells
 
 __all__ = ["extract_key_values"]
 
