@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, select, update
 
 from fieldwise.client import Client, ops
 from fieldwise.service.jobs import jobs
-from fieldwise.service.runs.tables import processor_runs
+from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.runs.conftest import TERMINAL, invoice, make_processor, wait_for
 

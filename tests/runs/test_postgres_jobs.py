@@ -14,8 +14,8 @@ from fieldwise.client import Client, ops
 from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 from fieldwise.service.clock import SystemClock
-from fieldwise.service.db import migrate
 from fieldwise.service.jobs import claim, enqueue
+from fieldwise.service.store import migrate
 from tests.postgres import postgres_server
 from tests.runs.conftest import invoice, make_processor, wait_run
 

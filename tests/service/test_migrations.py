@@ -9,7 +9,7 @@ from sqlalchemy import Connection, text
 from fieldwise.client import Client
 from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
-from fieldwise.service.db import MIGRATIONS, applied_migrations, make_engine, migrate
+from fieldwise.service.store import MIGRATIONS, applied_migrations, make_engine, migrate
 
 
 def test_migrations_are_named_recorded_and_applied_once(tmp_path: Path) -> None:

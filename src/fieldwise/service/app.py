@@ -6,22 +6,47 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Security
+from fastapi import APIRouter, FastAPI, Security
 from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.api_errors import ERROR_RESPONSES, install_error_handlers
 from fieldwise.service.background import FACTORIES
-from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock, SystemClock
-from fieldwise.service.db import make_engine, migrate
-from fieldwise.service.keys import bootstrap_keys
-from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
-from fieldwise.service.ratelimit import RateLimitMiddleware, TokenBucket
-from fieldwise.service.routes import ROUTERS
-from fieldwise.service.runs.configs import config_validator
+from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
+from fieldwise.service.http.keys import bootstrap_keys
+from fieldwise.service.http.middleware import (
+    ApiKeyMiddleware,
+    BodyLimitMiddleware,
+    RequestIdMiddleware,
+)
+from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service.resources.evaluation_runs import routes as evaluation_runs_routes
+from fieldwise.service.resources.evaluation_sets import routes as evaluation_sets_routes
+from fieldwise.service.resources.extract import routes as extract_routes
+from fieldwise.service.resources.files import routes as files_routes
+from fieldwise.service.resources.parse import routes as parse_routes
+from fieldwise.service.resources.processors import routes as processors_routes
+from fieldwise.service.resources.processors.configs import config_validator
+from fieldwise.service.resources.runs import routes as runs_routes
+from fieldwise.service.resources.webhook_endpoints import routes as webhook_endpoints_routes
+from fieldwise.service.resources.workflows import routes as workflows_routes
 from fieldwise.service.state import ServiceState
+from fieldwise.service.store import make_engine, migrate
+from fieldwise.service.store.blobs import BlobStore
+
+#: Every resource's router, mounted in this order (one line each).
+ROUTERS: tuple[APIRouter, ...] = (
+    files_routes.router,
+    processors_routes.router,
+    evaluation_sets_routes.router,
+    webhook_endpoints_routes.router,
+    runs_routes.router,
+    extract_routes.router,
+    parse_routes.router,
+    workflows_routes.router,
+    evaluation_runs_routes.router,
+)
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
 _api_key_doc = APIKeyHeader(name="x-api-key", auto_error=False)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from fieldwise.service.evaluations import evaluation_services
-from fieldwise.service.runs.background import run_services
+from fieldwise.service.events.webhooks.dispatcher import webhook_worker
+from fieldwise.service.resources.evaluation_runs import evaluation_services
+from fieldwise.service.resources.runs.background import run_services
 from fieldwise.service.state import ServiceState
-from fieldwise.service.webhooks.dispatcher import webhook_worker
 
 
 class Background(Protocol):

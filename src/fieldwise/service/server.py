@@ -16,7 +16,7 @@ from starlette.types import ASGIApp
 from fieldwise.config import ServiceSettings, service_settings
 from fieldwise.errors import ConfigError
 from fieldwise.service.app import create_app
-from fieldwise.service.auth import generate_key
+from fieldwise.service.http.auth import generate_key
 
 
 def bind_socket(host: str, port: int) -> socket.socket:

@@ -11,10 +11,10 @@ from sqlalchemy import Engine
 
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.api_errors import ApiError
-from fieldwise.service.auth import KeyRing
-from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock
+from fieldwise.service.http.auth import KeyRing
+from fieldwise.service.http.errors import ApiError
+from fieldwise.service.store.blobs import BlobStore
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Connection, Integer, String, Table
 
-from fieldwise.service.db.tables import metadata, seq_column
+from fieldwise.service.store.columns import metadata, seq_column
 
 #: ``queued`` → ``running`` → ``finished``; a crash leaves ``running`` rows that
 #: :func:`fieldwise.service.jobs.recover` re-queues or abandons at the next start.

@@ -1,0 +1,160 @@
+"""Executing a processor run in a worker: load → parse → extract → store, checking between
+stages whether the run was canceled, and finishing with one conditional transaction."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from fieldwise.errors import ConfigError
+from fieldwise.service.clock import Clock
+from fieldwise.service.engines.extraction import (
+    ExtractionError,
+    extract,
+    extract_key_values,
+    validate_config,
+)
+from fieldwise.service.engines.parsing import ParseError
+from fieldwise.service.jobs import Job
+from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
+from fieldwise.service.state import ServiceState
+from fieldwise.service.store.columns import files, processors, versions
+
+
+class _Stop(Exception):
+    """The run was canceled or deleted meanwhile: drop the work."""
+
+
+class _Failed(Exception):
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class ProcessorRunHandler:
+    """The ``processor_run`` job kind."""
+
+    def __init__(self, cache: ParseCache) -> None:
+        self.cache = cache
+
+    def run(self, state: ServiceState, job: Job) -> None:
+        row = start_run(state.engine, state.clock, job.target_id, job.attempts)
+        if row is None:
+            return
+        try:
+            output = self._work(state, row)
+        except _Stop:
+            return
+        except _Failed as failure:
+            with state.engine.begin() as conn:
+                finish_run(
+                    conn,
+                    state.clock,
+                    row.id,
+                    "failed",
+                    reason=failure.reason,
+                    message=failure.message,
+                )
+            return
+        self._store(state, row, output)
+
+    def _check(self, state: ServiceState, run_id: str) -> None:
+        if status_of(state.engine, run_id) != "in_progress":
+            raise _Stop
+
+    def _work(self, state: ServiceState, row: Any) -> dict[str, Any]:
+        with state.engine.connect() as conn:
+            input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
+            config_raw, threshold = self._version(conn, row)
+        if input_file is None or not state.blobs.exists(input_file.sha256):
+            raise _Failed("input_missing", f"the input file {row.input_file_id} was deleted")
+        try:
+            doc = self.cache.get(input_file)
+        except ParseError as exc:
+            raise _Failed(exc.code, str(exc)) from None
+        self._check(state, row.id)
+        if config_raw is None:
+            return extract_key_values(doc, confidence_threshold=threshold)
+        try:
+            config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
+            output = extract(doc, config, confidence_threshold=threshold)
+        except ConfigError as exc:
+            raise _Failed("invalid_config", str(exc)) from None
+        except ExtractionError as exc:
+            raise _Failed("extraction_error", str(exc)) from None
+        self._check(state, row.id)
+        return output
+
+    def _version(self, conn: Connection, row: Any) -> tuple[dict[str, Any] | None, float | None]:
+        if row.processor_id is None:
+            return None, None
+        config = conn.execute(
+            select(versions.c.config).where(versions.c.id == row.version_id)
+        ).scalar()
+        threshold = conn.execute(
+            select(processors.c.confidence_threshold).where(processors.c.id == row.processor_id)
+        ).scalar()
+        if config is None:
+            raise _Failed("version_missing", f"version {row.version_id} no longer exists")
+        return dict(config), threshold
+
+    def _store(self, state: ServiceState, row: Any, output: dict[str, Any]) -> None:
+        body = json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
+        sha, size = state.blobs.put_bytes(body)
+        try:
+            self._commit(state, row, sha, size, output)
+        except _Stop:
+            # Canceled while we stored: the transaction rolled back, keep nothing of it.
+            _drop_blob_if_unused(state, sha)
+
+    def _commit(
+        self, state: ServiceState, row: Any, sha: str, size: int, output: dict[str, Any]
+    ) -> None:
+        from fieldwise.service.resources.files.routes import store_file
+
+        with state.engine.begin() as conn:
+            out_file = store_file(
+                state,
+                conn,
+                sha256=sha,
+                size=size,
+                filename=f"{row.id}.json",
+                content_type="application/json",
+                purpose="output",
+                metadata={"run_id": row.id},
+                derived_from=row.input_file_id,
+            )
+            done = finish_run(
+                conn, state.clock, row.id, "succeeded", output=output, output_file_id=out_file.id
+            )
+            if not done:
+                raise _Stop
+
+    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+        with state.engine.begin() as conn:
+            finish_run(
+                conn,
+                state.clock,
+                job.target_id,
+                "failed",
+                from_states=("queued", "in_progress"),
+                reason=reason,
+                message=message,
+            )
+            from fieldwise.service.jobs import finish_jobs
+
+            finish_jobs(conn, state.clock, job.target_id)
+
+    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
+        return requeue_run(conn, clock, target_id)
+
+
+def _drop_blob_if_unused(state: ServiceState, sha: str) -> None:
+    with state.engine.connect() as conn:
+        used = conn.execute(select(files.c.id).where(files.c.sha256 == sha).limit(1)).first()
+    if used is None:
+        state.blobs.delete(sha)

@@ -1,0 +1,184 @@
+"""Processor runs: creation and every state move, each one conditional and transactional.
+
+``queued`` → ``in_progress`` → ``succeeded`` | ``failed`` | ``canceled`` (and ``queued`` →
+``canceled``). A move is an ``UPDATE … WHERE status IN (…)``: whoever changes the row first
+wins, so a cancel racing a worker's finish yields exactly one terminal state. The terminal
+move records its event and advances the run's workflow in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, insert, select, update
+
+from fieldwise.service.clock import Clock
+from fieldwise.service.events.outbox import record_event
+from fieldwise.service.http.errors import ApiError
+from fieldwise.service.ids import isoformat, new_id, parse_iso
+from fieldwise.service.jobs import enqueue, finish_jobs, states
+from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.store.columns import processors, versions
+
+JOB_KIND = "processor_run"
+
+
+def output_uri(row: Any) -> str | None:
+    if row.output_file_id is None or row.output_expired_at is not None:
+        return None
+    return f"{row.base_url}/files/{row.output_file_id}"
+
+
+def duration_ms(row: Any) -> int | None:
+    if row.started_at is None or row.finished_at is None:
+        return None
+    delta = parse_iso(row.finished_at) - parse_iso(row.started_at)
+    return round(delta.total_seconds() * 1000)
+
+
+def resolve_version(conn: Connection, processor_id: str, version_id: str | None) -> str:
+    """The version a run uses: ``version_id`` if given (422 if unknown), else the published one
+    (409 when there is none)."""
+    if version_id is not None:
+        found = conn.execute(
+            select(versions.c.id).where(
+                versions.c.id == version_id, versions.c.processor_id == processor_id
+            )
+        ).first()
+        if found is None:
+            raise ApiError(
+                422,
+                f"params.version_id: no version {version_id!r} of processor {processor_id!r}.",
+                param="params.version_id",
+            )
+        return version_id
+    default = conn.execute(
+        select(processors.c.default_version_id).where(processors.c.id == processor_id)
+    ).scalar_one()
+    if default is None:
+        raise ApiError(
+            409,
+            f"Processor {processor_id!r} has no published version; publish one or pass "
+            "params.version_id.",
+            code="no_published_version",
+        )
+    return str(default)
+
+
+def create_processor_run(
+    conn: Connection,
+    clock: Clock,
+    *,
+    processor_id: str | None,
+    version_id: str | None,
+    input_file_id: str,
+    input_path: str,
+    params: dict[str, Any],
+    base_url: str,
+    workflow_run_id: str | None = None,
+    node_id: str | None = None,
+) -> str:
+    """Insert a queued run and its job in the caller's transaction; return the run id."""
+    run_id = new_id("run")
+    stamp = isoformat(clock.now())
+    conn.execute(
+        insert(processor_runs).values(
+            id=run_id,
+            processor_id=processor_id,
+            version_id=version_id,
+            status="queued",
+            input_path=input_path,
+            input_file_id=input_file_id,
+            params=params,
+            attempts=0,
+            base_url=base_url,
+            workflow_run_id=workflow_run_id,
+            node_id=node_id,
+            queued_at=stamp,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+    )
+    enqueue(conn, clock, JOB_KIND, run_id)
+    return run_id
+
+
+def get_run(conn: Connection, run_id: str) -> Row[Any] | None:
+    return states.get_row(conn, processor_runs, run_id)
+
+
+def status_of(engine: Engine, run_id: str) -> str | None:
+    return states.status_of(engine, processor_runs, run_id)
+
+
+def start_run(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[Any] | None:
+    """``queued`` → ``in_progress``; None when the run is gone or no longer queued."""
+    with engine.begin() as conn:
+        row = states.start_queued(conn, clock, processor_runs, run_id, attempt)
+        if row is not None and row.workflow_run_id:
+            from fieldwise.service.resources.workflows.execution import mark_workflow_started
+
+            mark_workflow_started(conn, clock, row.workflow_run_id)
+        return row
+
+
+def requeue_run(conn: Connection, clock: Clock, run_id: str) -> bool:
+    """An interrupted ``in_progress`` run goes back to ``queued`` (recovery)."""
+    return states.requeue(conn, clock, processor_runs, run_id)
+
+
+def finish_run(
+    conn: Connection,
+    clock: Clock,
+    run_id: str,
+    status: str,
+    *,
+    from_states: tuple[str, ...] = ("in_progress",),
+    output: dict[str, Any] | None = None,
+    output_file_id: str | None = None,
+    reason: str | None = None,
+    message: str | None = None,
+) -> bool:
+    """Move a run to a terminal ``status`` if it is in ``from_states``; False if it was not.
+
+    In the same transaction: the run's job is finished, its event recorded, its workflow
+    advanced.
+    """
+    stamp = isoformat(clock.now())
+    changed = conn.execute(
+        update(processor_runs)
+        .where(processor_runs.c.id == run_id, processor_runs.c.status.in_(from_states))
+        .values(
+            status=status,
+            output=output,
+            output_file_id=output_file_id,
+            failure_reason=reason,
+            failure_message=message,
+            finished_at=stamp,
+            updated_at=stamp,
+        )
+    ).rowcount
+    if not changed:
+        return False
+    finish_jobs(conn, clock, run_id)
+    row = get_run(conn, run_id)
+    assert row is not None
+    if row.processor_id is not None and status in ("succeeded", "failed"):
+        data: dict[str, Any] = {
+            "processor_id": row.processor_id,
+            "run_id": row.id,
+            "status": status,
+            "output_uri": output_uri(row),
+            "version_id": row.version_id,
+        }
+        if status == "failed":
+            data.update(failure_reason=reason, failure_message=message)
+        if row.workflow_run_id:
+            data["workflow_run_id"] = row.workflow_run_id
+        kind = "processor.run.completed" if status == "succeeded" else "processor.run.failed"
+        record_event(conn, clock, kind, data)
+    if row.workflow_run_id:
+        from fieldwise.service.resources.workflows.execution import node_finished
+
+        node_finished(conn, clock, row)
+    return True

@@ -1,0 +1,180 @@
+"""Workflow runs: each processor node becomes a processor run, one after another.
+
+A workflow run starts its first node's run at creation; when a node's run reaches a terminal
+state (:func:`node_finished`, called inside that run's terminal transaction) the next node is
+queued, or the workflow run finishes and records ``workflow.run.completed`` / ``…failed``.
+Everything rides on the processor runs' durable jobs, so a restart loses no workflow step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Row, insert, select, update
+
+from fieldwise.service.clock import Clock
+from fieldwise.service.events.outbox import record_event
+from fieldwise.service.ids import isoformat, new_id
+from fieldwise.service.resources.runs.tables import workflow_runs, workflows
+from fieldwise.service.store.columns import processors
+
+
+def _row(conn: Connection, workflow_run_id: str) -> Row[Any] | None:
+    return conn.execute(select(workflow_runs).where(workflow_runs.c.id == workflow_run_id)).first()
+
+
+def create_workflow_run(
+    conn: Connection,
+    clock: Clock,
+    workflow: Row[Any],
+    *,
+    input_file_id: str,
+    metadata: dict[str, Any],
+    base_url: str,
+    batch_id: str | None = None,
+) -> str:
+    """Insert a workflow run and queue its first node (in the caller's transaction)."""
+    run_id = new_id("run")
+    stamp = isoformat(clock.now())
+    conn.execute(
+        insert(workflow_runs).values(
+            id=run_id,
+            workflow_id=workflow.id,
+            batch_id=batch_id,
+            status="queued",
+            input_file_id=input_file_id,
+            metadata=metadata,
+            labels=[],
+            notes="",
+            node_index=0,
+            base_url=base_url,
+            queued_at=stamp,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+    )
+    _start_node(conn, clock, run_id, 0)
+    return run_id
+
+
+def _order(conn: Connection, workflow_id: str) -> list[dict[str, Any]]:
+    row = conn.execute(select(workflows).where(workflows.c.id == workflow_id)).first()
+    if row is None:
+        return []
+    by_id = {node["id"]: node for node in row.nodes}
+    return [by_id[node_id] for node_id in row.order]
+
+
+def _start_node(conn: Connection, clock: Clock, workflow_run_id: str, index: int) -> None:
+    from fieldwise.service.resources.runs.lifecycle import create_processor_run
+
+    run = _row(conn, workflow_run_id)
+    assert run is not None
+    order = _order(conn, run.workflow_id)
+    if index >= len(order):
+        _finish(conn, clock, run, "succeeded")
+        return
+    node = order[index]
+    version_id = conn.execute(
+        select(processors.c.default_version_id).where(processors.c.id == node["processor_id"])
+    ).scalar()
+    if version_id is None:
+        _finish(
+            conn,
+            clock,
+            run,
+            "failed",
+            reason="no_published_version",
+            message=f"node {node['id']!r}: processor {node['processor_id']!r} has no published "
+            "version",
+        )
+        return
+    conn.execute(
+        update(workflow_runs)
+        .where(workflow_runs.c.id == workflow_run_id)
+        .values(node_index=index, updated_at=isoformat(clock.now()))
+    )
+    create_processor_run(
+        conn,
+        clock,
+        processor_id=node["processor_id"],
+        version_id=version_id,
+        input_file_id=run.input_file_id,
+        input_path=run.input_file_id,
+        params={},
+        base_url=run.base_url,
+        workflow_run_id=workflow_run_id,
+        node_id=node["id"],
+    )
+
+
+def mark_workflow_started(conn: Connection, clock: Clock, workflow_run_id: str) -> None:
+    stamp = isoformat(clock.now())
+    conn.execute(
+        update(workflow_runs)
+        .where(workflow_runs.c.id == workflow_run_id, workflow_runs.c.status == "queued")
+        .values(status="in_progress", started_at=stamp, updated_at=stamp)
+    )
+
+
+def node_finished(conn: Connection, clock: Clock, node_run: Row[Any]) -> None:
+    """Advance the workflow run of a processor run that just reached a terminal state."""
+    run = _row(conn, node_run.workflow_run_id)
+    if run is None or run.status not in ("queued", "in_progress"):
+        return
+    if node_run.status == "succeeded":
+        _start_node(conn, clock, run.id, run.node_index + 1)
+        return
+    reason = "node_failed" if node_run.status == "failed" else "node_canceled"
+    detail = (
+        f": {node_run.failure_reason}: {node_run.failure_message}"
+        if node_run.failure_reason
+        else ""
+    )
+    _finish(
+        conn,
+        clock,
+        run,
+        "failed",
+        reason=reason,
+        message=f"node {node_run.node_id!r} (run {node_run.id}) {node_run.status}{detail}",
+        node_id=node_run.node_id,
+    )
+
+
+def _finish(
+    conn: Connection,
+    clock: Clock,
+    run: Row[Any],
+    status: str,
+    *,
+    reason: str | None = None,
+    message: str | None = None,
+    node_id: str | None = None,
+) -> None:
+    stamp = isoformat(clock.now())
+    changed = conn.execute(
+        update(workflow_runs)
+        .where(workflow_runs.c.id == run.id, workflow_runs.c.status.in_(("queued", "in_progress")))
+        .values(
+            status=status,
+            failure_reason=reason,
+            failure_message=message,
+            started_at=run.started_at or stamp,
+            finished_at=stamp,
+            updated_at=stamp,
+        )
+    ).rowcount
+    if not changed:
+        return
+    data: dict[str, Any] = {
+        "workflow_id": run.workflow_id,
+        "run_id": run.id,
+        "status": status,
+        "input_file_id": run.input_file_id,
+        "batch_id": run.batch_id,
+    }
+    if status == "failed":
+        data.update(failure_reason=reason, failure_message=message, node_id=node_id)
+    kind = "workflow.run.completed" if status == "succeeded" else "workflow.run.failed"
+    record_event(conn, clock, kind, data)
