@@ -11,28 +11,45 @@ from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.background import FACTORIES
 from fieldwise.service.clock import Clock, SystemClock
+from fieldwise.service.events.outbox import events
+from fieldwise.service.events.webhooks.dispatcher import webhook_worker
+from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
 from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
-from fieldwise.service.http.keys import bootstrap_keys
+from fieldwise.service.http.keys import api_keys, bootstrap_keys
 from fieldwise.service.http.middleware import (
     ApiKeyMiddleware,
     BodyLimitMiddleware,
     RequestIdMiddleware,
 )
 from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service.jobs import WorkerPool, jobs
 from fieldwise.service.resources.evaluation_runs import routes as evaluation_runs_routes
+from fieldwise.service.resources.evaluation_runs.handler import evaluation_services
+from fieldwise.service.resources.evaluation_runs.tables import EVALUATION_TABLES
 from fieldwise.service.resources.evaluation_sets import routes as evaluation_sets_routes
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
 from fieldwise.service.resources.extract import routes as extract_routes
 from fieldwise.service.resources.files import routes as files_routes
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.parse import lifecycle as parse_runs_lifecycle
 from fieldwise.service.resources.parse import routes as parse_routes
+from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.tables import parse_cache, parse_runs
 from fieldwise.service.resources.processors import routes as processors_routes
 from fieldwise.service.resources.processors.configs import config_validator
+from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.resources.runs import lifecycle as runs_lifecycle
 from fieldwise.service.resources.runs import routes as runs_routes
+from fieldwise.service.resources.runs.execute import ProcessorRunHandler
+from fieldwise.service.resources.runs.retention import Sweeper
+from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.webhook_endpoints import routes as webhook_endpoints_routes
 from fieldwise.service.resources.workflows import routes as workflows_routes
-from fieldwise.service.state import ServiceState
-from fieldwise.service.store import make_engine, migrate
+from fieldwise.service.resources.workflows.execution import WorkflowStepHandler
+from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
+from fieldwise.service.state import Background, ServiceState
+from fieldwise.service.store import Migration, creating, make_engine, migrate
 from fieldwise.service.store.blobs import BlobStore
 
 #: Every resource's router, mounted in this order (one line each).
@@ -46,6 +63,46 @@ ROUTERS: tuple[APIRouter, ...] = (
     parse_routes.router,
     workflows_routes.router,
     evaluation_runs_routes.router,
+)
+
+#: The schema, as named migrations over every resource's tables; handed to the store's runner.
+#: Append new ones at the end (one line each); never rename or reorder applied ones.
+MIGRATIONS: tuple[Migration, ...] = (
+    (
+        "0001_core_resources",
+        creating(api_keys, files, processors, versions, evaluation_sets, items),
+    ),
+    ("0002_event_outbox", creating(events)),
+    ("0003_webhooks", creating(*WEBHOOK_TABLES)),
+    (
+        "0004_runs_and_jobs",
+        creating(jobs, processor_runs, parse_runs, parse_cache, workflows, workflow_runs, batches),
+    ),
+    ("0005_evaluation_runs", creating(*EVALUATION_TABLES)),
+)
+
+
+def run_workers(state: ServiceState) -> WorkerPool:
+    """The pool of processor-run, parse-run and workflow-step jobs (one parse cache for both)."""
+    cache = ParseCache(state)
+    return WorkerPool(
+        state,
+        {
+            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache),
+            parse_runs_lifecycle.JOB_KIND: parse_runs_lifecycle.ParseRunHandler(cache),
+            runs_lifecycle.WORKFLOW_STEP: WorkflowStepHandler(),
+        },
+    )
+
+
+#: What runs beside the routes while the app lives (started in order, stopped in reverse).
+#: Evaluation jobs have a pool of their own: they wait on processor runs, so the two pools
+#: never starve each other.
+BACKGROUND: tuple[Callable[[ServiceState], Background], ...] = (
+    webhook_worker,
+    run_workers,
+    Sweeper,
+    evaluation_services,
 )
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
@@ -82,7 +139,7 @@ def create_app(
     _check_writable(settings.data_dir)
     clock = clock or SystemClock()
     engine = make_engine(settings.resolved_database_url)
-    migrate(engine)
+    migrate(engine, MIGRATIONS)
     keyring = bootstrap_keys(
         engine, settings, clock, **({"announce": announce} if announce else {})
     )
@@ -97,7 +154,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        workers = [factory(state) for factory in FACTORIES]
+        workers = [factory(state) for factory in BACKGROUND]
         started = []
         try:
             for worker in workers:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import Request
 from sqlalchemy import Engine
@@ -15,6 +15,14 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.store.blobs import BlobStore
+
+
+class Background(Protocol):
+    """Something that runs beside the routes while the app lives (workers, dispatcher, sweeper)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)

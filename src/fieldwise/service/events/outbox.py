@@ -40,10 +40,6 @@ events = Table(
 )
 
 
-def create_events_table(conn: Connection) -> None:
-    metadata.create_all(conn, tables=[events])
-
-
 def record_event(
     conn: Connection,
     clock: Clock,

@@ -5,13 +5,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Column, Engine, String, Table, insert, select
 
 from fieldwise.config import ServiceSettings
 from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing, generate_key, hash_key
 from fieldwise.service.ids import isoformat
-from fieldwise.service.store.columns import api_keys
+from fieldwise.service.store.columns import metadata, seq_column
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    seq_column(),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("prefix", String(16), nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
 
 
 def _stderr(message: str) -> None:

@@ -16,9 +16,10 @@ from fieldwise.service.jobs.queue import (
     claim,
     delete_jobs,
     enqueue,
+    finish_job,
     finish_jobs,
 )
-from fieldwise.service.jobs.tables import JOB_STATES, create_jobs_table, jobs
+from fieldwise.service.jobs.tables import JOB_STATES, jobs
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
@@ -27,9 +28,9 @@ __all__ = [
     "JobHandler",
     "WorkerPool",
     "claim",
-    "create_jobs_table",
     "delete_jobs",
     "enqueue",
+    "finish_job",
     "finish_jobs",
     "jobs",
     "recover",

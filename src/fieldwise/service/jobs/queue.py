@@ -102,6 +102,15 @@ def finish_jobs(conn: Connection, clock: Clock, target_id: str) -> None:
     )
 
 
+def finish_job(conn: Connection, clock: Clock, job_id: str) -> None:
+    """Mark one job finished (its work is done; other jobs of its target are left alone)."""
+    conn.execute(
+        update(jobs)
+        .where(jobs.c.id == job_id, jobs.c.status != "finished")
+        .values(status="finished", finished_at=isoformat(clock.now()))
+    )
+
+
 def delete_jobs(conn: Connection, target_ids: list[str]) -> None:
     conn.execute(delete(jobs).where(jobs.c.target_id.in_(target_ids)))
 

@@ -14,6 +14,10 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs.queue import finish_jobs
 
+#: Every durable run's states; the last three are terminal.
+RUN_STATES = ("queued", "in_progress", "succeeded", "failed", "canceled")
+TERMINAL = ("succeeded", "failed", "canceled")
+
 
 def get_row(conn: Connection, table: Table, row_id: str) -> Row[Any] | None:
     return conn.execute(select(table).where(table.c.id == row_id)).first()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Connection, Integer, String, Table
+from sqlalchemy import Column, Integer, String, Table
 
 from fieldwise.service.store.columns import metadata, seq_column
 
@@ -25,7 +25,3 @@ jobs = Table(
     Column("claimed_at", String(32), nullable=True),
     Column("finished_at", String(32), nullable=True),
 )
-
-
-def create_jobs_table(conn: Connection) -> None:
-    metadata.create_all(conn, tables=[jobs])

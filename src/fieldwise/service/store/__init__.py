@@ -1,6 +1,6 @@
-"""Persistence of the local service: SQLAlchemy Core tables, named migrations, the engine."""
+"""Persistence of the local service: the engine, named migrations, shared columns, blobs."""
 
 from fieldwise.service.store.engine import make_engine
-from fieldwise.service.store.migrations import MIGRATIONS, applied_migrations, migrate
+from fieldwise.service.store.migrations import Migration, applied_migrations, creating, migrate
 
-__all__ = ["MIGRATIONS", "applied_migrations", "make_engine", "migrate"]
+__all__ = ["Migration", "applied_migrations", "creating", "make_engine", "migrate"]

@@ -10,7 +10,6 @@ from fieldwise.service.events.webhooks.dispatcher import (
 from fieldwise.service.events.webhooks.schedule import MAX_ATTEMPTS, RETRY_DELAYS
 from fieldwise.service.events.webhooks.signing import DEFAULT_GRACE, new_secret
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_url, resolve_target
-from fieldwise.service.events.webhooks.tables import create_webhook_tables
 
 __all__ = [
     "DEFAULT_GRACE",
@@ -20,7 +19,6 @@ __all__ = [
     "UnsafeUrl",
     "WebhookWorker",
     "check_url",
-    "create_webhook_tables",
     "new_secret",
     "resolve_target",
     "run_due",

@@ -151,6 +151,6 @@ class WebhookWorker:
 
 
 def webhook_worker(state: ServiceState) -> WebhookWorker:
-    """The factory in ``service.background.FACTORIES``."""
+    """The factory in ``fieldwise.service.app.BACKGROUND``."""
     interval = state.settings.extra.get(POLL_INTERVAL_KEY, DEFAULT_POLL_INTERVAL)
     return WebhookWorker(state, float(interval) if interval else None)

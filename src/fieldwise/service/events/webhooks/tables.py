@@ -7,7 +7,6 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
-    Connection,
     Float,
     Integer,
     String,
@@ -102,8 +101,3 @@ workspace_secret = Table(
 )
 
 WEBHOOK_TABLES = (endpoints, deliveries, attempts, notifications, workspace_secret)
-
-
-def create_webhook_tables(conn: Connection) -> None:
-    """Migration 0003: the webhook tables."""
-    metadata.create_all(conn, tables=list(WEBHOOK_TABLES))

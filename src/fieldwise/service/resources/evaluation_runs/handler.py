@@ -21,6 +21,7 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs import Job, WorkerPool, finish_jobs
 from fieldwise.service.jobs.queue import requeue
+from fieldwise.service.jobs.states import TERMINAL
 from fieldwise.service.resources.evaluation_runs.lifecycle import (
     JOB_KIND,
     finish_evaluation,
@@ -34,10 +35,10 @@ from fieldwise.service.resources.evaluation_runs.tables import (
     evaluation_run_items,
     evaluation_runs,
 )
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
 from fieldwise.service.resources.runs.lifecycle import create_processor_run
-from fieldwise.service.resources.runs.tables import TERMINAL, processor_runs
+from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import evaluation_sets, items
 
 _POLL_MIN = 0.02
 _POLL_MAX = 0.5
@@ -306,5 +307,5 @@ class EvaluationServices:
 
 
 def evaluation_services(state: ServiceState) -> EvaluationServices:
-    """The factory in ``service.background.FACTORIES``."""
+    """The factory in ``fieldwise.service.app.BACKGROUND``."""
     return EvaluationServices(state)

@@ -17,6 +17,7 @@ from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat, new_id
 from fieldwise.service.jobs import enqueue, finish_jobs, states
 from fieldwise.service.resources.evaluation_runs.tables import evaluation_run_items, evaluation_runs
+from fieldwise.service.resources.runs.lifecycle import finish_run
 from fieldwise.service.resources.runs.tables import processor_runs
 
 JOB_KIND = "evaluation_run"
@@ -117,8 +118,6 @@ def finish_evaluation(
 def cancel_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:
     """``queued`` / ``in_progress`` → ``canceled``, with its unfinished processor runs; False
     when the evaluation had already finished."""
-    from fieldwise.service.resources.runs.lifecycle import finish_run
-
     if not finish_evaluation(
         conn, clock, run_id, "canceled", from_states=("queued", "in_progress")
     ):

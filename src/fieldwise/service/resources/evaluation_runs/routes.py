@@ -17,19 +17,21 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fie
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import ListOf
-from fieldwise.service.resources.evaluation_runs import (
+from fieldwise.service.resources.evaluation_runs.lifecycle import (
+    cancel_evaluation,
+    create_evaluation_run,
+    get_evaluation_run,
+)
+from fieldwise.service.resources.evaluation_runs.schemas import (
     EvaluationResultPublic,
     EvaluationRunCreate,
     EvaluationRunPublic,
     EvaluationRunStatus,
     Outcome,
-    cancel_evaluation,
-    create_evaluation_run,
-    evaluation_results,
-    evaluation_runs,
-    get_evaluation_run,
 )
-from fieldwise.service.store.columns import evaluation_sets, processors, versions
+from fieldwise.service.resources.evaluation_runs.tables import evaluation_results, evaluation_runs
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets
+from fieldwise.service.resources.processors.tables import processors, versions
 
 router = APIRouter(tags=["evaluation-runs"])
 

@@ -3,7 +3,7 @@ and the scored cells. Times are ISO 8601 UTC strings, like the core tables."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, Connection, Float, Integer, String, Table, Text
+from sqlalchemy import JSON, Column, Float, Integer, String, Table, Text
 
 from fieldwise.service.store.columns import metadata, seq_column
 
@@ -61,8 +61,3 @@ evaluation_results = Table(
 )
 
 EVALUATION_TABLES = (evaluation_runs, evaluation_run_items, evaluation_results)
-
-
-def create_evaluation_tables(conn: Connection) -> None:
-    """Migration ``0005_evaluation_runs``."""
-    metadata.create_all(conn, tables=list(EVALUATION_TABLES))

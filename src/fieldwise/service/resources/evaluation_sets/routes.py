@@ -10,18 +10,18 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
-from fieldwise.service.http.schemas import (
-    DeletedPublic,
+from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.ids import new_id
+from fieldwise.service.resources.evaluation_sets.schemas import (
     EvaluationSetCreate,
     EvaluationSetPublic,
     EvaluationSetUpdate,
     ItemCreate,
     ItemPublic,
     ItemUpdate,
-    ListOf,
 )
-from fieldwise.service.ids import new_id
-from fieldwise.service.store.columns import evaluation_sets, files, items
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
+from fieldwise.service.resources.files.tables import files
 
 router = APIRouter(tags=["evaluation-sets"])
 

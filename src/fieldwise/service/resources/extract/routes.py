@@ -8,8 +8,6 @@ with the run to poll at ``GET /extract/runs/{run_id}``.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -18,32 +16,22 @@ from fastapi.responses import JSONResponse
 
 from fieldwise.service.http.dependencies import State
 from fieldwise.service.http.errors import ApiError, not_found
+from fieldwise.service.http.waiting import wait_terminal
+from fieldwise.service.jobs.states import TERMINAL
 from fieldwise.service.resources.runs.lifecycle import get_run
-from fieldwise.service.resources.runs.routes import start_run
 from fieldwise.service.resources.runs.schemas import ExtractPathCreate, ProcessorRunPublic
-from fieldwise.service.resources.runs.tables import TERMINAL
+from fieldwise.service.resources.runs.submit import submit_run
 from fieldwise.service.resources.runs.views import run_public
 from fieldwise.service.state import ServiceState
 
 router = APIRouter(tags=["extract"])
 
 MAX_WAIT_SECONDS = 30.0
-_POLL_SECONDS = 0.05
 
 
 def _load(state: ServiceState, run_id: str) -> Any:
     with state.engine.connect() as conn:
         return get_run(conn, run_id)
-
-
-async def wait_terminal(state: ServiceState, load: Any, wait_seconds: float) -> Any:
-    """Poll ``load()`` (run in a thread) until its status is terminal or time is up."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        row = await run_in_threadpool(load)
-        if row is None or row.status in TERMINAL or time.monotonic() >= deadline:
-            return row
-        await asyncio.sleep(_POLL_SECONDS)
 
 
 @router.post(
@@ -68,7 +56,7 @@ async def extract_path(
 
     def create() -> str:
         with state.engine.begin() as conn:
-            return start_run(
+            return submit_run(
                 state,
                 conn,
                 processor_id=body.processor_id,
@@ -79,7 +67,7 @@ async def extract_path(
             )
 
     run_id = await run_in_threadpool(create)
-    row = await wait_terminal(state, lambda: _load(state, run_id), wait_seconds)
+    row = await wait_terminal(lambda: _load(state, run_id), wait_seconds)
     if row is None:
         raise not_found("run", run_id)
     public = run_public(row)

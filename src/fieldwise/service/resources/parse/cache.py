@@ -17,9 +17,10 @@ from sqlalchemy.exc import IntegrityError
 
 from fieldwise.service.engines.parsing import Box, Line, Page, ParsedDocument, Word, parse_document
 from fieldwise.service.ids import isoformat
-from fieldwise.service.resources.runs.tables import parse_cache
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.parse.tables import parse_cache
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import files
 
 #: Bump when the parser's output for the same bytes changes, so old entries are not reused.
 PARSER_REVISION = "1"
@@ -116,8 +117,6 @@ class ParseCache:
         return document_from_json(json.loads(self.state.blobs.read(row.sha256)))
 
     def _store(self, key: str, raw: dict[str, Any], input_file_id: str) -> None:
-        from fieldwise.service.resources.files.routes import store_file
-
         body = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
         sha, size = self.state.blobs.put_bytes(body)
         try:

@@ -17,10 +17,11 @@ from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat, new_id
 from fieldwise.service.jobs import Job, enqueue, finish_jobs
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
-from fieldwise.service.resources.runs.tables import parse_runs
+from fieldwise.service.resources.parse.tables import parse_runs
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import files
 
 JOB_KIND = "parse_run"
 FORMATS = ("markdown", "text", "json")
@@ -141,8 +142,6 @@ def execute_parse(
 
     A ParseError becomes a failed run (its ``code`` as the failure reason).
     """
-    from fieldwise.service.resources.files.routes import store_file
-
     with state.engine.connect() as conn:
         input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
     if input_file is None:

@@ -18,7 +18,12 @@ from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.http.dependencies import State, common_fields
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.schemas import DeletedPublic
-from fieldwise.service.resources.files.routes import require_multipart, store_file, store_upload
+from fieldwise.service.resources.files.ops import (
+    require_multipart,
+    store_file,
+    store_upload,
+    unlink,
+)
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.lifecycle import (
     FORMATS,
@@ -26,10 +31,10 @@ from fieldwise.service.resources.parse.lifecycle import (
     insert_parse_run,
     read_output,
 )
+from fieldwise.service.resources.parse.removal import delete_parse_runs
+from fieldwise.service.resources.parse.schemas import ParseRunPublic
+from fieldwise.service.resources.parse.tables import parse_runs
 from fieldwise.service.resources.runs.lifecycle import duration_ms
-from fieldwise.service.resources.runs.removal import delete_parse_runs, unlink
-from fieldwise.service.resources.runs.schemas import ParseRunPublic
-from fieldwise.service.resources.runs.tables import parse_runs
 from fieldwise.service.state import ServiceState
 
 router = APIRouter(tags=["parse"])

@@ -11,16 +11,16 @@ from sqlalchemy.exc import IntegrityError
 from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
-from fieldwise.service.http.schemas import (
-    ListOf,
+from fieldwise.service.http.schemas import ListOf
+from fieldwise.service.ids import new_id, slugify
+from fieldwise.service.resources.processors.schemas import (
     ProcessorCreate,
     ProcessorPublic,
     ProcessorUpdate,
     VersionCreate,
     VersionPublic,
 )
-from fieldwise.service.ids import new_id, slugify
-from fieldwise.service.store.columns import processors, versions
+from fieldwise.service.resources.processors.tables import processors, versions
 
 router = APIRouter(tags=["processors"])
 

@@ -1,27 +1,6 @@
-"""Runs of the local service: processor runs, parse runs, workflow runs and batches.
+"""Processor runs: a version of a processor applied to one document by the worker pool.
 
-Runs are rows with a durable job each (:mod:`fieldwise.service.jobs`); workers parse (once per
-document content, :class:`ParseCache`), extract and store the output as a file. Terminal
-moves record events in the outbox in the same transaction. :func:`sweep_once` applies the
-retention period.
+A run is a row with a durable job (:mod:`fieldwise.service.jobs`); a worker parses the input
+(once per content, :mod:`..parse.cache`), extracts and stores the output as a file. Terminal
+moves record events in the outbox in the same transaction. :mod:`.retention` sweeps old outputs.
 """
-
-from __future__ import annotations
-
-from fieldwise.service.resources.parse.cache import ParseCache, document_from_json, document_to_json
-from fieldwise.service.resources.runs.background import RunServices, run_services
-from fieldwise.service.resources.runs.retention import SweepResult, sweep_once
-from fieldwise.service.resources.runs.tables import RUN_STATES, TERMINAL, create_run_tables
-
-__all__ = [
-    "RUN_STATES",
-    "TERMINAL",
-    "ParseCache",
-    "RunServices",
-    "SweepResult",
-    "create_run_tables",
-    "document_from_json",
-    "document_to_json",
-    "run_services",
-    "sweep_once",
-]

@@ -17,11 +17,13 @@ from fieldwise.service.engines.extraction import (
     validate_config,
 )
 from fieldwise.service.engines.parsing import ParseError
-from fieldwise.service.jobs import Job
+from fieldwise.service.jobs import Job, finish_jobs
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import files, processors, versions
 
 
 class _Stop(Exception):
@@ -114,8 +116,6 @@ class ProcessorRunHandler:
     def _commit(
         self, state: ServiceState, row: Any, sha: str, size: int, output: dict[str, Any]
     ) -> None:
-        from fieldwise.service.resources.files.routes import store_file
-
         with state.engine.begin() as conn:
             out_file = store_file(
                 state,
@@ -145,8 +145,6 @@ class ProcessorRunHandler:
                 reason=reason,
                 message=message,
             )
-            from fieldwise.service.jobs import finish_jobs
-
             finish_jobs(conn, state.clock, job.target_id)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:

@@ -12,9 +12,10 @@ from urllib.parse import unquote, urlsplit
 from sqlalchemy import Connection, Row, select
 
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import BlobTooLarge
-from fieldwise.service.store.columns import files
 
 _FILE_ID = re.compile(r"file_[0-9a-z]{1,60}")
 _FILE_URL = re.compile(r"/files/(file_[0-9a-z]{1,60})/?(?:content)?$")
@@ -72,8 +73,6 @@ def resolve_input(
             raise ApiError(413, "input_path: the file is larger than the upload limit.") from None
         except OSError as exc:
             raise _bad(f"cannot read {path}: {exc.strerror}") from None
-        from fieldwise.service.resources.files.routes import store_file
-
         return store_file(
             state,
             conn,

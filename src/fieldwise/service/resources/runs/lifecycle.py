@@ -3,7 +3,9 @@
 ``queued`` → ``in_progress`` → ``succeeded`` | ``failed`` | ``canceled`` (and ``queued`` →
 ``canceled``). A move is an ``UPDATE … WHERE status IN (…)``: whoever changes the row first
 wins, so a cancel racing a worker's finish yields exactly one terminal state. The terminal
-move records its event and advances the run's workflow in the same transaction.
+move records its event in the same transaction. A run that is a workflow's node queues a
+``workflow_step`` job for its workflow run when it starts and when it ends (in the same
+transaction), so the workflow advances durably without this module knowing workflows.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from fieldwise.service.events.outbox import record_event
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.ids import isoformat, new_id, parse_iso
 from fieldwise.service.jobs import enqueue, finish_jobs, states
+from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.tables import processor_runs
-from fieldwise.service.store.columns import processors, versions
 
 JOB_KIND = "processor_run"
+#: The job a node run queues for its workflow run (the workflows resource handles it).
+WORKFLOW_STEP = "workflow_step"
 
 
 def output_uri(row: Any) -> str | None:
@@ -116,9 +120,7 @@ def start_run(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[An
     with engine.begin() as conn:
         row = states.start_queued(conn, clock, processor_runs, run_id, attempt)
         if row is not None and row.workflow_run_id:
-            from fieldwise.service.resources.workflows.execution import mark_workflow_started
-
-            mark_workflow_started(conn, clock, row.workflow_run_id)
+            enqueue(conn, clock, WORKFLOW_STEP, row.workflow_run_id)
         return row
 
 
@@ -141,8 +143,8 @@ def finish_run(
 ) -> bool:
     """Move a run to a terminal ``status`` if it is in ``from_states``; False if it was not.
 
-    In the same transaction: the run's job is finished, its event recorded, its workflow
-    advanced.
+    In the same transaction: the run's job is finished, its event recorded, and its workflow
+    run (if any) given a step to take.
     """
     stamp = isoformat(clock.now())
     changed = conn.execute(
@@ -178,7 +180,5 @@ def finish_run(
         kind = "processor.run.completed" if status == "succeeded" else "processor.run.failed"
         record_event(conn, clock, kind, data)
     if row.workflow_run_id:
-        from fieldwise.service.resources.workflows.execution import node_finished
-
-        node_finished(conn, clock, row)
+        enqueue(conn, clock, WORKFLOW_STEP, row.workflow_run_id)
     return True

@@ -16,8 +16,9 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from fieldwise.service.ids import isoformat
-from fieldwise.service.resources.runs.removal import unlink
-from fieldwise.service.resources.runs.tables import parse_runs, processor_runs
+from fieldwise.service.resources.files.ops import delete_files, unlink
+from fieldwise.service.resources.parse.tables import parse_runs
+from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.state import ServiceState
 
 log = logging.getLogger("fieldwise.service.retention")
@@ -35,8 +36,6 @@ class SweepResult:
 
 def sweep_once(state: ServiceState) -> SweepResult:
     """Remove outputs older than ``settings.retention_days`` (by ``state.clock``)."""
-    from fieldwise.service.resources.files.routes import delete_files
-
     now = state.clock.now()
     cutoff = isoformat(now - timedelta(days=state.settings.retention_days))
     stamp = isoformat(now)

@@ -17,23 +17,22 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
-from fieldwise.service.resources.runs.inputs import resolve_input
+from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.resources.files.ops import unlink
+from fieldwise.service.resources.processors.tables import processors
 from fieldwise.service.resources.runs.lifecycle import (
-    create_processor_run,
     finish_run,
     get_run,
-    resolve_version,
 )
-from fieldwise.service.resources.runs.removal import delete_processor_runs, unlink
+from fieldwise.service.resources.runs.removal import delete_processor_runs
 from fieldwise.service.resources.runs.schemas import (
     ProcessorRunCreate,
     ProcessorRunPublic,
     RunStatus,
 )
-from fieldwise.service.resources.runs.tables import TERMINAL, processor_runs
+from fieldwise.service.resources.runs.submit import submit_run
+from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.runs.views import run_public
-from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import processors
 
 router = APIRouter(tags=["runs"])
 
@@ -44,33 +43,6 @@ def _run(conn: Connection, processor_id: str, run_id: str) -> Row[Any]:
     if row is None or row.processor_id != processor_id:
         raise not_found("run", run_id)
     return row
-
-
-def start_run(
-    state: ServiceState,
-    conn: Connection,
-    *,
-    processor_id: str | None,
-    version_id: str | None,
-    input_path: str,
-    params: dict[str, Any],
-    base_url: str,
-) -> str:
-    """Validate and queue one run (shared by this router and ``/extract/path``)."""
-    if processor_id is not None:
-        fetch(conn, processors, processor_id, "processor")
-        version_id = resolve_version(conn, processor_id, version_id)
-    input_file = resolve_input(state, conn, input_path, base_url)
-    return create_processor_run(
-        conn,
-        state.clock,
-        processor_id=processor_id,
-        version_id=version_id,
-        input_file_id=input_file.id,
-        input_path=input_path,
-        params=params,
-        base_url=base_url,
-    )
 
 
 @router.post("/processors/{processor_id}/runs", status_code=201, response_model=ProcessorRunPublic)
@@ -84,7 +56,7 @@ def create_run(
     if version_id is not None and not isinstance(version_id, str):
         raise ApiError(422, "params.version_id: must be a string.", param="params.version_id")
     with state.engine.begin() as conn:
-        run_id = start_run(
+        run_id = submit_run(
             state,
             conn,
             processor_id=processor_id,

@@ -1,9 +1,9 @@
 """Workflow runs: each processor node becomes a processor run, one after another.
 
-A workflow run starts its first node's run at creation; when a node's run reaches a terminal
-state (:func:`node_finished`, called inside that run's terminal transaction) the next node is
-queued, or the workflow run finishes and records ``workflow.run.completed`` / ``…failed``.
-Everything rides on the processor runs' durable jobs, so a restart loses no workflow step.
+A workflow run starts its first node's run at creation. A node run queues a ``workflow_step``
+job when it starts and when it ends (in that transaction); the step (:func:`take_step`) marks the
+workflow run in progress, queues the next node, or finishes the run and records
+``workflow.run.completed`` / ``…failed``. Steps are durable jobs, so a restart loses none.
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ from sqlalchemy import Connection, Row, insert, select, update
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.resources.runs.tables import workflow_runs, workflows
-from fieldwise.service.store.columns import processors
+from fieldwise.service.jobs import Job, finish_job
+from fieldwise.service.resources.processors.tables import processors
+from fieldwise.service.resources.runs.lifecycle import create_processor_run
+from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.resources.workflows.tables import workflow_runs, workflows
+from fieldwise.service.state import ServiceState
 
 
 def _row(conn: Connection, workflow_run_id: str) -> Row[Any] | None:
@@ -65,9 +69,19 @@ def _order(conn: Connection, workflow_id: str) -> list[dict[str, Any]]:
     return [by_id[node_id] for node_id in row.order]
 
 
-def _start_node(conn: Connection, clock: Clock, workflow_run_id: str, index: int) -> None:
-    from fieldwise.service.resources.runs.lifecycle import create_processor_run
-
+def _start_node(
+    conn: Connection, clock: Clock, workflow_run_id: str, index: int, *, after: int | None = None
+) -> None:
+    """Queue node ``index``; with ``after``, only if the run is still at node ``after`` (of two
+    steps racing on one finished node, exactly one moves on)."""
+    if after is not None:
+        moved = conn.execute(
+            update(workflow_runs)
+            .where(workflow_runs.c.id == workflow_run_id, workflow_runs.c.node_index == after)
+            .values(node_index=index, updated_at=isoformat(clock.now()))
+        ).rowcount
+        if not moved:
+            return
     run = _row(conn, workflow_run_id)
     assert run is not None
     order = _order(conn, run.workflow_id)
@@ -89,11 +103,6 @@ def _start_node(conn: Connection, clock: Clock, workflow_run_id: str, index: int
             "version",
         )
         return
-    conn.execute(
-        update(workflow_runs)
-        .where(workflow_runs.c.id == workflow_run_id)
-        .values(node_index=index, updated_at=isoformat(clock.now()))
-    )
     create_processor_run(
         conn,
         clock,
@@ -108,22 +117,34 @@ def _start_node(conn: Connection, clock: Clock, workflow_run_id: str, index: int
     )
 
 
-def mark_workflow_started(conn: Connection, clock: Clock, workflow_run_id: str) -> None:
-    stamp = isoformat(clock.now())
-    conn.execute(
-        update(workflow_runs)
-        .where(workflow_runs.c.id == workflow_run_id, workflow_runs.c.status == "queued")
-        .values(status="in_progress", started_at=stamp, updated_at=stamp)
-    )
+def take_step(conn: Connection, clock: Clock, workflow_run_id: str) -> None:
+    """Bring a workflow run up to date with its current node run (a ``workflow_step`` job).
 
-
-def node_finished(conn: Connection, clock: Clock, node_run: Row[Any]) -> None:
-    """Advance the workflow run of a processor run that just reached a terminal state."""
-    run = _row(conn, node_run.workflow_run_id)
+    Idempotent: the run moves to ``in_progress`` once its node started; when the node ended,
+    the next node is queued (only by whoever moves ``node_index`` first) or the run finishes.
+    """
+    run = _row(conn, workflow_run_id)
     if run is None or run.status not in ("queued", "in_progress"):
         return
+    node_run = conn.execute(
+        select(processor_runs)
+        .where(processor_runs.c.workflow_run_id == workflow_run_id)
+        .order_by(processor_runs.c.seq.desc())
+        .limit(1)
+    ).first()
+    if node_run is None or node_run.status == "queued":
+        return
+    if run.status == "queued":
+        stamp = isoformat(clock.now())
+        conn.execute(
+            update(workflow_runs)
+            .where(workflow_runs.c.id == workflow_run_id, workflow_runs.c.status == "queued")
+            .values(status="in_progress", started_at=stamp, updated_at=stamp)
+        )
+    if node_run.status == "in_progress":
+        return
     if node_run.status == "succeeded":
-        _start_node(conn, clock, run.id, run.node_index + 1)
+        _start_node(conn, clock, run.id, run.node_index + 1, after=run.node_index)
         return
     reason = "node_failed" if node_run.status == "failed" else "node_canceled"
     detail = (
@@ -140,6 +161,22 @@ def node_finished(conn: Connection, clock: Clock, node_run: Row[Any]) -> None:
         message=f"node {node_run.node_id!r} (run {node_run.id}) {node_run.status}{detail}",
         node_id=node_run.node_id,
     )
+
+
+class WorkflowStepHandler:
+    """The ``workflow_step`` job kind: one :func:`take_step` in one transaction."""
+
+    def run(self, state: ServiceState, job: Job) -> None:
+        with state.engine.begin() as conn:
+            take_step(conn, state.clock, job.target_id)
+            finish_job(conn, state.clock, job.id)
+
+    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+        with state.engine.begin() as conn:
+            finish_job(conn, state.clock, job.id)
+
+    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
+        return True  # a step is idempotent: taking it again is always safe
 
 
 def _finish(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import Connection, select
 
 from fieldwise.service.http.errors import ApiError
-from fieldwise.service.resources.runs.schemas import Edge, Node
-from fieldwise.service.store.columns import processors
+from fieldwise.service.resources.processors.tables import processors
+from fieldwise.service.resources.workflows.schemas import Edge, Node
 
 
 def _bad(param: str, message: str) -> ApiError:

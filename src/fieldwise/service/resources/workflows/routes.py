@@ -22,26 +22,28 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.http.waiting import wait_terminal
 from fieldwise.service.ids import new_id, slugify
-from fieldwise.service.resources.extract.routes import wait_terminal
-from fieldwise.service.resources.runs.removal import delete_workflow_runs, unlink
-from fieldwise.service.resources.runs.schemas import (
+from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.resources.files.ops import unlink
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.runs.schemas import RunStatus
+from fieldwise.service.resources.workflows.execution import create_workflow_run
+from fieldwise.service.resources.workflows.plan import plan
+from fieldwise.service.resources.workflows.removal import delete_workflow_runs
+from fieldwise.service.resources.workflows.schemas import (
     MAX_BATCH_FILES,
     BatchPublic,
     BatchRunCreate,
-    RunStatus,
     WorkflowCreate,
     WorkflowPublic,
     WorkflowRunCreate,
     WorkflowRunPublic,
     WorkflowRunUpdate,
 )
-from fieldwise.service.resources.runs.tables import TERMINAL, batches, workflow_runs, workflows
-from fieldwise.service.resources.runs.views import workflow_public, workflow_run_public
-from fieldwise.service.resources.workflows.execution import create_workflow_run
-from fieldwise.service.resources.workflows.plan import plan
+from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
+from fieldwise.service.resources.workflows.views import workflow_public, workflow_run_public
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.columns import files
 
 router = APIRouter(tags=["workflows"])
 
@@ -294,7 +296,7 @@ async def create_batch_run(
         batch = _load_batch(state, workflow_id, batch_id, with_runs=False)
         return _Done(batch.done)
 
-    await wait_terminal(state, load, wait_seconds)
+    await wait_terminal(load, wait_seconds)
     batch = await run_in_threadpool(_load_batch, state, workflow_id, batch_id, with_runs=True)
     status = 200 if batch.done else 202
     return JSONResponse(batch.model_dump(mode="json", by_alias=True), status_code=status)
