@@ -16,7 +16,6 @@ from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
 from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
-from fieldwise.service.http.keys import api_keys, bootstrap_keys
 from fieldwise.service.http.middleware import (
     ApiKeyMiddleware,
     BodyLimitMiddleware,
@@ -24,6 +23,9 @@ from fieldwise.service.http.middleware import (
 )
 from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
 from fieldwise.service.jobs import WorkerPool, jobs
+from fieldwise.service.resources.api_keys import routes as api_keys_routes
+from fieldwise.service.resources.api_keys.ops import KeyAuthenticator, bootstrap_keys
+from fieldwise.service.resources.api_keys.tables import upgrade_api_keys
 from fieldwise.service.resources.evaluation_runs import routes as evaluation_runs_routes
 from fieldwise.service.resources.evaluation_runs.handler import evaluation_services
 from fieldwise.service.resources.evaluation_runs.tables import EVALUATION_TABLES
@@ -63,6 +65,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     parse_routes.router,
     workflows_routes.router,
     evaluation_runs_routes.router,
+    api_keys_routes.router,
 )
 
 #: The schema, as named migrations over every resource's tables; handed to the store's runner.
@@ -70,7 +73,8 @@ ROUTERS: tuple[APIRouter, ...] = (
 MIGRATIONS: tuple[Migration, ...] = (
     (
         "0001_core_resources",
-        creating(api_keys, files, processors, versions, evaluation_sets, items),
+        # api_keys: created (or upgraded from its first shape) by 0006.
+        creating(files, processors, versions, evaluation_sets, items),
     ),
     ("0002_event_outbox", creating(events)),
     ("0003_webhooks", creating(*WEBHOOK_TABLES)),
@@ -79,6 +83,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         creating(jobs, processor_runs, parse_runs, parse_cache, workflows, workflow_runs, batches),
     ),
     ("0005_evaluation_runs", creating(*EVALUATION_TABLES)),
+    ("0006_api_key_scopes", upgrade_api_keys),
 )
 
 
@@ -191,7 +196,8 @@ def create_app(
     if settings.rate_limit_per_second:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
-    app.add_middleware(ApiKeyMiddleware, keyring=keyring)
+    authenticate = KeyAuthenticator(engine, keyring, clock)
+    app.add_middleware(ApiKeyMiddleware, authenticate=authenticate, exempt=("/console",))
     app.add_middleware(RequestIdMiddleware)
     return app
 

@@ -54,7 +54,7 @@ class ErrorBody(BaseModel):
 # storage trouble); documenting them all keeps the schema true for any route added later.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": _CODES[status].replace("_", " ")}
-    for status in (400, 401, 404, 405, 408, 409, 413, 415, 422, 429, 503, 507)
+    for status in (400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 503, 507)
 }
 
 

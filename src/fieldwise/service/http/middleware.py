@@ -11,11 +11,13 @@ import json
 import re
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fieldwise.service.http.auth import KeyRing
+from fieldwise.service.http.auth import Principal, refusal
 from fieldwise.service.http.errors import error_body
 
 _INCOMING_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -82,22 +84,43 @@ class RequestIdMiddleware:
 
 
 class ApiKeyMiddleware:
-    """Refuses, with 401 and the error body, any request without a valid ``x-api-key``."""
+    """Refuses, with the error body, a request without a valid ``x-api-key`` (401) or one its
+    key's scope does not allow (403); the :class:`Principal` goes to ``request.state``.
 
-    def __init__(self, app: ASGIApp, keyring: KeyRing) -> None:
+    Paths under ``exempt`` (the console: it signs in into a session of its own) pass through.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        authenticate: Callable[[str | None], Principal | None],
+        exempt: tuple[str, ...] = (),
+    ) -> None:
         self.app = app
-        self.keyring = keyring
+        self.authenticate = authenticate
+        self.exempt = exempt
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or _under(scope["path"], self.exempt):
             await self.app(scope, receive, send)
             return
         presented = _header(scope, b"x-api-key")
-        if not self.keyring.check(presented):
+        # A stored key is a database lookup: off the event loop.
+        principal = await run_in_threadpool(self.authenticate, presented) if presented else None
+        if principal is None:
             message = "Missing x-api-key header." if not presented else "Invalid API key."
             await _send_error(send, 401, message, _request_id(scope), {})
             return
+        denied = refusal(principal.scope, scope["method"], scope["path"])
+        if denied:
+            await _send_error(send, 403, denied, _request_id(scope), {})
+            return
+        scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
+
+
+def _under(path: str, prefixes: tuple[str, ...]) -> bool:
+    return any(path == p or path.startswith(p + "/") for p in prefixes)
 
 
 class BodyLimitMiddleware:
