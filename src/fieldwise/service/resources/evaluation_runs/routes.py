@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from sqlalchemy import Connection, Row, select
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch
+from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import ListOf
@@ -22,6 +22,7 @@ from fieldwise.service.resources.evaluation_runs.lifecycle import (
     create_evaluation_run,
     get_evaluation_run,
 )
+from fieldwise.service.resources.evaluation_runs.ops import run_public
 from fieldwise.service.resources.evaluation_runs.schemas import (
     EvaluationResultPublic,
     EvaluationRunCreate,
@@ -36,23 +37,6 @@ from fieldwise.service.resources.processors.tables import processors, versions
 router = APIRouter(tags=["evaluation-runs"])
 
 _SET = "evaluation set"
-
-
-def run_public(row: Any) -> EvaluationRunPublic:
-    return EvaluationRunPublic(
-        **common_fields(row),
-        eval_set_id=row.eval_set_id,
-        processor_id=row.processor_id,
-        version_id=row.version_id,
-        status=row.status,
-        attempts=row.attempts,
-        metrics=row.metrics,
-        failure_reason=row.failure_reason,
-        failure_message=row.failure_message,
-        queued_at=row.queued_at,
-        started_at=row.started_at,
-        finished_at=row.finished_at,
-    )
 
 
 def result_public(row: Any) -> EvaluationResultPublic:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.ids import new_id
+from fieldwise.service.resources.evaluation_sets.ops import sets_public
 from fieldwise.service.resources.evaluation_sets.schemas import (
     EvaluationSetCreate,
     EvaluationSetPublic,
@@ -24,30 +25,6 @@ from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, 
 from fieldwise.service.resources.files.tables import files
 
 router = APIRouter(tags=["evaluation-sets"])
-
-
-def _item_counts(conn: Connection, set_ids: list[str]) -> dict[str, int]:
-    """Item counts of several sets in one grouped query (a list page costs one, not N)."""
-    query = (
-        select(items.c.eval_set_id, func.count())
-        .where(items.c.eval_set_id.in_(set_ids))
-        .group_by(items.c.eval_set_id)
-    )
-    return {set_id: int(count) for set_id, count in conn.execute(query)}
-
-
-def sets_public(conn: Connection, rows: list[Any]) -> list[EvaluationSetPublic]:
-    counts = _item_counts(conn, [row.id for row in rows])
-    return [
-        EvaluationSetPublic(
-            **common_fields(row),
-            name=row.name,
-            description=row.description,
-            metadata=row.metadata,
-            item_count=counts.get(row.id, 0),
-        )
-        for row in rows
-    ]
 
 
 def set_public(conn: Connection, row: Any) -> EvaluationSetPublic:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch, now
+from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch, now
 from fieldwise.service.http.errors import ApiError
-from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import ListOf
 from fieldwise.service.ids import new_id, slugify
+from fieldwise.service.resources.processors import ops
+from fieldwise.service.resources.processors.ops import processor_public, version_public
 from fieldwise.service.resources.processors.schemas import (
     ProcessorCreate,
     ProcessorPublic,
@@ -23,29 +22,6 @@ from fieldwise.service.resources.processors.schemas import (
 from fieldwise.service.resources.processors.tables import processors, versions
 
 router = APIRouter(tags=["processors"])
-
-
-def processor_public(row: Any) -> ProcessorPublic:
-    return ProcessorPublic(
-        **common_fields(row),
-        name=row.name,
-        type=row.type,
-        description=row.description,
-        confidence_threshold=row.confidence_threshold,
-        default_version_id=row.default_version_id,
-    )
-
-
-def version_public(row: Any) -> VersionPublic:
-    return VersionPublic(
-        **common_fields(row),
-        processor_id=row.processor_id,
-        number=row.number,
-        status=row.status,
-        description=row.description,
-        config=row.config,
-        published_at=row.published_at,
-    )
 
 
 @router.post("/processors", status_code=201, response_model=ProcessorPublic)
@@ -83,11 +59,8 @@ def create_processor(body: ProcessorCreate, state: State) -> ProcessorPublic:
 def list_processors(
     state: State, limit: Limit = 100, cursor: Cursor = None
 ) -> ListOf[ProcessorPublic]:
-    with state.engine.connect() as conn:
-        rows, next_cursor = page(conn, processors, [], limit=limit, cursor=cursor)
-    return ListOf[ProcessorPublic](
-        data=[processor_public(r) for r in rows], next_cursor=next_cursor
-    )
+    data, next_cursor = ops.list_processors(state.engine, limit=limit, cursor=cursor)
+    return ListOf[ProcessorPublic](data=data, next_cursor=next_cursor)
 
 
 @router.get("/processors/{processor_id}", response_model=ProcessorPublic)
@@ -147,12 +120,8 @@ def create_version(processor_id: str, body: VersionCreate, state: State) -> Vers
 def list_versions(
     processor_id: str, state: State, limit: Limit = 100, cursor: Cursor = None
 ) -> ListOf[VersionPublic]:
-    with state.engine.connect() as conn:
-        fetch(conn, processors, processor_id, "processor")
-        rows, next_cursor = page(
-            conn, versions, [versions.c.processor_id == processor_id], limit=limit, cursor=cursor
-        )
-    return ListOf[VersionPublic](data=[version_public(r) for r in rows], next_cursor=next_cursor)
+    data, next_cursor = ops.list_versions(state.engine, processor_id, limit=limit, cursor=cursor)
+    return ListOf[VersionPublic](data=data, next_cursor=next_cursor)
 
 
 @router.get("/processors/{processor_id}/versions/{version_id}", response_model=VersionPublic)
@@ -168,27 +137,4 @@ def get_version(processor_id: str, version_id: str, state: State) -> VersionPubl
     "/processors/{processor_id}/versions/{version_id}/publish", response_model=VersionPublic
 )
 def publish_version(processor_id: str, version_id: str, state: State) -> VersionPublic:
-    stamp = now(state)
-    with state.engine.begin() as conn:
-        fetch(conn, processors, processor_id, "processor")
-        # Conditional update: of two concurrent publishes exactly one sees the drafted row.
-        changed = conn.execute(
-            update(versions)
-            .where(
-                versions.c.id == version_id,
-                versions.c.processor_id == processor_id,
-                versions.c.status == "drafted",
-            )
-            .values(status="published", published_at=stamp, updated_at=stamp)
-        ).rowcount
-        row = fetch(conn, versions, version_id, "version", processor_id=processor_id)
-        if not changed:
-            raise ApiError(
-                409, f"Version {version_id!r} is already published.", code="invalid_state"
-            )
-        conn.execute(
-            update(processors)
-            .where(processors.c.id == processor_id)
-            .values(default_version_id=version_id, updated_at=stamp)
-        )
-    return version_public(row)
+    return ops.publish_version(state, processor_id, version_id)
