@@ -61,5 +61,4 @@ def serve(
         allow_python_engines=allow_python_engines,
         allowed_file_roots=tuple(p.resolve() for p in file_roots) or None,
     )
-    click.echo(f"fieldwise service on http://{host}:{port} (data: {settings.data_dir})", err=True)
     run_service(settings, host=host, port=port, announce=lambda m: click.echo(m, err=True))

@@ -12,6 +12,7 @@ from fastapi.security import APIKeyHeader
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
 from fieldwise.service.clock import Clock, SystemClock
+from fieldwise.service.console import console_sessions, install_console
 from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
@@ -84,6 +85,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     ("0005_evaluation_runs", creating(*EVALUATION_TABLES)),
     ("0006_api_key_scopes", upgrade_api_keys),
+    ("0007_console_sessions", creating(console_sessions)),
 )
 
 
@@ -197,6 +199,7 @@ def create_app(
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
     authenticate = KeyAuthenticator(engine, keyring, clock)
+    install_console(app, state, authenticate)
     app.add_middleware(ApiKeyMiddleware, authenticate=authenticate, exempt=("/console",))
     app.add_middleware(RequestIdMiddleware)
     return app

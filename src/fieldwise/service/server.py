@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -53,10 +54,21 @@ def serve(
     port: int = 8765,
     announce: Callable[[str], None] | None = None,
 ) -> None:
-    """Run the service in the foreground until interrupted."""
+    """Run the service in the foreground until interrupted, announcing the addresses of the
+    service and of its console (with the port actually bound, so ``port=0`` shows the real one).
+    """
+    say = announce or (lambda message: print(message, file=sys.stderr, flush=True))
     sock = bind_socket(host, port)
+    bound_host, bound_port = sock.getsockname()[:2]
+    url = (
+        f"http://[{bound_host}]:{bound_port}"
+        if ":" in bound_host
+        else f"http://{bound_host}:{bound_port}"
+    )
+    say(f"fieldwise service on {url} (data: {settings.data_dir})")
+    say(f"console: {url}/console (sign in with an admin API key)")
     try:
-        app = create_app(settings, announce=announce)
+        app = create_app(settings, announce=say)
     except BaseException:
         sock.close()  # e.g. a read-only data dir: fail without leaking the listening socket
         raise
