@@ -33,16 +33,22 @@ def as_key(service: RunningService, key: str) -> httpx.Client:
     return httpx.Client(base_url=service.base_url, headers={"x-api-key": key})
 
 
-def test_created_key_is_shown_once_and_stored_hashed(service: RunningService, tmp_path: Path) -> None:
+def test_created_key_is_shown_once_and_stored_hashed(
+    service: RunningService, tmp_path: Path
+) -> None:
     made = create(service, "ci reader", "read")
-    assert made["object"] == "api_key" and made["id"].startswith("key_")
-    assert made["scope"] == "read" and made["name"] == "ci reader"
-    assert made["secret"].startswith(made["prefix"]) and made["last_used_at"] is None
+    assert made["object"] == "api_key"
+    assert made["id"].startswith("key_")
+    assert made["scope"] == "read"
+    assert made["name"] == "ci reader"
+    assert made["secret"].startswith(made["prefix"])
+    assert made["last_used_at"] is None
     with admin(service) as http:
         listed = http.get("/api-keys").json()["data"]
         one = http.get(f"/api-keys/{made['id']}").json()
     assert [k["id"] for k in listed] == [made["id"]]
-    assert "secret" not in listed[0] and "secret" not in one
+    assert "secret" not in listed[0]
+    assert "secret" not in one
     # The database file and its write-ahead log: the key itself is nowhere, its hash is.
     stored = b"".join(p.read_bytes() for p in (tmp_path / "service").glob("fieldwise.db*"))
     assert made["secret"].encode() not in stored
@@ -86,7 +92,8 @@ def test_revoked_key_gets_401_at_once_and_last_use_is_kept(service: RunningServi
             used = root.get(f"/api-keys/{made['id']}").json()
             assert used["last_used_at"] is not None
             revoked = root.delete(f"/api-keys/{made['id']}")
-            assert revoked.status_code == 200 and revoked.json()["revoked_at"] is not None
+            assert revoked.status_code == 200
+            assert revoked.json()["revoked_at"] is not None
             again = root.delete(f"/api-keys/{made['id']}")
             assert again.status_code == 409
         response = http.get("/processors")
@@ -98,7 +105,9 @@ def test_revoked_key_gets_401_at_once_and_last_use_is_kept(service: RunningServi
     ("body", "param"),
     [({"name": "", "scope": "read"}, "name"), ({"name": "x", "scope": "root"}, "scope")],
 )
-def test_bad_key_requests_are_422(service: RunningService, body: dict[str, str], param: str) -> None:
+def test_bad_key_requests_are_422(
+    service: RunningService, body: dict[str, str], param: str
+) -> None:
     with admin(service) as http:
         response = http.post("/api-keys", json=body)
         assert response.status_code == 422
@@ -131,7 +140,5 @@ def test_a_database_from_before_scopes_keeps_its_generated_key_as_admin(tmp_path
     with start_in_thread(settings.with_overrides(api_keys=("operator",)), app=app) as running:
         with as_key(running, key) as http:
             listed = http.get("/api-keys").json()["data"]
-        assert [(k["scope"], k["name"]) for k in listed] == [
-            ("admin", "generated at first start")
-        ]
+        assert [(k["scope"], k["name"]) for k in listed] == [("admin", "generated at first start")]
         assert listed[0]["id"].startswith("key_")
