@@ -13,7 +13,7 @@ import httpx
 from fieldwise.config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import ManualClock
-from fieldwise.service.console import ROUTERS
+from fieldwise.service.console.routes import ROUTERS
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.console.conftest import Browse, SignIn, csrf_of
 
@@ -184,3 +184,30 @@ def test_typed_values_are_escaped_and_pages_are_locked_down(
         assert "<script>alert(1)</script>" not in html
     listing = http.get("/console/settings/webhooks").text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in listing
+
+
+def test_lists_paginate_and_unknown_ids_are_error_pages(
+    service: RunningService, sign_in: SignIn
+) -> None:
+    for number in range(23):
+        httpx.post(
+            service.base_url + "/api-keys",
+            json={"name": f"key {number:02d}", "scope": "read"},
+            headers={"x-api-key": service.api_key},
+        )
+    http = sign_in(service)
+    first = http.get("/console/settings/api-keys").text
+    assert first.count("<tr id=") == 20
+    next_link = re.search(r'href="(/console/settings/api-keys\?cursor=[^"]+)" rel="next"', first)
+    assert next_link
+    second = http.get(next_link.group(1).replace("&amp;", "&")).text
+    assert second.count("<tr id=") == 3
+    assert "key 22" in second
+    assert 'rel="next"' not in second
+    assert "First page" in second
+    missing = http.get("/console/settings/webhooks/wh_nope")
+    assert missing.status_code == 404
+    assert "No webhook endpoint with id" in missing.text
+    assert missing.headers["content-type"].startswith("text/html")
+    api = httpx.get(service.base_url + "/processors/nope", headers={"x-api-key": service.api_key})
+    assert api.json()["error"]["code"] == "not_found"  # the API keeps its JSON errors

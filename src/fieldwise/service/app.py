@@ -12,7 +12,8 @@ from fastapi.security import APIKeyHeader
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
 from fieldwise.service.clock import Clock, SystemClock
-from fieldwise.service.console import console_sessions, install_console
+from fieldwise.service.console.routes import install_console
+from fieldwise.service.console.sessions import console_sessions
 from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
