@@ -8,7 +8,14 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from fieldwise.service.console.guard import Posted, SignedIn
-from fieldwise.service.console.web import PAGE_SIZE, PREFIX, ConsoleDep, redirect, render
+from fieldwise.service.console.web import (
+    PAGE_SIZE,
+    PREFIX,
+    ConsoleDep,
+    redirect,
+    render,
+    render_list,
+)
 from fieldwise.service.resources.api_keys import ops
 from fieldwise.service.resources.api_keys.tables import SCOPES
 
@@ -25,14 +32,14 @@ def _list_page(
     status: int = 200,
 ) -> Response:
     keys, next_cursor = ops.list_keys(console.state.engine, limit=PAGE_SIZE, cursor=cursor)
-    return render(
+    return render_list(
         request,
         "api_keys.html",
         status=status,
         session=session,
         keys=keys,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
         scopes=SCOPES,
         error=error,
     )

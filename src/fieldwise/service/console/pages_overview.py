@@ -9,7 +9,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from fieldwise.service.console.guard import Posted, SignedIn
-from fieldwise.service.console.web import PAGE_SIZE, PREFIX, ConsoleDep, redirect, render
+from fieldwise.service.console.web import (
+    PAGE_SIZE,
+    PREFIX,
+    ConsoleDep,
+    redirect,
+    render,
+    render_list,
+)
 from fieldwise.service.resources.evaluation_runs.ops import list_evaluation_runs
 from fieldwise.service.resources.evaluation_sets.ops import get_set, list_sets
 from fieldwise.service.resources.processors import ops as processors
@@ -36,13 +43,13 @@ def processors_page(
     rows, next_cursor = processors.list_processors(
         console.state.engine, limit=PAGE_SIZE, cursor=cursor
     )
-    return render(
+    return render_list(
         request,
         "processors.html",
         session=session,
         processors=rows,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
     )
 
 
@@ -59,14 +66,14 @@ def processor_page(
     versions, next_cursor = processors.list_versions(
         engine, processor_id, limit=PAGE_SIZE, cursor=cursor
     )
-    return render(
+    return render_list(
         request,
         "processor.html",
         session=session,
         processor=processor,
         versions=versions,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
     )
 
 
@@ -109,13 +116,13 @@ def evaluation_sets_page(
     request: Request, console: ConsoleDep, session: SignedIn, cursor: str | None = None
 ) -> Response:
     sets, next_cursor = list_sets(console.state.engine, limit=PAGE_SIZE, cursor=cursor)
-    return render(
+    return render_list(
         request,
         "evaluation_sets.html",
         session=session,
         sets=sets,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
     )
 
 
@@ -130,12 +137,12 @@ def evaluation_set_page(
     engine = console.state.engine
     evaluation_set = get_set(engine, eval_set_id)
     runs, next_cursor = list_evaluation_runs(engine, eval_set_id, limit=PAGE_SIZE, cursor=cursor)
-    return render(
+    return render_list(
         request,
         "evaluation_set.html",
         session=session,
         evaluation_set=evaluation_set,
         runs=[(run, scores(run.metrics)) for run in runs],
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
     )

@@ -12,7 +12,14 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 
 from fieldwise.service.console.guard import Posted, SignedIn
-from fieldwise.service.console.web import PAGE_SIZE, PREFIX, ConsoleDep, redirect, render
+from fieldwise.service.console.web import (
+    PAGE_SIZE,
+    PREFIX,
+    ConsoleDep,
+    redirect,
+    render,
+    render_list,
+)
 from fieldwise.service.events.outbox import EVENT_TYPES
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.resources.webhook_endpoints import ops
@@ -47,14 +54,14 @@ def _list_page(
     error: str | None = None,
 ) -> Response:
     endpoints, next_cursor = ops.list_endpoints(console.state, limit=PAGE_SIZE, cursor=cursor)
-    return render(
+    return render_list(
         request,
         "webhooks.html",
         status=422 if error else 200,
         session=session,
         endpoints=endpoints,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
         form=form or {"url": "", "description": "", "events": []},
         error=error,
     )
@@ -99,15 +106,15 @@ def _detail(
     deliveries, next_cursor = ops.list_deliveries(
         console.state, limit=PAGE_SIZE, cursor=cursor, endpoint_id=endpoint_id
     )
-    return render(
+    return render_list(
         request,
         "webhook_detail.html",
         status=422 if error else 200,
         session=session,
         endpoint=endpoint,
         deliveries=deliveries,
+        cursor=cursor,
         next_cursor=next_cursor,
-        paged=cursor is not None,
         grace_hours=GRACE_HOURS,
         error=error,
     )

@@ -92,6 +92,21 @@ def render(
     return HTMLResponse(html, status_code=status)
 
 
+def render_list(
+    request: Request,
+    template: str,
+    *,
+    cursor: str | None,
+    next_cursor: str | None,
+    status: int = 200,
+    **context: Any,
+) -> HTMLResponse:
+    """A page showing one page of a list: the pager gets the next cursor, and whether this
+    is a later page (so it offers the first one)."""
+    paged = cursor is not None
+    return render(request, template, status, next_cursor=next_cursor, paged=paged, **context)
+
+
 def redirect(path: str) -> RedirectResponse:
     """303 See Other, so a POST is followed by a GET (a reload does not post again)."""
     return RedirectResponse(PREFIX + path, status_code=303)
