@@ -5,13 +5,15 @@ re-send from the console → delivered → revoke the key → 401. Every page is
 1440 and 390 px and checked for horizontal overflow.
 
 Nothing waits on time: each step waits for a state it can observe (a run's status, a delivery's
-state through the API), with a bound that only guards against hangs. The failed delivery's next
-retry is a real minute away, so nothing but the console's re-send moves it.
+state through the API), with a bound that only guards against hangs. The service runs on a manual
+clock, so the failed delivery's next retry never comes due by itself: only the console's re-send
+sends it again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +22,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from fieldwise.client import Client, ops
-from fieldwise.service import RunningService
-from tests.conftest import ServiceFactory
+from fieldwise.config import ServiceSettings
+from fieldwise.service import RunningService, create_app, start_in_thread
+from fieldwise.service.clock import ManualClock
+from fieldwise.service.ids import isoformat
+from tests.conftest import TEST_KEY
 from tests.console._browser import ARGS, CHROMIUM, Camera, watch
 from tests.evaluations.conftest import make_set, wait_evaluation
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_for, wait_run
@@ -49,9 +54,21 @@ def receivers() -> Iterator[list[ScriptedReceiver]]:
 
 
 @pytest.fixture
-def hooked(start_service: ServiceFactory) -> RunningService:
-    """The service, allowed to deliver webhooks to loopback receivers over plain http."""
-    return start_service(webhook_allow_http=("127.0.0.1",))
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def hooked(tmp_path: Path, clock: ManualClock) -> Iterator[RunningService]:
+    """The service on a manual clock, allowed to deliver webhooks to loopback receivers over
+    plain http. The clock never moves by itself, so a failed delivery's retry never comes due:
+    only the console's re-send sends it again."""
+    settings = ServiceSettings(
+        data_dir=tmp_path / "service", api_keys=(TEST_KEY,), webhook_allow_http=("127.0.0.1",)
+    )
+    app = create_app(settings, clock=clock, announce=lambda _m: None)
+    with start_in_thread(settings, app=app) as running:
+        yield running
 
 
 @pytest.fixture
@@ -102,6 +119,7 @@ def test_console_end_to_end(
     browser: Browser,
     hooked: RunningService,
     api: Client,
+    clock: ManualClock,
     receivers: list[ScriptedReceiver],
     tmp_path: Path,
 ) -> None:
@@ -181,13 +199,15 @@ def test_console_end_to_end(
     failed_run = run_processor(client, processor_id, 2)
     retrying = delivery_of(service, endpoint_id, failed_run, "retrying")
     assert retrying["attempt_count"] == 1
-    assert retrying["next_attempt_at"]
+    # The first retry is a minute after the failed attempt, in the service's (manual) time.
+    assert retrying["next_attempt_at"] == isoformat(clock.now() + timedelta(minutes=1))
     page.goto(
         f"{service.base_url}/console/settings/webhooks/{endpoint_id}/deliveries/{retrying['id']}"
     )
     expect(page.locator("#delivery-state")).to_have_attribute("data-state", "retrying")
     expect(page.locator("#attempts tbody tr")).to_have_count(1)
     expect(page.locator("#attempts tbody tr").first).to_contain_text("500")
+    expect(page.locator("#next-retry")).to_have_text(retrying["next_attempt_at"])
     camera.capture(page, "delivery-retrying")
 
     # The receiver recovers; re-send from the console → delivered, same event id.

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 
 from fieldwise.service.console import (
@@ -32,6 +34,8 @@ from fieldwise.service.http.auth import Principal
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.state import ServiceState
 
+Handler = Callable[[Request, Exception], Response | Awaitable[Response]]
+
 ROUTERS = (
     pages_auth.router,
     pages_keys.router,
@@ -39,6 +43,25 @@ ROUTERS = (
     pages_deliveries.router,
     pages_overview.router,
 )
+
+
+def _as_page_under_console(json_handler: Handler) -> Handler:
+    """The console's paths answer errors as pages; every other path keeps the JSON body."""
+
+    async def handle(request: Request, exc: Exception) -> Response:
+        if request.url.path.startswith(PREFIX + "/"):
+            if isinstance(exc, ApiError):
+                return error_page(request, exc)
+            if isinstance(exc, RequestValidationError):
+                first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid"}
+                where = ".".join(str(p) for p in first["loc"][1:])
+                return error_page(request, ApiError(422, f"{where}: {first['msg']}"))
+            if isinstance(exc, StarletteHTTPException):
+                return error_page(request, ApiError(exc.status_code, str(exc.detail)))
+        response = json_handler(request, exc)
+        return await response if inspect.isawaitable(response) else response
+
+    return handle
 
 
 def install_console(
@@ -53,14 +76,8 @@ def install_console(
     for router in ROUTERS:
         app.include_router(router)
 
-    json_api_error = app.exception_handlers[ApiError]
-
-    async def api_error(request: Request, exc: Exception) -> Response:
-        # The console's pages answer errors as pages; every other path keeps the JSON body.
-        if request.url.path.startswith(PREFIX + "/") and isinstance(exc, ApiError):
-            return error_page(request, exc)
-        response = json_api_error(request, exc)
-        return await response if inspect.isawaitable(response) else response
+    for kind in (ApiError, RequestValidationError, StarletteHTTPException):
+        app.add_exception_handler(kind, _as_page_under_console(app.exception_handlers[kind]))
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, SignInRequired)
@@ -74,7 +91,6 @@ def install_console(
         )
         return render(request, "error.html", status=403, error=error)
 
-    app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(SignInRequired, sign_in_required)
     app.add_exception_handler(CsrfRefused, csrf_refused)
     app.add_middleware(ConsoleHeaders)
