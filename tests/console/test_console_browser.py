@@ -219,6 +219,18 @@ def test_console_end_to_end(
     assert failing.requests[-1].json["id"] == retrying["event_id"]
     camera.capture(page, "delivery-delivered")
 
+    # Deleting asks first (not confirmed here); an unknown id is an error page, not JSON.
+    page.goto(f"{service.base_url}/console/settings/webhooks/{endpoint_id}")
+    page.click("text=Delete…")
+    expect(page.locator("h1")).to_have_text("Delete this endpoint?")
+    camera.capture(page, "webhook-delete-confirm")
+    page.goto(f"{service.base_url}/console/settings/webhooks/wh_nope")
+    expect(page.locator("p.error")).to_contain_text("No webhook endpoint with id 'wh_nope'")
+    camera.capture(page, "not-found")
+    problems.remove(  # the browser reports the 404 itself
+        "error: Failed to load resource: the server responded with a status of 404 (Not Found)"
+    )
+
     # Overview pages: processors, versions with publish behind a confirmation, runs, evaluations.
     page.goto(service.base_url + "/console/processors")
     camera.capture(page, "processors")
@@ -248,5 +260,5 @@ def test_console_end_to_end(
     assert refused.status_code == 401
 
     assert problems == []
-    assert len(camera.taken) == 2 * 15
+    assert len(camera.taken) == 2 * 17
     context.close()
