@@ -3,6 +3,7 @@ hashed, last use, revocation that takes effect at once, and the upgrade of old d
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -142,3 +143,21 @@ def test_a_database_from_before_scopes_keeps_its_generated_key_as_admin(tmp_path
             listed = http.get("/api-keys").json()["data"]
         assert [(k["scope"], k["name"]) for k in listed] == [("admin", "generated at first start")]
         assert listed[0]["id"].startswith("key_")
+
+
+def test_a_read_key_gets_403_on_every_write_operation(service: RunningService) -> None:
+    """Every non-GET operation of the OpenAPI document, so a route added later is covered."""
+    key = create(service, "reader", "read")["secret"]
+    paths = service.app.openapi()["paths"]  # type: ignore[attr-defined]
+    writes = [
+        (method.upper(), re.sub(r"\{[^}]+\}", "x", path))
+        for path, operations in paths.items()
+        for method in operations
+        if method.upper() not in ("GET", "HEAD", "OPTIONS")
+    ]
+    assert len(writes) > 20
+    with as_key(service, key) as http:
+        for method, path in writes:
+            response = http.request(method, path)
+            assert response.status_code == 403, (method, path)
+            assert response.json()["error"]["code"] == "forbidden"
