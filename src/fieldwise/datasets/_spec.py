@@ -26,6 +26,8 @@ _BOOL_OPTIONS = (
     "case_sensitive",
     "normalize_whitespace",
     "ignore_punctuation",
+    "ignore_spaces",
+    "fold_lines",
     "currency_required",
 )
 _NUMBER_OPTIONS = ("weight", "atol", "rtol", "threshold")

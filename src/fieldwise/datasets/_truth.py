@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise.datasets._values import reads_as_amount
+
 __all__ = [
     "CSV_FILE",
     "DOCUMENTS_DIR",
@@ -208,7 +210,9 @@ def _convert(cell: str, kind: Any) -> Any:
     if number is not None:
         return number
     if kind in ("number", "currency"):
-        raise ValueError(f"{cell!r} is not a number")
+        if reads_as_amount(cell, kind):
+            return cell  # "RM 29.70" stays as written; compare reads it like a prediction
+        raise ValueError(f"{cell!r} cannot be read as an amount")
     return cell
 
 
