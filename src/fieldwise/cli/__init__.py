@@ -17,6 +17,7 @@ from fieldwise.cli.analysis import compare_cmd, gate_cmd, publish_cmd, report_cm
 from fieldwise.cli.datasets import datasets
 from fieldwise.cli.evaluate import evaluate_cmd
 from fieldwise.cli.evaluation_runs import evaluation_runs
+from fieldwise.cli.export import export_cmd
 from fieldwise.cli.files import files
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.run import run
@@ -75,6 +76,7 @@ for command in (
     webhooks,
     serve,
     evaluation_runs,
+    export_cmd,
 ):
     cli.add_command(command)
 
