@@ -107,7 +107,8 @@ a = 1
         "currency, date, enum, boolean, text, array)",
         "dataset.toml:13: field 'notype' has no type (one of: string, number, currency, date, "
         "enum, boolean, text, array)",
-        "dataset.toml:16: unknown key 'extras' (expected one of: dataset, fields, processor, gate)",
+        "dataset.toml:16: unknown key 'extras' (expected one of: dataset, fields, processor, gate, "
+        "ground_truth)",
     ]
 
 
@@ -292,8 +293,8 @@ def test_all_problems_are_reported_at_once(write_dataset: WriteDataset) -> None:
 def test_no_ground_truth_at_all_is_a_problem(write_dataset: WriteDataset) -> None:
     problems = _problems(write_dataset())
     assert problems == [
-        "dataset.toml:1: no ground truth found (expected ground_truth.jsonl, ground_truth.csv or "
-        "documents/<file>.json sidecars)"
+        "dataset.toml:1: no ground truth found (expected ground_truth.jsonl, ground_truth.csv, "
+        "ground_truth.parquet, documents/<file>.json sidecars or a [ground_truth] file)"
     ]
 
 

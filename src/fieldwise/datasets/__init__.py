@@ -1,7 +1,9 @@
 """fieldwise.datasets: the local dataset format — load, validate and hash.
 
-A dataset is a folder with ``dataset.toml``, ``documents/`` and ground truth in
-``ground_truth.jsonl``, ``ground_truth.csv`` or sidecars ``documents/<file>.json``.
+A dataset is a folder with ``dataset.toml``, its documents (under ``documents/`` or anywhere
+in the folder) and ground truth in ``ground_truth.jsonl``, ``ground_truth.csv``,
+``ground_truth.parquet``, sidecars ``documents/<file>.json``, or the file a ``[ground_truth]``
+table names (any of those formats, or a Label Studio JSON export).
 :func:`load_dataset` validates all of it and raises every problem at once. The sample-data
 generator lives in :mod:`fieldwise.datasets.generate` (kept out of this namespace so loading a
 dataset never imports the PDF libraries).

@@ -1,4 +1,5 @@
-"""Read ground truth from its three sources: JSON lines, CSV and per-document sidecars."""
+"""Read ground truth from JSON lines, CSV and per-document sidecars (Parquet and Label Studio
+exports have their own modules), and the cell conversion they share."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ __all__ = [
     "DOCUMENTS_DIR",
     "JSONL_FILE",
     "RawEntry",
+    "convert_cell",
     "is_sidecar",
+    "nest",
     "read_csv",
     "read_jsonl",
     "read_sidecars",
@@ -40,14 +43,15 @@ class RawEntry:
     source: str
 
 
-def read_jsonl(root: Path, problems: list[str]) -> list[RawEntry]:
-    """Entries of ``ground_truth.jsonl``: one ``{"file", "ground_truth"}`` object per line."""
+def read_jsonl(root: Path, problems: list[str], name: str = JSONL_FILE) -> list[RawEntry]:
+    """Entries of ``ground_truth.jsonl`` (or ``name``): one ``{"file", "ground_truth"}`` object
+    per line."""
     entries: list[RawEntry] = []
-    text = _read_text(root / JSONL_FILE, JSONL_FILE, problems)
+    text = _read_text(root / name, name, problems)
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{JSONL_FILE}:{number}"
+        where = f"{name}:{number}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -69,13 +73,16 @@ def read_jsonl(root: Path, problems: list[str]) -> list[RawEntry]:
     return entries
 
 
-def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str]) -> list[RawEntry]:
-    """Entries of ``ground_truth.csv``: a ``file`` column, dotted columns build nested values.
+def read_csv(
+    root: Path, fields: dict[str, dict[str, Any]], problems: list[str], name: str = CSV_FILE
+) -> list[RawEntry]:
+    """Entries of ``ground_truth.csv`` (or ``name``): a ``file`` column, dotted columns build
+    nested values.
 
     Cells are converted by the declared field type; undeclared cells that parse as numbers
     become numbers. Empty cells are left out (no value expected).
     """
-    text = _read_text(root / CSV_FILE, CSV_FILE, problems)
+    text = _read_text(root / name, name, problems)
     reader = csv.reader(text.splitlines(keepends=True))
     entries: list[RawEntry] = []
     header: list[str] | None = None
@@ -83,7 +90,7 @@ def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str])
     try:
         for row in reader:
             number, last_line = last_line + 1, reader.line_num
-            where = f"{CSV_FILE}:{number}"
+            where = f"{name}:{number}"
             if header is None:
                 header = [cell.strip() for cell in row]
                 if not _check_header(header, where, problems):
@@ -98,7 +105,7 @@ def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str])
             if entry is not None:
                 entries.append(entry)
     except csv.Error as exc:
-        problems.append(f"{CSV_FILE}:{reader.line_num}: invalid CSV: {exc}")
+        problems.append(f"{name}:{reader.line_num}: invalid CSV: {exc}")
     return entries
 
 
@@ -176,23 +183,32 @@ def _csv_entry(
         if not cell.strip():
             continue
         try:
-            value = _convert(cell.strip(), fields.get(column, {}).get("type"))
+            value = convert_cell(cell.strip(), fields.get(column, {}).get("type"))
         except ValueError as exc:
             problems.append(f"{where}: column {column!r}: {exc}")
             ok = False
             continue
-        node = truth
-        *parents, leaf = column.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
+        nest(truth, column, value)
     if not file:
         problems.append(f"{where}: the 'file' cell is empty")
         return None
     return RawEntry(file, truth, where) if ok else None
 
 
-def _convert(cell: str, kind: Any) -> Any:
+def nest(truth: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``truth["a"]["b"] = value`` for the column ``a.b`` (dotted columns build objects)."""
+    node = truth
+    *parents, leaf = dotted.split(".")
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[leaf] = value
+
+
+def convert_cell(cell: str, kind: Any) -> Any:
+    """A text cell as the declared field type reads it (``kind`` None: numbers become numbers).
+
+    Raises ValueError with the reason when the cell cannot be that type.
+    """
     if kind in ("string", "text", "enum", "date"):
         return cell
     if kind == "boolean":
