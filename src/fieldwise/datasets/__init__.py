@@ -12,6 +12,8 @@ dataset never imports the PDF libraries).
 from __future__ import annotations
 
 from fieldwise.datasets._hashing import HashCache, file_sha256, ground_truth_hash
+from fieldwise.datasets._infer import FieldGuess
+from fieldwise.datasets._init import InitResult, init_dataset
 from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES
@@ -21,11 +23,14 @@ __all__ = [
     "FIELD_TYPES",
     "Dataset",
     "DatasetItem",
+    "FieldGuess",
     "HashCache",
+    "InitResult",
     "ProcessorSection",
     "ProcessorVersionConfig",
     "file_sha256",
     "ground_truth_hash",
+    "init_dataset",
     "list_documents",
     "load_dataset",
 ]

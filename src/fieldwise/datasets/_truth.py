@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise.compare.normalize import parse_bool
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [
@@ -30,8 +31,6 @@ JSONL_FILE = "ground_truth.jsonl"
 CSV_FILE = "ground_truth.csv"
 DOCUMENTS_DIR = "documents"
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-_TRUE = ("true", "yes", "y", "1")
-_FALSE = ("false", "no", "n", "0")
 
 
 @dataclass(frozen=True)
@@ -212,16 +211,22 @@ def convert_cell(cell: str, kind: Any) -> Any:
     if kind in ("string", "text", "enum", "date"):
         return cell
     if kind == "boolean":
-        if cell.lower() in _TRUE:
-            return True
-        if cell.lower() in _FALSE:
-            return False
+        truth = parse_bool(cell)  # the comparator's reading: yes/no, ja/nein, oui/non, x, 1/0
+        if isinstance(truth, bool):
+            return truth
         raise ValueError(f"{cell!r} is not a boolean (true/false)")
     if kind == "array":
         try:
             return json.loads(cell)
         except json.JSONDecodeError as exc:
             raise ValueError(f"an array cell must hold JSON: {exc.msg}") from None
+    if kind is None and cell.startswith("[{"):  # an undeclared array of rows, as JSON
+        try:
+            rows = json.loads(cell)
+        except json.JSONDecodeError:
+            rows = None
+        if isinstance(rows, list):
+            return rows
     number = _number(cell)
     if number is not None:
         return number

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise.compare.normalize import parse_currency, parse_number
+from fieldwise.compare.normalize import parse_bool, parse_currency, parse_number
 
 __all__ = ["Undeclared", "check_truth", "reads_as_amount"]
 
@@ -109,7 +109,7 @@ def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
         if isinstance(value, str):
             return f"is declared as {kind} but {value!r} cannot be read as an amount"
         return f"is declared as {kind} but holds {_kind(value)} {value!r}"
-    if kind == "boolean" and not isinstance(value, bool):
+    if kind == "boolean" and not isinstance(value, bool) and not _reads_as_bool(value):
         return f"is declared as boolean but holds {_kind(value)} {value!r}"
     if kind in ("date", "enum") and not isinstance(value, str):
         return f"is declared as {kind} but holds {_kind(value)} {value!r}"
@@ -130,6 +130,11 @@ def reads_as_amount(value: Any, kind: str) -> bool:
         return False
     amount = parse_currency(value)[0] if kind == "currency" else parse_number(value)
     return type(amount) is float
+
+
+def _reads_as_bool(value: Any) -> bool:
+    """A word the boolean comparator reads ("yes", "nein", "oui"); numbers stay refused."""
+    return isinstance(value, str) and isinstance(parse_bool(value), bool)
 
 
 def _in_values(value: Any, values: list[Any], spec: dict[str, Any]) -> bool:
