@@ -42,13 +42,11 @@ _CURRENCY_SYMBOLS = (
     ("₩", "KRW"), ("₽", "RUB"), ("₺", "TRY"), ("₪", "ILS"), ("₦", "NGN"), ("₫", "VND"),
     ("฿", "THB"), ("₱", "PHP"), ("₴", "UAH"),
 )  # fmt: skip
-_SYMBOL = re.compile(
-    "|".join(
-        rf"(?<![^\W\d_]){re.escape(s)}(?![^\W\d_])" if s[-1].isalpha() else re.escape(s)
-        for s, _ in _CURRENCY_SYMBOLS
-    )
-)
-_SYMBOL_CODES = dict(_CURRENCY_SYMBOLS)
+_WORD_SYMBOLS = {
+    symbol: re.compile(rf"(?<![^\W\d_]){re.escape(symbol)}(?![^\W\d_])")
+    for symbol, _ in _CURRENCY_SYMBOLS
+    if symbol[-1].isalpha()
+}
 _CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _SCIENTIFIC = re.compile(r"^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
@@ -207,8 +205,9 @@ def parse_currency(value: Any) -> tuple[float | Unparsed | None, str | None]:
 def _code(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    if symbol := _SYMBOL.search(value):
-        return _SYMBOL_CODES[symbol.group(0)]
+    for symbol, code in _CURRENCY_SYMBOLS:  # substring tests first: most values have none
+        if symbol in value and (symbol not in _WORD_SYMBOLS or _WORD_SYMBOLS[symbol].search(value)):
+            return code
     match = _CODE.search(value.upper() if len(value.strip()) == 3 else value)
     return match.group(1) if match else None
 
