@@ -128,6 +128,12 @@ def test_csv_and_jsonl(runset: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
     assert first["total.published"] is None
 
 
+def test_export_has_help() -> None:
+    result = run_main("export", "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: fieldwise export [OPTIONS] RUNSET")
+
+
 def test_bad_inputs_exit_2_with_one_line(
     runset: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -73,7 +73,7 @@ def test_validate_raises_every_problem_for_the_error_site(tmp_path: Path) -> Non
 
 def test_every_command_has_help() -> None:
     runner = CliRunner()
-    for name in ("generate", "validate"):
+    for name in ("generate", "validate", "init"):
         result = runner.invoke(datasets, [name, "--help"])
         assert result.exit_code == 0
         assert result.output.startswith("Usage:")

@@ -186,7 +186,7 @@ def test_label_studio_export(write_dataset: WriteDataset) -> None:
     assert truths == {
         "documents/a.pdf": (
             {"invoice_number": "A-1", "total": "RM 29.70", "address": "1 Main St,\nLeeds",
-             "paid": True},
+             "paid": "true"},
             "labels/export.json:task 1",
         ),
         "scans/b.png": ({"seller": {"name": "Bolt Ltd"}}, "labels/export.json:task 2"),

@@ -144,6 +144,10 @@ def test_init_from_a_label_studio_export(tmp_path: Path) -> None:
         "scans/r1.png",
         "1 Jalan Besar,\nKuala Lumpur",
     )
+    # the scaffolded dataset syncs into the embedded service as it is
+    result = run_main("sync", str(root))
+    assert result.exit_code == 0, result.stderr
+    assert "did: create 4, update 0, replace 0, delete 0, upload 4" in result.stdout
 
 
 def test_bad_labels_stop_init_and_leave_nothing_behind(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
@@ -65,7 +66,7 @@ def load_dataset(path: str | Path) -> Dataset:
             continue
         seen[file] = entry.source
         check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
-        items.append(DatasetItem(file, root / file, entry.ground_truth, entry.source))
+        items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
     warnings += undeclared.warnings()
 
     unlabelled = sorted(on_disk - set(seen))
@@ -116,6 +117,18 @@ def list_documents(root: Path) -> list[str]:
             )
         )
     return sorted(found)
+
+
+def _wire(value: Any) -> Any:
+    """Booleans as ``"true"``/``"false"``: the service takes numbers and strings as expected
+    values, and the boolean comparator reads these words back as the same truth values."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return {key: _wire(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_wire(item) for item in value]
+    return value
 
 
 def _position(problem: str) -> tuple[str, int]:
