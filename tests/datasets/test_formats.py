@@ -258,23 +258,25 @@ def test_ground_truth_table_problems(write_dataset: WriteDataset) -> None:
 def test_documents_anywhere_in_the_folder_but_never_outside(
     write_dataset: WriteDataset, tmp_path: Path
 ) -> None:
-    outside = tmp_path / "secret.pdf"
-    outside.write_bytes(b"%PDF")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "c.pdf").write_bytes(b"%PDF")
     lines = [
         {"file": "scans/2024/a.png", "ground_truth": {"total": 1}},
         {"file": "b.pdf", "ground_truth": {"total": 2}},
-        {"file": "link.pdf", "ground_truth": {"total": 3}},
+        {"file": "linked/c.pdf", "ground_truth": {"total": 3}},
+        {"file": "../shared/c.pdf", "ground_truth": {"total": 4}},
     ]
     root = write_dataset(
         documents=("scans/2024/a.png", "b.pdf", "notes/readme.md"),
         jsonl="".join(json.dumps(x) + "\n" for x in lines),
     )
-    (root / "link.pdf").symlink_to(outside)
+    (root / "linked").symlink_to(shared, target_is_directory=True)
+    (root / "loop").symlink_to(root, target_is_directory=True)  # walked once, not forever
     assert _problems(root) == [
-        "ground_truth.jsonl:3: file must be a path inside the dataset folder: link.pdf"
+        "ground_truth.jsonl:4: file must be a path inside the dataset folder: ../shared/c.pdf"
     ]
-    (root / "link.pdf").unlink()
-    (root / "ground_truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines[:2]))
+    (root / "ground_truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines[:3]))
     dataset = load_dataset(root)
-    assert [i.file for i in dataset.items] == ["b.pdf", "scans/2024/a.png"]
+    assert [i.file for i in dataset.items] == ["b.pdf", "linked/c.pdf", "scans/2024/a.png"]
     assert dataset.warnings == ()  # notes/readme.md is no document

@@ -4,8 +4,8 @@ Rules, first match wins, on the values present (a field may be absent from some 
 booleans (``true``/``yes``/``ja``/``oui``… as text too) → boolean; text that reads as a date
 with a separator or a month name → date; numbers, and text written as an amount (a decimal part
 or a currency mark) → currency when a currency mark appears or the name says amount (total,
-tax, price…), else number; a few distinct short labels (up to three words), each seen about
-twice → enum; text over lines → text with ``fold_lines``; words → text (fuzzy); anything else
+tax, price…), else number; a few distinct short labels (up to three words, no digits), each seen
+about twice → enum; text over lines → text with ``fold_lines``; words → text (fuzzy); anything else
 → string, with ``ignore_spaces`` when spaced values are mostly digits (IBANs, VAT ids).
 """
 
@@ -25,9 +25,10 @@ _BOOL_WORDS = frozenset(
 )
 _AMOUNT_NAME = re.compile(
     r"total|amount|price|tax|vat|net|gross|sum|cost|fee|balance|paid|betrag|montant|importe|"
-    r"summe|preis|prix|steuer|rounding|discount|deposit|subtotal",
+    r"summe|preis|prix|steuer|rounding|discount|deposit|subtotal|payable|due|charge|allowance",
     re.IGNORECASE,
 )
+_NOT_AMOUNT_NAME = re.compile(r"rate|percent|pct|ratio|quantity|qty|count|number|_no$", re.I)
 _MARK = r"(?:[^\W\d_]{1,3}\.?[^\w\s.,()+\-−]?|[^\w\s.,()+\-−'’]{1,2})"
 _AMOUNT_TEXT = re.compile(
     rf"^\(?[+\-−]?\s*(?P<pre>{_MARK})?\s*(?P<num>\d[\d.,'’\s]*?)\s*(?P<post>{_MARK})?\s*[-−]?\)?$"
@@ -103,7 +104,8 @@ def _kind(leaf: str, values: list[Any]) -> tuple[str, dict[str, Any]]:
         return "date", {}
     if values and all(not isinstance(v, str) or _is_amount(v) for v in values):
         marked = any(parse_currency(t)[1] is not None for t in texts)
-        return ("currency" if marked or _AMOUNT_NAME.search(leaf) else "number"), {}
+        named = _AMOUNT_NAME.search(leaf) and not _NOT_AMOUNT_NAME.search(leaf)
+        return ("currency" if marked or named else "number"), {}
     if len(texts) < len(values):
         return "string", {}
     distinct = sorted(set(texts))
@@ -111,6 +113,7 @@ def _kind(leaf: str, values: list[Any]) -> tuple[str, dict[str, Any]]:
         len(texts) >= 4
         and len(distinct) <= min(_ENUM_MAX, len(texts) // 2)
         and all(len(t) <= _ENUM_LENGTH and len(t.split()) <= _ENUM_WORDS for t in distinct)
+        and not any(c.isdigit() for t in distinct for c in t)  # codes and ids are no labels
     ):
         return "enum", {"values": distinct}
     if any("\n" in t.strip() for t in texts):
