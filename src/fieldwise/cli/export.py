@@ -49,8 +49,11 @@ def export_cmd(
     dataset_path: Path | None,
     results_dir: Path,
 ) -> None:
-    """Write RUNSET as one row per document: per field, the expected value and each version's
-    value and outcome (correct, wrong, missed, spurious, both_empty), and each run's status."""
+    """Export a run set as one table, one row per document.
+
+    Per field: the expected value, and each version's value and outcome (correct, wrong,
+    missed, spurious, both_empty); per version, the run's status.
+    """
     runset = load_runset(runset_id, results_dir)
     table = export_table(
         {item.item_id: item.ground_truth for item in runset.items},
