@@ -89,7 +89,7 @@ def export_table(
         columns.append(f"{field}.expected")
         for label in labels.values():
             columns += [f"{field}.{label}", f"{field}.{label}.outcome"]
-    return pd.DataFrame(rows, columns=columns).astype(object)
+    return pd.DataFrame(rows, columns=columns, dtype=object)  # ints and None stay as they are
 
 
 def _summary(outcomes: set[str]) -> str:
