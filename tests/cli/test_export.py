@@ -26,17 +26,10 @@ TOML = """\
 [dataset]
 name = "rm-invoices"
 
-[fields.invoice_number]
-type = "string"
-
-[fields.total]
-type = "currency"
-
-[fields.items]
-type = "array"
-
-[fields.items.columns.amount]
-type = "currency"
+[fields]
+invoice_number = { type = "string" }
+total = { type = "currency" }
+items = { type = "array", columns = { amount = { type = "currency" } } }
 
 [processor]
 name = "rm-extractor"
