@@ -41,6 +41,11 @@ _COMMANDS: dict[str, LazyCommand] = {
             "evaluation_runs",
             "Score a processor version on an evaluation set inside the service.",
         ),
+        "export": (
+            "export",
+            "export_cmd",
+            "Export a run set as one table, one row per document.",
+        ),
         "files": ("files", "files", "Upload, list and delete files."),
         "gate": (
             "analysis",
