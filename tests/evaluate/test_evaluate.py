@@ -35,7 +35,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _accuracies(text: str) -> dict[str, str]:
-    return dict(re.findall(r"^(ver_\w+): accuracy ([\d.]+%)", text, flags=re.MULTILINE))
+    return dict(re.findall(r"^(ver_\w+): field accuracy ([\d.]+%)", text, flags=re.MULTILINE))
 
 
 def test_evaluate_then_compare_gate_report_agree(
@@ -58,7 +58,8 @@ def test_evaluate_then_compare_gate_report_agree(
     figures = _accuracies(out_cmp)
     assert len(figures) == 2
     base, cand = saved["baseline_id"], saved["candidate_id"]
-    line = re.search(r"accuracy: baseline ([\d.]+%) → candidate ([\d.]+%)", out)
+    headline = r"field accuracy \(correct / expected\): baseline ([\d.]+%) \[[^]]*\] → "
+    line = re.search(headline + r"candidate ([\d.]+%)", out)
     assert line is not None
     assert (figures[base], figures[cand]) == (line.group(1), line.group(2))
 

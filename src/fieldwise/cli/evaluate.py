@@ -74,7 +74,8 @@ def evaluate_cmd(
 
     With no --base-url this uses the embedded local service, and creates the dataset's
     processor from its shipped configs (baseline published, candidate drafted) if needed.
-    Exit 0 when the candidate passes the gate, 1 when it fails, 2 on errors.
+    Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
+    inconclusive (a margin the documents cannot decide), 2 on errors.
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
@@ -114,16 +115,22 @@ def evaluate_cmd(
             stage=stage,
             progress=progress,
         )
-    result = outcome.analysis.scored.result
     runset = outcome.runset
     click.echo(
         f"run set {runset.runset_id}: {runset.done} pairs ({runset.cached} cached, "
         f"{runset.failed} failed)"
     )
-    if result.accuracy_candidate is not None and result.delta is not None:
+    figures = outcome.analysis.report.versions
+    if len(figures) >= 2:
+        base, cand = figures[0].field_accuracy, figures[1].field_accuracy
+
+        def shown(value: float | None) -> str:
+            return "-" if value is None else f"{value:.1%}"
+
         click.echo(
-            f"accuracy: baseline {result.accuracy_baseline:.1%} → candidate "
-            f"{result.accuracy_candidate:.1%} ({result.delta * 100:+.1f} pts)"
+            f"field accuracy (correct / expected): baseline {shown(base.value)} "
+            f"[{shown(base.low)}, {shown(base.high)}] → candidate {shown(cand.value)} "
+            f"[{shown(cand.low)}, {shown(cand.high)}]"
         )
     echo_verdict(outcome.analysis)
     if outcome.published is not None:
@@ -131,5 +138,4 @@ def evaluate_cmd(
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
     if report is not None:
         click.echo(f"report: {report}")
-    verdict = outcome.analysis.verdict
-    ctx.exit(0 if verdict is None or verdict.passed else 1)
+    ctx.exit(outcome.analysis.exit_code)
