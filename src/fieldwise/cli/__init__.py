@@ -1,7 +1,8 @@
 """The ``fieldwise`` command line: a thin layer over the library.
 
 ``main`` is the one place where errors become messages and exit codes:
-0 success, 1 a failing verdict (commands return it), 2 an error, 130 interrupted.
+0 success (a passing verdict), 1 a failing verdict, 3 an inconclusive verdict (commands
+return these), 2 an error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fieldwise.cli.datasets import datasets
 from fieldwise.cli.evaluate import evaluate_cmd
 from fieldwise.cli.evaluation_runs import evaluation_runs
 from fieldwise.cli.files import files
+from fieldwise.cli.plan import plan_cmd
 from fieldwise.cli.processors import processors, versions
 from fieldwise.cli.run import run
 from fieldwise.cli.runs import runs
@@ -66,6 +68,7 @@ for command in (
     report_cmd,
     gate_cmd,
     publish_cmd,
+    plan_cmd,
     datasets,
     processors,
     versions,

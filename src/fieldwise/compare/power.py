@@ -17,8 +17,20 @@ effect that would show if every changed document changed the same way.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["connor_sample_size", "minimum_detectable_effect"]
+from fieldwise.compare.frame import flatten
+from fieldwise.compare.normalize import is_empty
+
+__all__ = [
+    "PlanRow",
+    "connor_sample_size",
+    "document_support",
+    "minimum_detectable_effect",
+    "plan_fields",
+]
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
@@ -69,3 +81,60 @@ def minimum_detectable_effect(
         if high - low < 1e-12:
             break
     return high
+
+
+def document_support(truth: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
+    """Per field, the documents whose ground truth has a value for it (a list column counts
+    a document when any of its rows has a value there), sorted by field."""
+    counts: dict[str, int] = {}
+    for gt in truth.values():
+        seen = set()
+        for name, value in flatten(gt).items():
+            if isinstance(value, list) and value and all(isinstance(r, Mapping) for r in value):
+                seen |= {f"{name}[].{c}" for r in value for c, v in r.items() if not is_empty(v)}
+            elif not is_empty(value):
+                seen.add(name)
+        for name in seen:
+            counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One field's power: the MDE with the documents at hand, and the documents a margin needs."""
+
+    field: str
+    documents: int
+    discordance: float
+    observed: bool
+    mde: float | None
+    needed: int | None
+
+
+def plan_fields(
+    documents: Mapping[str, int],
+    discordance: Mapping[str, float],
+    *,
+    default_discordance: float,
+    margin: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> list[PlanRow]:
+    """Per field of ``documents`` (field -> documents with a value): the minimum detectable
+    effect at today's size and the documents needed to detect ``margin``, at the field's
+    observed ``discordance`` when given, else at ``default_discordance``."""
+    rows = []
+    for name, n in sorted(documents.items()):
+        observed = name in discordance
+        psi = discordance[name] if observed else default_discordance
+        rows.append(
+            PlanRow(
+                field=name,
+                documents=n,
+                discordance=psi,
+                observed=observed,
+                mde=minimum_detectable_effect(n, psi, alpha=alpha, power=power),
+                needed=connor_sample_size(margin, psi, alpha=alpha, power=power),
+            )
+        )
+    return rows
