@@ -41,19 +41,10 @@ FRAME_NAMES = (
     "suspected_truth_errors",
 )
 
-#: Frames keyed by version (kept for the baseline and the chosen candidate in a pair view).
-_BY_VERSION = (
-    "cells",
-    "fields",
-    "overall",
-    "documents",
-    "row_counts",
-    "lists",
-    "confidence",
-    "calibration",
-)
-#: Frames keyed by candidate.
+#: Frames keyed by candidate; the others are keyed by version (a pair view keeps the baseline
+#: and the chosen candidate).
 _BY_CANDIDATE = ("row_tests", "empty_columns", "flips", "significance", "suspected_truth_errors")
+_BY_VERSION = tuple(name for name in FRAME_NAMES if name not in _BY_CANDIDATE)
 
 
 @dataclass(frozen=True, eq=False)
