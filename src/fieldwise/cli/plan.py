@@ -47,11 +47,12 @@ def plan_cmd(
     results_dir: Path,
     as_json: bool,
 ) -> None:
-    """Per field: the minimum detectable effect (MDE) with today's documents, and the documents
-    needed to detect --margin (paired McNemar at the dataset's alpha, 80% power; Connor 1987).
+    """Per field: the smallest change today's documents detect, and documents a margin needs.
 
-    The MDE is the smallest change in field accuracy the gate would find significant 80% of
-    the time; "no significant change" on a field says nothing about changes below it.
+    The minimum detectable effect (MDE) and the documents needed to detect --margin come from
+    the paired McNemar test at the dataset's alpha and 80% power (Connor 1987). The MDE is the
+    smallest change in field accuracy the gate would find significant 80% of the time; "no
+    significant change" on a field says nothing about changes below it.
     """
     runset = load_runset(runset_id, results_dir) if runset_id is not None else None
     plan = plan_dataset(dataset, margin=margin, runset=runset, discordance=discordance)
