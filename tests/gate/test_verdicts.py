@@ -155,3 +155,11 @@ def test_three_versions_give_two_verdicts_with_holm_across_them() -> None:
     assert sig.loc["v2", "p_holm"] == pytest.approx(2 * sig.loc["v2", "p_value"])
     verdicts = decide_all(result, Policy())
     assert [(v.candidate, v.status) for v in verdicts] == [("v2", "fail"), ("v3", "pass")]
+
+
+def test_ground_truth_without_any_value_cannot_pass() -> None:
+    names = docs(5)
+    truth: dict[str, dict[str, Any]] = {d: {} for d in names}
+    out = {d: {"a": "x"} for d in names}
+    with pytest.raises(GateError, match="no expected value in any document"):
+        decide(make(truth, out, out), Policy())

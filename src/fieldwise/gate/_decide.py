@@ -100,7 +100,8 @@ def decide(
     min_support, min_field_accuracy, max_regression, critical, significant_regression (or
     non_inferiority when the field has a margin), empty_column; then row_recall per list field.
     Pure, no I/O. Raises :class:`GateError` when it cannot decide: no candidate, no documents,
-    nothing scored, or a policy naming a field the comparison does not have.
+    nothing scored, no expected value at all, or a policy naming a field the comparison does
+    not have.
     """
     chosen = candidate if candidate is not None else result.candidate
     if chosen is None:
@@ -114,6 +115,11 @@ def decide(
     if pair.cells.empty or pair.fields.empty:
         raise GateError("the comparison has no scored values: nothing to decide on")
     base, cand = _counts(pair.fields, pair.baseline), _counts(pair.fields, chosen)
+    if not any(c.support for c in base.values()):
+        raise GateError(
+            "the ground truth has no expected value in any document: nothing is measured, "
+            "so nothing can pass"
+        )
     names = sorted(base.keys() | cand.keys())
     known = set(names) | {n.partition("[].")[0] for n in names}
     unknown = sorted(policy.named_fields() - known)
