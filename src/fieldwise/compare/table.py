@@ -149,7 +149,14 @@ def render_table(result: ComparisonResult) -> str:
     else:
         out = _many(result)
     out.append("")
-    for _, r in result.overall.iterrows():
+    order = {v: i for i, v in enumerate(result.versions)}
+
+    def in_order(frame: pd.DataFrame) -> pd.DataFrame:
+        """Baseline first, then the candidates in the order given."""
+        key = frame["version"].map(lambda v: order.get(str(v), len(order)))
+        return frame.assign(_order=key).sort_values(["_order", *frame.columns[:1]], kind="stable")
+
+    for _, r in in_order(result.overall).iterrows():
         out.append(
             f"{r['version']}: field accuracy {_pct(r['field_accuracy'])} "
             f"[{_pct(r['field_accuracy_low'])}, {_pct(r['field_accuracy_high'])}], "
@@ -158,7 +165,7 @@ def render_table(result: ComparisonResult) -> str:
             f"{_pct(r['recall'])}, F1 {_pct(r['f1'])}, all-fields-correct documents "
             f"{_pct(r['all_fields_correct_rate'])} of {int(r['documents'])}"
         )
-    for _, r in result.lists.iterrows():
+    for _, r in in_order(result.lists).iterrows():
         out.append(
             f"{r['version']} {r['field']}: row recall {_pct(r['row_recall'])}, cardinality "
             f"error {float(r['cardinality_error']):.2f}, truncation prefix "
