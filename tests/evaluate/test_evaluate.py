@@ -147,3 +147,14 @@ def test_compare_needs_no_service(dataset: Path, capsys: pytest.CaptureFixture[s
     assert "invoice_number" in out
     # Field types come from the spec recorded at sync time (else every field is "string").
     assert re.search(r"^total\s+currency", out, flags=re.MULTILINE)
+
+
+def test_publish_needs_a_single_candidate(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _main(
+        capsys, "evaluate", str(dataset), "--quiet", "--publish",
+        "--candidate", "latest-draft", "--candidate", "published",
+    )  # fmt: skip
+    assert code == 2
+    assert "--publish needs a single candidate" in err

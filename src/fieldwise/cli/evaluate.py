@@ -24,9 +24,12 @@ from fieldwise.runner import Progress as RunProgress
 )
 @click.option(
     "--candidate",
-    default="latest-draft",
+    "candidates",
+    multiple=True,
+    default=("latest-draft",),
     show_default=True,
-    help="Candidate version: an id, 'published' or 'latest-draft'.",
+    help="Candidate version: an id, 'published' or 'latest-draft'; repeat for several "
+    "(each is compared with the baseline).",
 )
 @click.option(
     "--policy",
@@ -61,7 +64,7 @@ def evaluate_cmd(
     ctx: click.Context,
     dataset: Path,
     baseline: str,
-    candidate: str,
+    candidates: tuple[str, ...],
     policy: Path | None,
     publish: bool,
     formats: str,
@@ -81,7 +84,8 @@ def evaluate_cmd(
     assert cli is not None
     options = EvaluationOptions(
         baseline=baseline,
-        candidate=candidate,
+        candidate=candidates[0],
+        candidates=candidates,
         policy=policy,
         publish=publish,
         formats=tuple(f.strip() for f in formats.split(",") if f.strip()),
@@ -121,16 +125,18 @@ def evaluate_cmd(
         f"{runset.failed} failed)"
     )
     figures = outcome.analysis.report.versions
-    if len(figures) >= 2:
-        base, cand = figures[0].field_accuracy, figures[1].field_accuracy
 
-        def shown(value: float | None) -> str:
-            return "-" if value is None else f"{value:.1%}"
+    def shown(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1%}"
 
+    base = figures[0].field_accuracy
+    for cand in figures[1:]:
+        which = f" ({cand.version})" if len(figures) > 2 else ""
+        acc = cand.field_accuracy
         click.echo(
             f"field accuracy (correct / expected): baseline {shown(base.value)} "
-            f"[{shown(base.low)}, {shown(base.high)}] → candidate {shown(cand.value)} "
-            f"[{shown(cand.low)}, {shown(cand.high)}]"
+            f"[{shown(base.low)}, {shown(base.high)}] → candidate {shown(acc.value)} "
+            f"[{shown(acc.low)}, {shown(acc.high)}]{which}"
         )
     echo_verdict(outcome.analysis)
     if outcome.published is not None:
