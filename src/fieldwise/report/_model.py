@@ -133,8 +133,9 @@ class FieldAcross:
 @dataclass(frozen=True)
 class FieldTest:
     """One field of one candidate against the baseline: flips, McNemar p (raw and Holm across
-    every candidate and field), the Newcombe interval of the delta of documents right, and the
-    minimum detectable effect (Connor 1987) at the observed discordance."""
+    every candidate and field), the delta of documents right with its Newcombe interval, the
+    minimum detectable effect (Connor 1987) at the observed discordance, and
+    ``accuracy_delta``: the candidate's field accuracy minus the baseline's."""
 
     field: str
     regressed: int
@@ -149,6 +150,7 @@ class FieldTest:
     significant: bool
     mde: float | None
     required_n: int | None
+    accuracy_delta: float | None = None
 
 
 @dataclass(frozen=True)

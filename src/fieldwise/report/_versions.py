@@ -95,7 +95,7 @@ def field_table(result: ComparisonResult) -> tuple[FieldAcross, ...]:
     return tuple(out)
 
 
-def _tests(table: pd.DataFrame) -> tuple[FieldTest, ...]:
+def _tests(table: pd.DataFrame, gains: dict[str, float | None]) -> tuple[FieldTest, ...]:
     return tuple(
         FieldTest(
             field=str(r["field"]),
@@ -111,6 +111,7 @@ def _tests(table: pd.DataFrame) -> tuple[FieldTest, ...]:
             significant=bool(r["significant"]),
             mde=opt(r["mde"]),
             required_n=None if opt(r["required_n"]) is None else int(r["required_n"]),
+            accuracy_delta=gains.get(str(r["field"])),
         )
         for r in _records(table.sort_values("field"))
     )
@@ -129,6 +130,11 @@ def comparisons(
         boot = result.bootstraps.get(candidate)
         mine = opt(overall[candidate]["field_accuracy"])
         sig = result.significance.loc[result.significance["candidate"] == candidate]
+        accuracy = result.fields.set_index(["version", "field"])["field_accuracy"]
+        gains = {
+            str(f): _difference(accuracy.get((candidate, f)), accuracy.get((result.baseline, f)))
+            for f in sig["field"]
+        }
         empty = result.empty_columns.loc[result.empty_columns["candidate"] == candidate]
         out.append(
             CandidateComparison(
@@ -140,11 +146,16 @@ def comparisons(
                 delta=None if boot is None else opt(boot.delta),
                 delta_low=None if boot is None else opt(boot.low),
                 delta_high=None if boot is None else opt(boot.high),
-                tests=_tests(sig),
+                tests=_tests(sig, gains),
                 empty_columns=tuple(sorted(str(f) for f in empty["field"])),
             )
         )
     return tuple(out)
+
+
+def _difference(after: Any, before: Any) -> float | None:
+    a, b = opt(after), opt(before)
+    return None if a is None or b is None else a - b
 
 
 def list_rows(result: ComparisonResult) -> tuple[ListRow, ...]:
