@@ -1,7 +1,8 @@
 """The ``fieldwise`` command line: a thin layer over the library.
 
 ``main`` is the one place where errors become messages and exit codes:
-0 success, 1 a failing verdict (commands return it), 2 an error, 130 interrupted.
+0 success (a passing verdict), 1 a failing verdict, 3 an inconclusive verdict (commands
+return these), 2 an error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _COMMANDS: dict[str, LazyCommand] = {
         "compare": (
             "analysis",
             "compare_cmd",
-            "Compare the versions of a run set field by field and print the table.",
+            "Compare the versions of one or more run sets field by field and print the tables.",
         ),
         "datasets": (
             "datasets",
@@ -50,7 +51,13 @@ _COMMANDS: dict[str, LazyCommand] = {
         "gate": (
             "analysis",
             "gate_cmd",
-            "Decide whether the candidate of a run set may be published.",
+            "Decide whether each candidate of a run set may be published.",
+        ),
+        "plan": (
+            "plan",
+            "plan_cmd",
+            "Per field: the smallest change today's documents detect, "
+            "and documents a margin needs.",
         ),
         "processors": ("processors", "processors", "Create, list, show and update processors."),
         "publish": (
