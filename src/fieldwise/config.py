@@ -67,6 +67,9 @@ class ClientSettings:
     api_key: str | None = None
     timeout: float = 30.0
     max_retries: int = 4
+    #: GitHub Actions' job summary file (GITHUB_STEP_SUMMARY): evaluate and gate append their
+    #: Markdown summary to it when it is set.
+    step_summary: Path | None = None
 
 
 def _split(value: str | None) -> tuple[str, ...]:
@@ -122,5 +125,6 @@ def client_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> C
         base_url=env.get("FIELDWISE_BASE_URL") or None,
         api_key=env.get("FIELDWISE_API_KEY") or None,
         timeout=_number(env, "FIELDWISE_TIMEOUT", 30.0, minimum=0.1),
+        step_summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
     )
     return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

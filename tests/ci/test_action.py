@@ -119,7 +119,8 @@ def test_action_steps_gate_a_dataset_and_set_the_outcome(tmp_path: Path) -> None
         step_env = {k: _substitute(str(v), inputs, outputs) for k, v in step.get("env", {}).items()}
         script = _substitute(step["run"], inputs, outputs)
         if step.get("id") == "install":
-            assert 'pip install' in script and "$GITHUB_ACTION_PATH" in script
+            assert "pip install" in script
+            assert "$GITHUB_ACTION_PATH" in script
             continue
         out_file = tmp_path / f"output-{step.get('id', 'step')}"
         out_file.touch()

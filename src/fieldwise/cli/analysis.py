@@ -11,6 +11,7 @@ from fieldwise.cli._context import CliContext, pass_cli
 from fieldwise.cli._runsets import (
     RESULTS_DIR_OPTION,
     RunsetTarget,
+    append_job_summary,
     echo_verdict,
     load_analysis,
     runset_options,
@@ -117,6 +118,7 @@ def gate_cmd(ctx: click.Context, target: RunsetTarget, policy_path: Path | None)
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(analysis)
     echo_verdict(analysis)
+    append_job_summary(cli, analysis)
     ctx.exit(analysis.exit_code)
 
 

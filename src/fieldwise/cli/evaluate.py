@@ -8,7 +8,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from fieldwise.cli._context import CliContext
-from fieldwise.cli._runsets import echo_verdict, now_iso
+from fieldwise.cli._runsets import append_job_summary, echo_verdict, now_iso
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
 from fieldwise.runner import Progress as RunProgress
@@ -139,6 +139,7 @@ def evaluate_cmd(
             f"[{shown(acc.low)}, {shown(acc.high)}]{which}"
         )
     echo_verdict(outcome.analysis)
+    append_job_summary(cli, outcome.analysis)
     if outcome.published is not None:
         click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
