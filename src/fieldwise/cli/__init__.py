@@ -24,6 +24,7 @@ from fieldwise.cli.runs import runs
 from fieldwise.cli.serve import serve
 from fieldwise.cli.sync import sync
 from fieldwise.cli.webhooks import webhooks
+from fieldwise.cli.worker import worker
 from fieldwise.cli.workflows import workflows
 from fieldwise.config import client_settings
 from fieldwise.errors import FieldwiseError
@@ -74,6 +75,7 @@ for command in (
     workflows,
     webhooks,
     serve,
+    worker,
     evaluation_runs,
 ):
     cli.add_command(command)
