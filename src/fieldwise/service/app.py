@@ -159,7 +159,7 @@ def build_state(
     """What every part of the service shares: the migrated database, blobs, clock, leases."""
     _check_writable(settings.data_dir)
     clock = clock or SystemClock()
-    engine = make_engine(settings.resolved_database_url)
+    engine = make_engine(settings.resolved_database_url, idle_in_transaction=settings.lease_seconds)
     migrate(engine, MIGRATIONS)
     return ServiceState(
         settings=settings,
