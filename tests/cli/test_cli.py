@@ -99,19 +99,20 @@ def test_embedded_service_persists_across_invocations(
 
 
 def test_every_command_has_help() -> None:
-    def walk(command: click.Command, path: list[str]) -> list[list[str]]:
-        found = [path]
+    ctx = click.Context(cli)
+
+    def walk(command: click.Command, path: list[str]) -> list[tuple[list[str], click.Command]]:
+        found = [(path, command)]
         if isinstance(command, click.Group):
-            for name, sub in command.commands.items():
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None, name
                 found += walk(sub, [*path, name])
         return found
 
-    for path in walk(cli, []):
+    for path, command in walk(cli, []):
         result = CliRunner().invoke(cli, [*path, "--help"])
         assert result.exit_code == 0, path
-        command = cli
-        for name in path:
-            command = command.commands[name]  # type: ignore[attr-defined]
         assert command.help or command.short_help, f"no help for {' '.join(path)}"
 
 

@@ -33,12 +33,28 @@ def make_frame() -> pd.DataFrame:
 
 def test_outcome_metrics_by_hand() -> None:
     m = outcome_metrics({"correct": 4, "wrong": 1, "missed": 2, "spurious": 1, "both_empty": 2})
-    assert m == pytest.approx({"accuracy": 0.6, "precision": 2 / 3, "recall": 4 / 7, "f1": 8 / 13})
+    assert m == pytest.approx(
+        {
+            "field_accuracy": 4 / 7,  # correct / expected (correct + wrong + missed)
+            "strict_accuracy": 4 / 8,  # spurious counted too
+            "accuracy": 0.6,
+            "precision": 2 / 3,
+            "recall": 4 / 7,
+            "f1": 8 / 13,
+        }
+    )
 
 
 def test_no_predictions_gives_zero_precision() -> None:
     m = outcome_metrics({"missed": 3})
-    assert m == {"accuracy": 0.0, "precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert m == {
+        "field_accuracy": 0.0,
+        "strict_accuracy": 0.0,
+        "accuracy": 0.0,
+        "precision": 0.0,
+        "recall": 0.0,
+        "f1": 0.0,
+    }
 
 
 def test_field_and_overall_tables() -> None:

@@ -79,6 +79,7 @@ def test_render_table() -> None:
         "regressed",
         "fixed",
         "p(holm)",
+        "MDE",
     ]
     # regressions first: date drops from 100% to 0%
     assert lines[2].split()[:6] == ["date", "date", "1", "100.0%", "0.0%", "-100.0"]
@@ -92,7 +93,8 @@ def test_single_version_table() -> None:
     assert r.candidate is None
     assert r.bootstrap is None
     assert r.flips.empty
-    assert render_table(r).splitlines()[0].split()[:4] == ["field", "type", "support", "accuracy"]
+    header = render_table(r).splitlines()[0].split()
+    assert header[:5] == ["field", "type", "support", "field", "acc"]
 
 
 def test_parquet_round_trip(tmp_path: Path) -> None:
@@ -132,3 +134,20 @@ def test_compare_is_pure_and_deterministic() -> None:
     for name in FRAME_NAMES:
         pd.testing.assert_frame_equal(getattr(one, name), getattr(two, name))
     assert one.bootstrap == two.bootstrap
+
+
+def test_three_versions_give_two_comparisons_and_a_three_column_table() -> None:
+    predictions = {**PREDICTIONS, "v3": PREDICTIONS["v1"]}
+    frame = build_frame(TRUTH, predictions)
+    r = compare(frame, SPECS, baseline="v1", candidates=["v2", "v3"], n_bootstrap=20)
+    assert r.candidates == ("v2", "v3")
+    assert sorted(set(r.significance["candidate"])) == ["v2", "v3"]
+    lines = render_table(r).splitlines()
+    assert lines[0].split() == ["field", "type", "support", "v1", "v2", "v3"]
+    assert lines[2].split()[3:] == ["100.0%", "0.0%", "100.0%"]  # date in each version
+    assert "v2 vs v1:" in lines
+    assert "v3 vs v1:" in lines
+    pair = r.for_candidate("v3")
+    assert pair.candidates == ("v3",)
+    assert set(pair.fields["version"]) == {"v1", "v3"}
+    assert pair.delta == r.bootstraps["v3"].delta == 0.0

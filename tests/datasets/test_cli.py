@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from fieldwise.cli.datasets import datasets
 from fieldwise.errors import DatasetError, DatasetValidationError
+from tests.cli_main import run_main
 
 
 def test_generate_then_validate(tmp_path: Path) -> None:
@@ -72,7 +73,32 @@ def test_validate_raises_every_problem_for_the_error_site(tmp_path: Path) -> Non
 
 def test_every_command_has_help() -> None:
     runner = CliRunner()
-    for name in ("generate", "validate"):
+    for name in ("generate", "validate", "init"):
         result = runner.invoke(datasets, [name, "--help"])
         assert result.exit_code == 0
         assert result.output.startswith("Usage:")
+
+
+def test_validate_accepts_amounts_as_people_write_them(tmp_path: Path) -> None:
+    (tmp_path / "documents").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "documents" / f"{name}.pdf").write_bytes(b"%PDF")
+    (tmp_path / "dataset.toml").write_text("[fields.total]\ntype = 'currency'\n")
+    lines = [
+        {"file": "documents/a.pdf", "ground_truth": {"total": "RM 29.70"}},
+        {"file": "documents/b.pdf", "ground_truth": {"total": "1.021,91 €"}},
+    ]
+    (tmp_path / "ground_truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    result = run_main("datasets", "validate", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.rstrip().endswith("ok")
+
+    lines[1]["ground_truth"] = {"total": "twelve"}
+    (tmp_path / "ground_truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    result = run_main("datasets", "validate", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: 1 problem in dataset:",
+        "  ground_truth.jsonl:2: 'total' is declared as currency but 'twelve' cannot be read "
+        "as an amount",
+    ]

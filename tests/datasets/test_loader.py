@@ -99,14 +99,16 @@ a = 1
         "dataset.toml:3: unknown key 'colour' in [dataset] (expected one of: name, description, "
         "date_order, locale)",
         "dataset.toml:7: unknown key 'tolerance' in [fields.total] (expected one of: type, "
-        "critical, case_sensitive, normalize_whitespace, ignore_punctuation, currency_required, "
-        "weight, atol, rtol, threshold, values, date_order, columns)",
+        "critical, case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, "
+        "fold_lines, currency_required, weight, atol, rtol, threshold, values, date_order, "
+        "columns)",
         "dataset.toml:8: field 'total': threshold must be a number in [0, 1]",
         "dataset.toml:11: field 'kind' has unknown type 'colour' (one of: string, number, "
         "currency, date, enum, boolean, text, array)",
         "dataset.toml:13: field 'notype' has no type (one of: string, number, currency, date, "
         "enum, boolean, text, array)",
-        "dataset.toml:16: unknown key 'extras' (expected one of: dataset, fields, processor, gate)",
+        "dataset.toml:16: unknown key 'extras' (expected one of: dataset, fields, processor, gate, "
+        "ground_truth)",
     ]
 
 
@@ -137,7 +139,7 @@ def test_bad_csv_rows_name_their_lines(write_dataset: WriteDataset) -> None:
     )
     problems = _problems(write_dataset(csv=csv))
     assert problems == [
-        "ground_truth.csv:3: column 'total': 'abc' is not a number",
+        "ground_truth.csv:3: column 'total': 'abc' cannot be read as an amount",
         "ground_truth.csv:5: row has 2 cells, the header has 3",
         "ground_truth.csv:6: the 'file' cell is empty",
     ]
@@ -244,7 +246,8 @@ def test_values_of_the_wrong_shape_or_declared_type(write_dataset: WriteDataset)
         "expected",
         "ground_truth.jsonl:1: tags[0] must be an object (a row), not a string",
         "ground_truth.jsonl:1: tags[1] must be an object (a row), not a string",
-        "ground_truth.jsonl:1: 'total' is declared as currency but holds a string 'ten'",
+        "ground_truth.jsonl:1: 'total' is declared as currency but 'ten' cannot be read as an "
+        "amount",
         "ground_truth.jsonl:2: line_items[0].amount must be a string, number or boolean, "
         "not a list",
         "ground_truth.jsonl:2: line_items[1] must be an object (a row), not a number",
@@ -290,8 +293,8 @@ def test_all_problems_are_reported_at_once(write_dataset: WriteDataset) -> None:
 def test_no_ground_truth_at_all_is_a_problem(write_dataset: WriteDataset) -> None:
     problems = _problems(write_dataset())
     assert problems == [
-        "dataset.toml:1: no ground truth found (expected ground_truth.jsonl, ground_truth.csv or "
-        "documents/<file>.json sidecars)"
+        "dataset.toml:1: no ground truth found (expected ground_truth.jsonl, ground_truth.csv, "
+        "ground_truth.parquet, documents/<file>.json sidecars or a [ground_truth] file)"
     ]
 
 

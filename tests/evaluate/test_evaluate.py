@@ -35,7 +35,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _accuracies(text: str) -> dict[str, str]:
-    return dict(re.findall(r"^(ver_\w+): accuracy ([\d.]+%)", text, flags=re.MULTILINE))
+    return dict(re.findall(r"^(ver_\w+): field accuracy ([\d.]+%)", text, flags=re.MULTILINE))
 
 
 def test_evaluate_then_compare_gate_report_agree(
@@ -58,7 +58,8 @@ def test_evaluate_then_compare_gate_report_agree(
     figures = _accuracies(out_cmp)
     assert len(figures) == 2
     base, cand = saved["baseline_id"], saved["candidate_id"]
-    line = re.search(r"accuracy: baseline ([\d.]+%) → candidate ([\d.]+%)", out)
+    headline = r"field accuracy \(correct / expected\): baseline ([\d.]+%) \[[^]]*\] → "
+    line = re.search(headline + r"candidate ([\d.]+%)", out)
     assert line is not None
     assert (figures[base], figures[cand]) == (line.group(1), line.group(2))
 
@@ -146,3 +147,14 @@ def test_compare_needs_no_service(dataset: Path, capsys: pytest.CaptureFixture[s
     assert "invoice_number" in out
     # Field types come from the spec recorded at sync time (else every field is "string").
     assert re.search(r"^total\s+currency", out, flags=re.MULTILINE)
+
+
+def test_publish_needs_a_single_candidate(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _main(
+        capsys, "evaluate", str(dataset), "--quiet", "--publish",
+        "--candidate", "latest-draft", "--candidate", "published",
+    )  # fmt: skip
+    assert code == 2
+    assert "--publish needs a single candidate" in err

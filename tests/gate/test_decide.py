@@ -24,7 +24,13 @@ def test_default_policy_passes_an_improvement() -> None:
     verdict = decide(scores(7, 9, 10), Policy())
     assert verdict.passed
     assert verdict.reasons == (f"all {len(verdict.rules)} rules passed",)
-    assert [r.name for r in verdict.rules] == ["min_documents", "significant_regression[a]"]
+    assert [r.name for r in verdict.rules] == [
+        "min_documents",
+        "max_failed_run_share",
+        "outputs",
+        "significant_regression[a]",
+    ]
+    assert (verdict.status, verdict.exit_code) == ("pass", 0)
     assert (verdict.baseline, verdict.candidate) == ("v1", "v2")
     with pytest.raises(dataclasses.FrozenInstanceError):
         verdict.passed = False  # type: ignore[misc]
@@ -87,7 +93,9 @@ def test_min_field_accuracy_default_and_per_field() -> None:
     assert rule(verdict, "min_field_accuracy[b]").threshold == 0.6
     strict = decide(result, Policy(field_min_accuracy={"a": 0.95}))
     assert [r.name for r in strict.failed_rules] == ["min_field_accuracy[a]"]
-    assert strict.reasons == ("a: accuracy 90.00% (9/10); at least 95.00% required",)
+    assert strict.reasons == (
+        "a: field accuracy 90.00% (9/10 expected values correct); at least 95.00% required",
+    )
 
 
 def test_max_regression() -> None:
@@ -221,6 +229,7 @@ def test_rules_are_in_a_fixed_order() -> None:
     assert [r.name for r in verdict.rules] == [
         "min_documents",
         "max_failed_run_share",
+        "outputs",
         "min_accuracy",
         "min_support[a]",
         "min_field_accuracy[a]",

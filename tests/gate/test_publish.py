@@ -32,7 +32,8 @@ def test_publishes_a_passed_version(client: Client) -> None:
 
 def test_refuses_a_failed_version(client: Client) -> None:
     version_id = drafted(client)
-    with pytest.raises(PublishRefused, match=r"the gate failed: overall accuracy 90\.00%") as info:
+    refused = r"the gate failed: overall field accuracy 90\.00%"
+    with pytest.raises(PublishRefused, match=refused) as info:
         publish_if_passed(client, "inv", version_id, verdict_for(version_id, passed=False))
     assert info.value.exit_code == 1
     (version,) = client.list_versions("inv")

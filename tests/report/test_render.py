@@ -13,6 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from fieldwise.errors import ReportError
+from fieldwise.gate import Policy, decide
 from fieldwise.report import (
     FORMATS,
     ReportData,
@@ -21,10 +22,12 @@ from fieldwise.report import (
     make_environment,
     render_html,
     render_json,
+    render_junit,
+    render_markdown,
     report_from_json,
     write_report,
 )
-from tests.gate._build import make
+from tests.gate._build import make, scores
 from tests.report._sample import CONTEXT, sample_report, sample_result, sample_verdict
 
 PLAIN = (str, int, float, bool, type(None))
@@ -194,3 +197,24 @@ def test_exports_exist() -> None:
         assert len(set(module.__all__)) == len(module.__all__)
         for name in module.__all__:
             assert hasattr(module, name)
+
+
+def test_an_inconclusive_verdict_shows_in_every_format() -> None:
+    result = scores(10, 10, 10)
+    verdict = decide(result, Policy(margin=0.02))
+    assert verdict.status == "inconclusive"
+    data = build_report(result, dataclasses.replace(CONTEXT, failed_runs=()), verdict)
+    assert data.status == "inconclusive"
+    (test,) = data.comparisons[0].tests
+    assert test.mde is not None
+    assert not test.significant
+    html = html_of(data)
+    first = html[: html.index('id="summary"')]  # the first screen: verdict and accuracy table
+    assert "INCONCLUSIVE" in first
+    assert "cannot rule out a regression beyond the margin" in first
+    assert f"MDE ±{test.mde * 100:.1f} pp" in first
+    assert "Field accuracy per version" in first
+    assert "## ⚠️ INCONCLUSIVE" in render_markdown(data, make_environment())
+    junit = render_junit(data)
+    assert '<error message="a: delta 95% interval' in junit
+    assert 'type="inconclusive"' in junit

@@ -34,6 +34,9 @@ def test_run_prints_a_summary_and_json_with_aliases(make_world: MakeWorld) -> No
     )  # fmt: skip
     assert code == 0, out
     summary = json.loads(out)
+    # each version carries the hash of its config (the comparability contract)
+    hashes = [v.pop("config_hash") for v in summary["versions"]]
+    assert all(len(h) == 64 for h in hashes)
     assert summary["versions"] == [
         {"alias": "published", "requested": "published", "version_id": world.v2},
         {"alias": None, "requested": world.v1, "version_id": world.v1},

@@ -98,7 +98,7 @@ def test_manifest_round_trips(tmp_path: Path) -> None:
     assert load_runset("rs_1", tmp_path).manifest == manifest
     on_disk = json.loads((tmp_path / "rs_1" / "runset.json").read_text())
     assert on_disk["versions"] == [
-        {"requested": "published", "version_id": "ver_2", "alias": "published"}
+        {"requested": "published", "version_id": "ver_2", "alias": "published", "config_hash": ""}
     ]
 
 

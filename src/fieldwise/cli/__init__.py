@@ -1,7 +1,8 @@
 """The ``fieldwise`` command line: a thin layer over the library.
 
 ``main`` is the one place where errors become messages and exit codes:
-0 success, 1 a failing verdict (commands return it), 2 an error, 130 interrupted.
+0 success (a passing verdict), 1 a failing verdict, 3 an inconclusive verdict (commands
+return these), 2 an error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -12,24 +13,91 @@ from pathlib import Path
 import click
 
 from fieldwise import __version__
-from fieldwise.cli._context import CliContext
-from fieldwise.cli.analysis import compare_cmd, gate_cmd, publish_cmd, report_cmd
-from fieldwise.cli.datasets import datasets
-from fieldwise.cli.evaluate import evaluate_cmd
-from fieldwise.cli.evaluation_runs import evaluation_runs
-from fieldwise.cli.files import files
-from fieldwise.cli.processors import processors, versions
-from fieldwise.cli.run import run
-from fieldwise.cli.runs import runs
-from fieldwise.cli.serve import serve
-from fieldwise.cli.sync import sync
-from fieldwise.cli.webhooks import webhooks
-from fieldwise.cli.workflows import workflows
+from fieldwise.cli._lazy import LazyCommand, LazyGroup
 from fieldwise.config import client_settings
 from fieldwise.errors import FieldwiseError
 
+# name -> (module, attribute, one-line help). The help is repeated here so that listing the
+# commands imports none of them; tests/cli/test_lazy.py checks it against each command.
+_COMMANDS: dict[str, LazyCommand] = {
+    name: LazyCommand(f"fieldwise.cli.{module}", attribute, short_help)
+    for name, (module, attribute, short_help) in {
+        "compare": (
+            "analysis",
+            "compare_cmd",
+            "Compare the versions of one or more run sets field by field and print the tables.",
+        ),
+        "datasets": (
+            "datasets",
+            "datasets",
+            "Create and check local datasets (documents + ground truth + processor configs).",
+        ),
+        "evaluate": (
+            "evaluate",
+            "evaluate_cmd",
+            "Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).",
+        ),
+        "evaluation-runs": (
+            "evaluation_runs",
+            "evaluation_runs",
+            "Score a processor version on an evaluation set inside the service.",
+        ),
+        "export": (
+            "export",
+            "export_cmd",
+            "Export a run set as one table, one row per document.",
+        ),
+        "files": ("files", "files", "Upload, list and delete files."),
+        "gate": (
+            "analysis",
+            "gate_cmd",
+            "Decide whether each candidate of a run set may be published.",
+        ),
+        "plan": (
+            "plan",
+            "plan_cmd",
+            "Per field: the smallest change today's documents detect, "
+            "and documents a margin needs.",
+        ),
+        "processors": ("processors", "processors", "Create, list, show and update processors."),
+        "publish": (
+            "analysis",
+            "publish_cmd",
+            "Publish a drafted version, only if the run set's verdict for it passed.",
+        ),
+        "report": (
+            "analysis",
+            "report_cmd",
+            "Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON.",
+        ),
+        "run": ("run", "run", "Run processor versions over every item of an evaluation set."),
+        "runs": ("runs", "runs", "Start, inspect, cancel and delete processor runs."),
+        "serve": ("serve", "serve", "Run the local Document Processing Service until interrupted."),
+        "sync": ("sync", "sync", "Make an evaluation set mirror the local DATASET folder."),
+        "versions": ("processors", "versions", "Create, list and publish processor versions."),
+        "webhooks": (
+            "webhooks",
+            "webhooks",
+            "Receive webhooks, manage endpoints, and inspect or retry deliveries.",
+        ),
+        "worker": (
+            "worker",
+            "worker",
+            "Run processor, parse, workflow and evaluation jobs until interrupted.",
+        ),
+        "workflows": (
+            "workflows",
+            "workflows",
+            "Create workflows, run them on files or batches, label and delete their runs.",
+        ),
+    }.items()
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+@click.group(
+    cls=LazyGroup,
+    lazy=_COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="fieldwise")
 @click.option(
     "--base-url",
@@ -53,30 +121,11 @@ def cli(
     Every command talks to the Document Processing Service over HTTP: the one at --base-url,
     or an embedded local service started on demand.
     """
+    from fieldwise.cli._context import CliContext  # the client stack, only when a command runs
+
     state = CliContext(client_settings(base_url=base_url, api_key=api_key), data_dir=data_dir)
     ctx.obj = state
     ctx.call_on_close(state.close)
-
-
-for command in (
-    evaluate_cmd,
-    sync,
-    run,
-    compare_cmd,
-    report_cmd,
-    gate_cmd,
-    publish_cmd,
-    datasets,
-    processors,
-    versions,
-    files,
-    runs,
-    workflows,
-    webhooks,
-    serve,
-    evaluation_runs,
-):
-    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:

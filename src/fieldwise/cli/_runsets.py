@@ -14,9 +14,11 @@ import click
 from fieldwise.cli._context import CliContext
 from fieldwise.client import ops
 from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
+from fieldwise.compare.provenance import spec_digest
 from fieldwise.datasets import load_dataset
-from fieldwise.evaluate import Analysis, analyze, resolve_policy
+from fieldwise.evaluate import Analysis, analyze, combine_runsets, resolve_policy
 from fieldwise.gate import Policy
+from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,13 +30,20 @@ def now_iso() -> str:
 
 @dataclass(frozen=True)
 class RunsetTarget:
-    """Which run set a command reads, which of its versions, and where the spec comes from."""
+    """Which run sets a command reads (their versions side by side), which versions, where
+    the spec comes from, and whether to compare despite differing ground truth or spec."""
 
-    runset_id: str
+    runset_ids: tuple[str, ...]
     baseline: str | None
-    candidate: str | None
+    candidates: tuple[str, ...]
     dataset_path: Path | None
     results_dir: Path
+    force: bool = False
+
+    @property
+    def runset_id(self) -> str:
+        """The first run set (whose documents and manifest the others are merged into)."""
+        return self.runset_ids[0]
 
 
 RESULTS_DIR_OPTION = click.option(
@@ -47,31 +56,41 @@ RESULTS_DIR_OPTION = click.option(
 
 
 def runset_options(func: F) -> F:
-    """RUNSET argument plus the options every run-set command shares, handed to the command
-    as one ``target: RunsetTarget`` keyword."""
+    """RUNSET... arguments plus the options every run-set command shares, handed to the
+    command as one ``target: RunsetTarget`` keyword."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         kwargs["target"] = RunsetTarget(
-            runset_id=kwargs.pop("runset_id"),
+            runset_ids=tuple(kwargs.pop("runset_ids")),
             baseline=kwargs.pop("baseline"),
-            candidate=kwargs.pop("candidate"),
+            candidates=tuple(kwargs.pop("candidates")),
             dataset_path=kwargs.pop("dataset_path"),
             results_dir=kwargs.pop("results_dir"),
+            force=kwargs.pop("force"),
         )
         return func(*args, **kwargs)
 
     decorators = [
-        click.argument("runset_id", metavar="RUNSET"),
+        click.argument("runset_ids", metavar="RUNSET...", nargs=-1, required=True),
         click.option(
             "--baseline",
             metavar="V",
-            help="Baseline version id or alias [default: the run set's first].",
+            help="Baseline version id or alias [default: the first run set's first].",
         ),
         click.option(
             "--candidate",
+            "candidates",
             metavar="V",
-            help="Candidate version id or alias [default: the run set's second].",
+            multiple=True,
+            help="Candidate version id or alias; repeat for several "
+            "[default: every other version].",
+        ),
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Compare run sets even when their ground truth or spec differ "
+            "(the report says so).",
         ),
         click.option(
             "--dataset",
@@ -102,9 +121,13 @@ def load_analysis(
     policy_path: Path | None = None,
     with_policy: bool = True,
 ) -> Analysis:
-    """Load a run set and score it, with the spec of the dataset or of the evaluation set."""
-    runset = load_runset(target.runset_id, target.results_dir)
+    """Load the run sets (refused when not comparable, unless ``target.force``) and score
+    them, with the spec of the dataset or of the evaluation set."""
+    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
+    combined = combine_runsets(loaded, force=target.force)
+    runset = combined.runset
     dataset_path = target.dataset_path
+    spec_hash: str | None = None
     specs: dict[str, FieldSpec]
     gate: dict[str, Any] | None = None
     if dataset_path is not None:
@@ -113,6 +136,7 @@ def load_analysis(
             dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
         )
         toml: Path | None = dataset.root / "dataset.toml"
+        spec_hash = spec_digest({"date_order": dataset.date_order, "fields": dataset.fields})
     else:
         metadata = _recorded_metadata(cli, runset)
         specs = specs_from_recorded(metadata.get("compare_spec"))
@@ -129,27 +153,42 @@ def load_analysis(
         policy,
         generated_at=now_iso(),
         baseline=target.baseline,
-        candidate=target.candidate,
+        candidates=target.candidates,
+        spec_hash=spec_hash,
+        forced=combined.forced,
     )
+
+
+_WORDS = {
+    "pass": ("PASS", "green"),
+    "fail": ("FAIL", "red"),
+    "inconclusive": ("INCONCLUSIVE", "yellow"),
+}
+
+
+def append_job_summary(cli: CliContext, analysis: Analysis) -> None:
+    """Under GitHub Actions (GITHUB_STEP_SUMMARY set), append the Markdown summary to the job's
+    summary page, so the verdict shows on the run without opening an artifact."""
+    if cli.settings.step_summary is not None:
+        append_summary(analysis.report, cli.settings.step_summary)
 
 
 def echo_verdict(analysis: Analysis) -> None:
-    verdict = analysis.verdict
-    if verdict is None:
-        return
-    report = analysis.report
+    """Print every candidate's verdict with its reasons (and whether the run was forced)."""
+    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
 
-    def name(label: str, version_id: str) -> str:
+    def name(version_id: str) -> str:
+        label = labels.get(version_id, "")
         return f"{label} ({version_id})" if label and label != version_id else version_id
 
-    word = (
-        click.style("PASS", fg="green", bold=True)
-        if verdict.passed
-        else click.style("FAIL", fg="red", bold=True)
-    )
-    click.echo(
-        f"verdict: {word} — candidate {name(report.candidate_label, verdict.candidate)} vs "
-        f"baseline {name(report.baseline_label, verdict.baseline)} ({verdict.policy_source})"
-    )
-    for reason in verdict.reasons:
-        click.echo(f"  - {reason}")
+    for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
+        click.echo(f"FORCED despite: {forced}")
+    for verdict in analysis.verdicts:
+        text, colour = _WORDS[verdict.status]
+        word = click.style(text, fg=colour, bold=True)
+        click.echo(
+            f"verdict: {word} — candidate {name(verdict.candidate)} vs "
+            f"baseline {name(verdict.baseline)} ({verdict.policy_source})"
+        )
+        for reason in verdict.reasons:
+            click.echo(f"  - {reason}")

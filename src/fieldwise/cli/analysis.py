@@ -11,6 +11,7 @@ from fieldwise.cli._context import CliContext, pass_cli
 from fieldwise.cli._runsets import (
     RESULTS_DIR_OPTION,
     RunsetTarget,
+    append_job_summary,
     echo_verdict,
     load_analysis,
     runset_options,
@@ -47,15 +48,23 @@ def _formats(value: str) -> list[str]:
 )
 @pass_cli
 def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None) -> None:
-    """Compare the versions of a run set field by field and print the table.
+    """Compare the versions of one or more run sets field by field and print the tables.
 
-    Accuracy, precision, recall and F1 per field and version; with two versions the flips
-    (fixed / regressed), McNemar p (Holm-adjusted) and a bootstrap interval of the delta.
+    Field accuracy (correct / expected) per field and version, strict and cell accuracy,
+    precision, recall and F1; each candidate against the baseline: flips (fixed /
+    regressed), McNemar p (Holm-adjusted across every candidate), the minimum detectable
+    effect beside each non-significant field, and a bootstrap interval of the delta.
+    Several RUNSETs are compared side by side only when their ground truth and spec agree
+    (else the command names what changed and exits 2, unless --force).
     """
     analysis = load_analysis(cli, target, with_policy=False)
+    for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
+        click.echo(f"FORCED despite: {forced}")
     click.echo(render_table(analysis.scored.result))
-    if analysis.scored.failed_runs:
-        click.echo(f"{len(analysis.scored.failed_runs)} failed run(s) counted as missed values")
+    failed = analysis.scored.failed_runs
+    if failed:
+        names = ", ".join(sorted({f"{f.shown} ({f.version})" for f in failed})[:10])
+        click.echo(f"{len(failed)} failed or missing run(s) counted as missed values: {names}")
     if out is not None:
         paths = write_frames(analysis.scored.result, out)
         click.echo(f"wrote {len(paths)} tables to {out}")
@@ -95,19 +104,22 @@ def report_cmd(
 @_POLICY
 @click.pass_context
 def gate_cmd(ctx: click.Context, target: RunsetTarget, policy_path: Path | None) -> None:
-    """Decide whether the candidate of a run set may be published.
+    """Decide whether each candidate of a run set may be published.
 
-    Exit 0 when every rule of the policy passes, 1 when one fails (reasons printed), 2 when
-    it cannot decide. The verdict is saved with the run set for `fieldwise publish`.
+    Exit 0 pass, 1 fail (reasons printed), 3 inconclusive (a non-inferiority margin the
+    documents can neither confirm nor refute), 2 error (could not decide). With several
+    candidates the worst verdict sets the exit code. The verdicts are saved with the run set
+    for `fieldwise publish`.
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
     analysis = load_analysis(cli, target, policy_path=policy_path)
-    if analysis.verdict is None:
+    if not analysis.verdicts:
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(analysis)
     echo_verdict(analysis)
-    ctx.exit(0 if analysis.verdict.passed else 1)
+    append_job_summary(cli, analysis)
+    ctx.exit(analysis.exit_code)
 
 
 @click.command("publish")
@@ -143,13 +155,17 @@ def publish_cmd(
             f"run set {runset_id} evaluated processor "
             f"{saved.get('processor_id')!r}, not {processor_id!r}"
         )
+    # the verdict for this version when the run set had several candidates
+    mine = [v for v in saved.get("verdicts", []) if v.get("candidate") == version_id]
+    chosen = mine[0] if mine else saved
     verdict = Verdict(
-        passed=bool(saved["passed"]),
-        reasons=tuple(saved.get("reasons", ())),
+        passed=bool(chosen["passed"]),
+        reasons=tuple(chosen.get("reasons", ())),
         rules=(),
         baseline=str(saved.get("baseline")),
-        candidate=str(saved.get("candidate")),
+        candidate=str(chosen.get("candidate")),
         policy_source=str(path),
+        status=str(chosen.get("status") or ""),
     )
     version = publish_if_passed(
         cli.client(),

@@ -1,4 +1,4 @@
-"""`fieldwise datasets`: generate sample datasets and validate dataset folders."""
+"""`fieldwise datasets`: generate sample datasets, scaffold and validate dataset folders."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fieldwise.datasets import Dataset, ground_truth_hash, load_dataset
+from fieldwise.datasets import Dataset, ground_truth_hash, init_dataset, load_dataset
 
 if TYPE_CHECKING:
     from fieldwise.datasets.generate import Kind
@@ -94,6 +94,27 @@ def validate(dataset: Path) -> None:
     click.echo("ok")
 
 
+@datasets.command("init")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option(
+    "--labels",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Ground truth: .jsonl, .csv, .parquet or a Label Studio .json export (copied into "
+    "FOLDER when outside it) [default: FOLDER's ground_truth.* files].",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing dataset.toml.")
+def init(folder: Path, labels: Path | None, force: bool) -> None:
+    """Write FOLDER/dataset.toml for its documents and labels, guessing each field's type
+    (date, currency, number, boolean, enum, text, string) from the values."""
+    result = init_dataset(folder, labels, force=force)
+    copied = " (copied into the folder)" if result.copied else ""
+    click.echo(f"wrote {result.spec_path} from {result.labels}{copied}")
+    click.echo(_summary(result.dataset))
+    for warning in result.dataset.warnings:
+        click.echo(f"warning: {warning}")
+    click.echo("check the guessed types, then run: fieldwise datasets validate " + str(folder))
+
+
 def _summary(dataset: Dataset) -> str:
     lines = [
         f"dataset {dataset.name}: {len(dataset.items)} items, {len(dataset.fields)} fields",
@@ -106,6 +127,8 @@ def _summary(dataset: Dataset) -> str:
         present = sum(_has(item.ground_truth, name) for item in dataset.items)
         critical = " critical" if spec.get("critical") else ""
         lines.append(f"  {name:<24} {spec.get('type', '?'):<9}{critical:<9} {present} items")
+        for column, column_spec in (spec.get("columns") or {}).items():
+            lines.append(f"    [].{column:<20} {column_spec.get('type', '?')}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from fieldwise.cli._context import CliContext
-from fieldwise.cli._runsets import echo_verdict, now_iso
+from fieldwise.cli._runsets import append_job_summary, echo_verdict, now_iso
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
 from fieldwise.runner import Progress as RunProgress
@@ -24,9 +24,12 @@ from fieldwise.runner import Progress as RunProgress
 )
 @click.option(
     "--candidate",
-    default="latest-draft",
+    "candidates",
+    multiple=True,
+    default=("latest-draft",),
     show_default=True,
-    help="Candidate version: an id, 'published' or 'latest-draft'.",
+    help="Candidate version: an id, 'published' or 'latest-draft'; repeat for several "
+    "(each is compared with the baseline).",
 )
 @click.option(
     "--policy",
@@ -61,7 +64,7 @@ def evaluate_cmd(
     ctx: click.Context,
     dataset: Path,
     baseline: str,
-    candidate: str,
+    candidates: tuple[str, ...],
     policy: Path | None,
     publish: bool,
     formats: str,
@@ -74,13 +77,15 @@ def evaluate_cmd(
 
     With no --base-url this uses the embedded local service, and creates the dataset's
     processor from its shipped configs (baseline published, candidate drafted) if needed.
-    Exit 0 when the candidate passes the gate, 1 when it fails, 2 on errors.
+    Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
+    inconclusive (a margin the documents cannot decide), 2 on errors.
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
     options = EvaluationOptions(
         baseline=baseline,
-        candidate=candidate,
+        candidate=candidates[0],
+        candidates=candidates,
         policy=policy,
         publish=publish,
         formats=tuple(f.strip() for f in formats.split(",") if f.strip()),
@@ -114,22 +119,30 @@ def evaluate_cmd(
             stage=stage,
             progress=progress,
         )
-    result = outcome.analysis.scored.result
     runset = outcome.runset
     click.echo(
         f"run set {runset.runset_id}: {runset.done} pairs ({runset.cached} cached, "
         f"{runset.failed} failed)"
     )
-    if result.accuracy_candidate is not None and result.delta is not None:
+    figures = outcome.analysis.report.versions
+
+    def shown(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1%}"
+
+    base = figures[0].field_accuracy
+    for cand in figures[1:]:
+        which = f" ({cand.version})" if len(figures) > 2 else ""
+        acc = cand.field_accuracy
         click.echo(
-            f"accuracy: baseline {result.accuracy_baseline:.1%} → candidate "
-            f"{result.accuracy_candidate:.1%} ({result.delta * 100:+.1f} pts)"
+            f"field accuracy (correct / expected): baseline {shown(base.value)} "
+            f"[{shown(base.low)}, {shown(base.high)}] → candidate {shown(acc.value)} "
+            f"[{shown(acc.low)}, {shown(acc.high)}]{which}"
         )
     echo_verdict(outcome.analysis)
+    append_job_summary(cli, outcome.analysis)
     if outcome.published is not None:
         click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
     if report is not None:
         click.echo(f"report: {report}")
-    verdict = outcome.analysis.verdict
-    ctx.exit(0 if verdict is None or verdict.passed else 1)
+    ctx.exit(outcome.analysis.exit_code)

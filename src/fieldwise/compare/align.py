@@ -21,6 +21,7 @@ ROW_COUNT_COLUMNS = (
     "expected_rows",
     "predicted_rows",
     "matched_rows",
+    "prefix_rows",
     "row_count_mismatch",
 )
 
@@ -47,7 +48,9 @@ def align_arrays(rows: pd.DataFrame, spec: FieldSpec) -> tuple[pd.DataFrame, pd.
     kept. Unmatched expected rows become missed cells, unmatched predicted rows spurious cells.
 
     Returns the cells (frame columns plus ``row``: the expected row index, or ``-(j+1)`` for an
-    unmatched predicted row ``j``) and a row-count table (:data:`ROW_COUNT_COLUMNS`).
+    unmatched predicted row ``j``) and a row-count table (:data:`ROW_COUNT_COLUMNS`;
+    ``prefix_rows`` is the longest run of expected rows, from the first, that were all matched:
+    a list cut short keeps its head and loses its tail).
     """
     blocks = list(
         zip(
@@ -98,7 +101,7 @@ def align_arrays(rows: pd.DataFrame, spec: FieldSpec) -> tuple[pd.DataFrame, pd.
         ne, np_ = len(exp_rows[b]), len(pred_rows[b])
         block = sim[start : start + ne * np_].reshape(ne, np_)
         start += ne * np_
-        n_matched = 0
+        n_matched = prefix = 0
         if ne and np_:
             from scipy.optimize import linear_sum_assignment  # on use: slow to import
 
@@ -107,7 +110,10 @@ def align_arrays(rows: pd.DataFrame, spec: FieldSpec) -> tuple[pd.DataFrame, pd.
             matched_i.extend((ri[keep] + e_off[b]).tolist())
             matched_j.extend((ci[keep] + p_off[b]).tolist())
             n_matched = int(keep.sum())
-        counts.append((version, item, spec.name, ne, np_, n_matched, ne != np_))
+            taken = set(ri[keep].tolist())
+            while prefix in taken:
+                prefix += 1
+        counts.append((version, item, spec.name, ne, np_, n_matched, prefix, ne != np_))
 
     mi, mj = np.array(matched_i, dtype=np.intp), np.array(matched_j, dtype=np.intp)
     taken_e, taken_p = np.zeros(len(flat_e), dtype=bool), np.zeros(len(flat_p), dtype=bool)

@@ -70,14 +70,19 @@ def exact_string(
     case_sensitive: bool = False,
     normalize_whitespace: bool = True,
     ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+    fold_lines: bool = False,
 ) -> Comparator:
-    """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation)."""
+    """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation, every
+    space, line breaks of a multi-line value)."""
     return _keyed(
         partial(
             normalize_text,
             case_sensitive=case_sensitive,
             normalize_whitespace=normalize_whitespace,
             ignore_punctuation=ignore_punctuation,
+            ignore_spaces=ignore_spaces,
+            fold_lines=fold_lines,
         )
     )
 
@@ -124,6 +129,8 @@ def fuzzy_text(
     case_sensitive: bool = False,
     normalize_whitespace: bool = True,
     ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+    fold_lines: bool = False,
 ) -> Comparator:
     """rapidfuzz ``ratio`` similarity (0..1) of the folded texts; a match when >= threshold.
 
@@ -134,6 +141,8 @@ def fuzzy_text(
         case_sensitive=case_sensitive,
         normalize_whitespace=normalize_whitespace,
         ignore_punctuation=ignore_punctuation,
+        ignore_spaces=ignore_spaces,
+        fold_lines=fold_lines,
     )
 
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
@@ -163,6 +172,8 @@ def comparator_for(spec: FieldSpec) -> Comparator:
         "case_sensitive": spec.case_sensitive,
         "normalize_whitespace": spec.normalize_whitespace,
         "ignore_punctuation": spec.ignore_punctuation,
+        "ignore_spaces": spec.ignore_spaces,
+        "fold_lines": spec.fold_lines,
     }
     match spec.type:
         case "string":

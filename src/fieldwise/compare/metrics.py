@@ -9,8 +9,15 @@ Definitions (a *prediction* is a cell with a predicted value; it is the positive
   F1 their harmonic mean, computed by ``sklearn.metrics.precision_recall_fscore_support`` with
   ``labels=[1]`` and ``zero_division=0.0`` (no predictions gives precision 0).
 - support = cells with an expected value (correct + wrong + missed).
-- accuracy = (correct + both_empty) / all cells: the share of cells that need no correction.
-- Overall figures pool the cells of all fields, each weighted by its field's ``weight``.
+- **field accuracy** = correct / expected, expected = cells with a ground-truth value
+  (correct + wrong + missed): the headline figure, what Google Document AI and Extend call
+  accuracy. Its Wilson interval (``field_accuracy_low`` / ``_high``) is over expected cells.
+- **strict accuracy** = correct / (correct + wrong + missed + spurious): field accuracy with
+  spurious values (a value where none was expected) counted against it.
+- **cell accuracy** (column ``accuracy``) = (correct + both_empty) / all cells: the share of
+  cells that need no correction.
+- Overall figures pool the cells of all fields, each weighted by its field's ``weight``
+  (the overall Wilson interval takes the weighted share over the unweighted count of cells).
 - A document is *all correct* when every one of its cells is correct or both_empty.
 """
 
@@ -23,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare.intervals import wilson_bounds
 from fieldwise.compare.outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare.spec import FieldSpec
 
@@ -71,11 +79,40 @@ def _accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return out
 
 
+def _share(
+    counts: npt.NDArray[np.float64], num: tuple[str, ...], den: tuple[str, ...]
+) -> npt.NDArray[np.float64]:
+    """sum(num outcomes) / sum(den outcomes) per row; NaN where the denominator is 0."""
+    top = counts[:, [OUTCOMES.index(o) for o in num]].sum(axis=1)
+    bottom = counts[:, [OUTCOMES.index(o) for o in den]].sum(axis=1)
+    out: npt.NDArray[np.float64] = np.divide(
+        top, bottom, out=np.full_like(top, np.nan), where=bottom > 0
+    )
+    return out
+
+
+_EXPECTED = ("correct", "wrong", "missed")
+_STRICT = ("correct", "wrong", "missed", "spurious")
+
+
+def field_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """correct / expected per row of outcome counts (NaN without expected values)."""
+    return _share(counts, ("correct",), _EXPECTED)
+
+
+def strict_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """correct / (correct + wrong + missed + spurious) per row (NaN when all are 0)."""
+    return _share(counts, ("correct",), _STRICT)
+
+
 def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
-    """Accuracy, precision, recall and F1 from (possibly weighted) outcome counts."""
+    """Field accuracy, strict accuracy, cell accuracy, precision, recall and F1 from (possibly
+    weighted) outcome counts (see the module docstring; NaN where a figure has no cells)."""
     row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
     p, r, f = _prf(row)[0]
     return {
+        "field_accuracy": float(field_accuracy(row)[0]),
+        "strict_accuracy": float(strict_accuracy(row)[0]),
         "accuracy": float(_accuracy(row)[0]),
         "precision": float(p),
         "recall": float(r),
@@ -104,11 +141,14 @@ def _outcome_counts(
     return np.asarray(flat, dtype=np.float64).reshape(groups, len(OUTCOMES))
 
 
-def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.DataFrame:
-    """One row per (version, field): type, weight, critical, outcome counts, support, n_cells and
-    accuracy / precision / recall / f1 (see the module docstring) and ``mean_score``: the mean
-    cell score over cells that are not both_empty (partial credit: fuzzy text keeps its
-    similarity; NaN when every cell is both_empty)."""
+def field_metrics(
+    cells: pd.DataFrame, specs: Mapping[str, FieldSpec], *, confidence: float = 0.95
+) -> pd.DataFrame:
+    """One row per (version, field): type, weight, critical, outcome counts, support, n_cells,
+    field accuracy with its Wilson interval at ``confidence``, strict accuracy, cell accuracy,
+    precision / recall / f1 (see the module docstring) and ``mean_score``: the mean cell score
+    over cells that are not both_empty (partial credit: fuzzy text keeps its similarity; NaN
+    when every cell is both_empty)."""
     v, versions = _codes(cells["version"])
     f, fields = _codes(cells["field"])
     o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
@@ -132,6 +172,14 @@ def field_metrics(cells: pd.DataFrame, specs: Mapping[str, FieldSpec]) -> pd.Dat
     out["critical"] = [spec.critical for spec in found]
     out["support"] = out["correct"] + out["wrong"] + out["missed"]
     out["n_cells"] = counts.sum(axis=1).astype(np.int64)
+    out["field_accuracy"] = field_accuracy(counts)
+    low, high = wilson_bounds(
+        counts[:, OUTCOMES.index("correct")],
+        out["support"].to_numpy(dtype=np.float64),
+        confidence=confidence,
+    )
+    out["field_accuracy_low"], out["field_accuracy_high"] = low, high
+    out["strict_accuracy"] = strict_accuracy(counts)
     out["accuracy"] = _accuracy(counts)
     out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -148,6 +196,10 @@ _FIELD_COLUMNS = [
     *OUTCOMES,
     "support",
     "n_cells",
+    "field_accuracy",
+    "field_accuracy_low",
+    "field_accuracy_high",
+    "strict_accuracy",
     "accuracy",
     "precision",
     "recall",
@@ -165,9 +217,12 @@ def document_table(cells: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index()
 
 
-def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
-    """One row per version: weighted pooled metrics, support, documents and the share of
-    documents with every field correct."""
+def overall_metrics(
+    cells: pd.DataFrame, documents: pd.DataFrame, *, confidence: float = 0.95
+) -> pd.DataFrame:
+    """One row per version: weighted pooled metrics (field accuracy with its Wilson interval,
+    strict and cell accuracy, P/R/F1), support, documents and the share of documents with every
+    field correct."""
     v, versions = _codes(cells["version"])
     o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
     weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
@@ -182,6 +237,11 @@ def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFram
     n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
     rows = []
     for version, counts in table.iterrows():
+        figures = outcome_metrics({o: float(counts[o]) for o in OUTCOMES})
+        n = float(support.get(version, 0))
+        low, high = wilson_bounds(
+            np.array([figures["field_accuracy"] * n]), np.array([n]), confidence=confidence
+        )
         rows.append(
             {
                 "version": version,
@@ -189,7 +249,9 @@ def overall_metrics(cells: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFram
                 "n_cells": int((cells["version"] == version).sum()),
                 "documents": int(n_docs[version]),
                 "all_fields_correct_rate": float(rate[version]),
-                **outcome_metrics({o: float(counts[o]) for o in OUTCOMES}),
+                **figures,
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
             }
         )
     return pd.DataFrame(rows)

@@ -32,11 +32,28 @@ class Unparsed(str):
 
 
 _PUNCT = str.maketrans("", "", string.punctuation + "«»„“”‘’‚–—…·")
-_CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₣": "CHF"}
+# Symbols as people write them next to amounts; longer ones first ("R$" before "$"). Letter
+# symbols count only as whole words, so "RM" in "FORM" is no ringgit. "kr" is left out: it
+# names four currencies.
+_CURRENCY_SYMBOLS = (
+    ("HK$", "HKD"), ("NZ$", "NZD"), ("US$", "USD"), ("R$", "BRL"), ("S$", "SGD"),
+    ("A$", "AUD"), ("C$", "CAD"), ("zł", "PLN"), ("Rs", "INR"), ("RM", "MYR"), ("Rp", "IDR"),
+    ("€", "EUR"), ("$", "USD"), ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₣", "CHF"),
+    ("₩", "KRW"), ("₽", "RUB"), ("₺", "TRY"), ("₪", "ILS"), ("₦", "NGN"), ("₫", "VND"),
+    ("฿", "THB"), ("₱", "PHP"), ("₴", "UAH"),
+)  # fmt: skip
+_WORD_SYMBOLS = {
+    symbol: re.compile(rf"(?<![^\W\d_]){re.escape(symbol)}(?![^\W\d_])")
+    for symbol, _ in _CURRENCY_SYMBOLS
+    if symbol[-1].isalpha()
+}
 _CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _SCIENTIFIC = re.compile(r"^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
-_NOISE = re.compile(r"[A-Za-z€$£¥₹₣%\s'’_]")
+# What surrounds an amount: words in any script with their abbreviation dot ("Rs.", "zł",
+# "EUR"), currency signs, spaces, apostrophes (Swiss thousands) and percent signs.
+_NOISE = re.compile(r"[^\W\d_]+\.?|[€$£¥₹₣₩₽₺₪₦₫฿₱₴%\s'’_]")
+_SEPARATOR_BREAKS = re.compile(r"[,;]?[ \t]*[\n\r\v\f\x85\u2028\u2029]+\s*|[,;](?=\s)")
 _TRUE = frozenset(
     {
         "true",
@@ -88,8 +105,16 @@ def normalize_text(
     case_sensitive: bool = False,
     normalize_whitespace: bool = True,
     ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+    fold_lines: bool = False,
 ) -> str | None:
-    """NFKC, then the optional folds; ``None`` when nothing is left."""
+    """NFKC, then the optional folds; ``None`` when nothing is left.
+
+    ``fold_lines`` reads a multi-line value (an address) as one line: line breaks, and the
+    commas or semicolons that end a line or separate parts, become one space, so
+    ``"1 Main St,\\nLeeds"``, ``"1 Main St\\nLeeds"`` and ``"1 Main St, Leeds"`` are equal.
+    ``ignore_spaces`` drops every space (identifiers such as IBANs and VAT ids).
+    """
     if isinstance(value, str):
         text = value if value.isascii() else unicodedata.normalize("NFKC", value)
     elif is_empty(value):
@@ -98,9 +123,16 @@ def normalize_text(
         text = unicodedata.normalize("NFKC", _as_text(value))
     if not case_sensitive:
         text = text.casefold()
+    if fold_lines:
+        text = _SEPARATOR_BREAKS.sub(" ", text)
     if ignore_punctuation:
         text = text.translate(_PUNCT)
-    text = " ".join(text.split()) if normalize_whitespace else text.strip()
+    if ignore_spaces:
+        text = "".join(text.split())
+    elif normalize_whitespace or fold_lines:
+        text = " ".join(text.split())
+    else:
+        text = text.strip()
     return text or None
 
 
@@ -173,8 +205,8 @@ def parse_currency(value: Any) -> tuple[float | Unparsed | None, str | None]:
 def _code(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    for symbol, code in _CURRENCY_SYMBOLS.items():
-        if symbol in value:
+    for symbol, code in _CURRENCY_SYMBOLS:  # substring tests first: most values have none
+        if symbol in value and (symbol not in _WORD_SYMBOLS or _WORD_SYMBOLS[symbol].search(value)):
             return code
     match = _CODE.search(value.upper() if len(value.strip()) == 3 else value)
     return match.group(1) if match else None

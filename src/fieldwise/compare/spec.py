@@ -25,6 +25,8 @@ _BOOL_KEYS = (
     "case_sensitive",
     "normalize_whitespace",
     "ignore_punctuation",
+    "ignore_spaces",
+    "fold_lines",
     "currency_required",
 )
 _FLOAT_KEYS = ("weight", "atol", "rtol", "threshold")
@@ -37,8 +39,11 @@ _KNOWN_KEYS = frozenset(
 class FieldSpec:
     """How one field (or one column of an array field) is compared.
 
-    ``columns`` is only set for ``type="array"``: one spec per column of the row objects,
-    named by the column (``description``), not by the dotted cell path.
+    ``ignore_spaces`` drops every space before comparing (IBANs, VAT ids, invoice numbers);
+    ``fold_lines`` reads a multi-line value (an address) as one line (see
+    :func:`~fieldwise.compare.normalize.normalize_text`). ``columns`` is only set for
+    ``type="array"``: one spec per column of the row objects, named by the column
+    (``description``), not by the dotted cell path.
     """
 
     name: str
@@ -48,6 +53,8 @@ class FieldSpec:
     case_sensitive: bool = False
     normalize_whitespace: bool = True
     ignore_punctuation: bool = False
+    ignore_spaces: bool = False
+    fold_lines: bool = False
     atol: float = 0.0
     rtol: float = 0.0
     threshold: float = 0.9

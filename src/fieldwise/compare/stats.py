@@ -1,20 +1,29 @@
-"""Statistics between two versions: flips, McNemar exact tests with Holm, bootstrap, power.
+"""Statistics between versions: flips, McNemar exact tests with Holm, bootstrap, power.
 
 The paired unit is one field of one document: it is *ok* in a version when every cell of that
 field in that document is correct or both_empty (for a scalar field that is the one cell; for a
 line-item column, all of its rows). A unit a version has no cell for is ok (nothing expected,
 nothing predicted).
+
+Per field the significance table also gives Newcombe's paired interval of the unit accuracy
+delta at confidence 1 - alpha (what non-inferiority margins are judged on) and the minimum
+detectable effect at the observed discordance (Connor 1987, 80% power; see
+:mod:`fieldwise.compare.power`). With several candidates, Holm runs over every (candidate,
+field) test at once, so adding candidates cannot make a chance regression look significant.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from fieldwise.compare.intervals import newcombe_paired
 from fieldwise.compare.outcomes import OK_OUTCOMES
+from fieldwise.compare.power import minimum_detectable_effect
 
 __all__ = [
     "SIGNIFICANCE_COLUMNS",
@@ -26,14 +35,20 @@ __all__ = [
     "mcnemar_exact",
     "paired_sample_size",
     "significance_table",
+    "significance_tables",
 ]
 
 TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
 SIGNIFICANCE_COLUMNS = (
+    "candidate",
     "field",
     *TRANSITIONS,
     "n",
     "delta",
+    "delta_low",
+    "delta_high",
+    "discordance",
+    "mde",
     "p_value",
     "p_holm",
     "significant",
@@ -99,30 +114,34 @@ def paired_sample_size(
     return math.ceil(n / delta**2)
 
 
-def significance_table(units: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Per field: the four flip counts, the accuracy delta of units, McNemar p, Holm-adjusted p,
-    ``significant`` (Holm p < alpha), the documents needed to detect the delta and a warning
-    when the support is too small for it."""
+def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dict[str, object]]:
     counts = (
         units.groupby(["field", "transition"], observed=False, sort=True)
         .size()
         .unstack("transition", fill_value=0)
         .reindex(columns=list(TRANSITIONS), fill_value=0)
     )
-    rows = []
+    rows: list[dict[str, object]] = []
     for field, row in counts.iterrows():
         c = {t: int(row[t]) for t in TRANSITIONS}
         n = sum(c.values())
         if n == 0:
             continue
         p = mcnemar_exact(c["regressed"], c["fixed"])
-        needed = paired_sample_size(c["regressed"] / n, c["fixed"] / n, alpha=alpha)
+        needed = paired_sample_size(c["regressed"] / n, c["fixed"] / n, alpha=alpha, power=power)
         delta = (c["fixed"] - c["regressed"]) / n
+        discordance = (c["fixed"] + c["regressed"]) / n
+        interval = newcombe_paired(
+            c["both_right"], c["regressed"], c["fixed"], c["both_wrong"], confidence=1 - alpha
+        )
+        assert interval is not None
+        mde = minimum_detectable_effect(n, discordance, alpha=alpha, power=power)
         warning = ""
         if needed is not None and p >= alpha and needed > n:
             warning = (
                 f"{field}: delta {delta:+.4f} on {n} documents is not significant "
-                f"(p={p:.3g}); about {needed} documents would detect it with 80% power"
+                f"(p={p:.3g}); about {needed} documents would detect it with "
+                f"{power:.0%} power"
             )
         rows.append(
             {
@@ -130,18 +149,66 @@ def significance_table(units: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFr
                 **c,
                 "n": n,
                 "delta": delta,
+                "delta_low": interval.low,
+                "delta_high": interval.high,
+                "discordance": discordance,
+                "mde": np.nan if mde is None else mde,
                 "p_value": p,
                 "required_n": needed,
                 "warning": warning,
             }
         )
-    table = pd.DataFrame(
-        rows, columns=["field", *TRANSITIONS, "n", "delta", "p_value", "required_n", "warning"]
-    )
-    table.insert(len(table.columns) - 2, "p_holm", holm([float(p) for p in table["p_value"]]))
-    table.insert(len(table.columns) - 2, "significant", table["p_holm"] < alpha)
+    return rows
+
+
+def significance_table(
+    units: pd.DataFrame, *, alpha: float = 0.05, power: float = 0.8, candidate: str = ""
+) -> pd.DataFrame:
+    """Per field: the four flip counts, the accuracy delta of units with its Newcombe interval
+    at 1 - ``alpha``, the discordance and the minimum detectable effect at ``power``, McNemar
+    p, Holm-adjusted p, ``significant`` (Holm p < alpha), the documents needed to detect the
+    delta and a warning when the support is too small for it (:data:`SIGNIFICANCE_COLUMNS`)."""
+    rows = [{"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)]
+    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+
+
+_COLUMNS_BEFORE_HOLM = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
+
+
+def _with_holm(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    table = table.copy()
+    table["p_holm"] = holm([float(p) for p in table["p_value"]])
+    table["significant"] = table["p_holm"] < alpha
     table["required_n"] = table["required_n"].astype("Int64")
-    return table.loc[:, list(SIGNIFICANCE_COLUMNS)]
+    table["mde"] = table["mde"].astype("float64")
+    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)
+
+
+def significance_tables(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidates: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Flips and significance of every candidate against ``baseline``, Holm-adjusted across
+    all (candidate, field) tests together; both frames carry a ``candidate`` column."""
+    flips, rows = [], []
+    for candidate in candidates:
+        units = flip_units(cells, baseline, candidate)
+        flips.append(units.assign(candidate=candidate))
+        rows += [
+            {"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)
+        ]
+    columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
+    flip_frame = (
+        pd.concat(flips, ignore_index=True).loc[:, columns]
+        if flips
+        else pd.DataFrame(columns=columns)
+    )
+    table = _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+    return flip_frame, table
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 __all__ = ["parse_number_strings"]
 
 _SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
-_NOISE = r"[A-Za-z€$£¥₹₣%\s'’_]"
+_NOISE = r"[A-Za-z]+\.?|[€$£¥₹₣%\s'’_]"  # a word with its dot ("Rs.") as in parse_number
 _PLAIN = r"^\d+(\.\d+)?$"
 _SCIENTIFIC = r"^\s*[+-]?\d+(\.\d+)?[eE][+-]?\d+\s*$"  # the scalar parser reads these
 

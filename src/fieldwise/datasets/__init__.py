@@ -1,7 +1,9 @@
 """fieldwise.datasets: the local dataset format — load, validate and hash.
 
-A dataset is a folder with ``dataset.toml``, ``documents/`` and ground truth in
-``ground_truth.jsonl``, ``ground_truth.csv`` or sidecars ``documents/<file>.json``.
+A dataset is a folder with ``dataset.toml``, its documents (under ``documents/`` or anywhere
+in the folder) and ground truth in ``ground_truth.jsonl``, ``ground_truth.csv``,
+``ground_truth.parquet``, sidecars ``documents/<file>.json``, or the file a ``[ground_truth]``
+table names (any of those formats, or a Label Studio JSON export).
 :func:`load_dataset` validates all of it and raises every problem at once. The sample-data
 generator lives in :mod:`fieldwise.datasets.generate` (kept out of this namespace so loading a
 dataset never imports the PDF libraries).
@@ -10,6 +12,8 @@ dataset never imports the PDF libraries).
 from __future__ import annotations
 
 from fieldwise.datasets._hashing import HashCache, file_sha256, ground_truth_hash
+from fieldwise.datasets._infer import FieldGuess
+from fieldwise.datasets._init import InitResult, init_dataset
 from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES
@@ -19,11 +23,14 @@ __all__ = [
     "FIELD_TYPES",
     "Dataset",
     "DatasetItem",
+    "FieldGuess",
     "HashCache",
+    "InitResult",
     "ProcessorSection",
     "ProcessorVersionConfig",
     "file_sha256",
     "ground_truth_hash",
+    "init_dataset",
     "list_documents",
     "load_dataset",
 ]

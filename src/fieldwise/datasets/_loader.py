@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from fieldwise.datasets._model import Dataset, DatasetItem
+from fieldwise.datasets._parquet import PARQUET_FILE
+from fieldwise.datasets._sources import read_ground_truth
 from fieldwise.datasets._spec import SPEC_FILE, parse_spec
-from fieldwise.datasets._truth import (
-    CSV_FILE,
-    DOCUMENTS_DIR,
-    JSONL_FILE,
-    RawEntry,
-    is_sidecar,
-    read_csv,
-    read_jsonl,
-    read_sidecars,
-)
+from fieldwise.datasets._truth import CSV_FILE, DOCUMENTS_DIR, JSONL_FILE, RawEntry, is_sidecar
 from fieldwise.datasets._values import Undeclared, check_truth
 from fieldwise.errors import DatasetNotFound, DatasetValidationError
 
 __all__ = ["list_documents", "load_dataset"]
 
 _LISTED_LIMIT = 5
+#: Outside ``documents/``, the files that count as documents (what the service can parse).
+DOCUMENT_SUFFIXES = frozenset(
+    {".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp", ".docx",
+     ".html", ".htm", ".txt"}
+)  # fmt: skip
 
 
 def load_dataset(path: str | Path) -> Dataset:
@@ -46,20 +45,14 @@ def load_dataset(path: str | Path) -> Dataset:
     problems: list[str] = []
     warnings: list[str] = []
     spec = parse_spec(root, problems)
-    entries: list[RawEntry] = []
-    if (root / JSONL_FILE).is_file():
-        entries += read_jsonl(root, problems)
-    if (root / CSV_FILE).is_file():
-        entries += read_csv(root, spec.fields, problems)
-    if (root / DOCUMENTS_DIR).is_dir():
-        entries += read_sidecars(root, problems)
+    documents = list_documents(root)
+    entries = read_ground_truth(root, spec.ground_truth, spec.fields, documents, problems)
     if not entries and not problems:
         problems.append(
-            f"{SPEC_FILE}:1: no ground truth found "
-            f"(expected {JSONL_FILE}, {CSV_FILE} or {DOCUMENTS_DIR}/<file>.json sidecars)"
+            f"{SPEC_FILE}:1: no ground truth found (expected {JSONL_FILE}, {CSV_FILE}, "
+            f"{PARQUET_FILE}, {DOCUMENTS_DIR}/<file>.json sidecars or a [ground_truth] file)"
         )
 
-    documents = list_documents(root)
     on_disk = set(documents)
     undeclared = Undeclared()
     seen: dict[str, str] = {}
@@ -73,7 +66,7 @@ def load_dataset(path: str | Path) -> Dataset:
             continue
         seen[file] = entry.source
         check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
-        items.append(DatasetItem(file, root / file, entry.ground_truth, entry.source))
+        items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
     warnings += undeclared.warnings()
 
     unlabelled = sorted(on_disk - set(seen))
@@ -103,25 +96,53 @@ def load_dataset(path: str | Path) -> Dataset:
 
 
 def list_documents(root: Path) -> list[str]:
-    """Relative POSIX paths of the documents under ``root/documents`` (no sidecars, no dotfiles)."""
-    folder = root / DOCUMENTS_DIR
+    """Relative POSIX paths of the documents under ``root``: every file of ``documents/`` (no
+    sidecars), and elsewhere the files with a document extension (:data:`DOCUMENT_SUFFIXES`);
+    no dotfiles or dot folders."""
     found: list[str] = []
+    seen: set[str] = set()
     # os.walk, not Path.rglob: ten thousand documents should cost milliseconds, not a second.
-    for directory, subdirectories, names in os.walk(folder):
+    # Linked folders are followed (a documents/ linked to shared storage), each real one once.
+    for directory, subdirectories, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(directory)
+        if real in seen:
+            subdirectories[:] = []
+            continue
+        seen.add(real)
         subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
-        prefix = Path(directory).relative_to(root).as_posix()
+        relative = Path(directory).relative_to(root)
+        in_documents = relative.parts[:1] == (DOCUMENTS_DIR,)
+        prefix = "" if not relative.parts else f"{relative.as_posix()}/"
         found.extend(
-            f"{prefix}/{name}"
+            f"{prefix}{name}"
             for name in names
-            if not name.startswith(".") and not is_sidecar(Path(name))
+            if not name.startswith(".")
+            and (
+                not is_sidecar(Path(name))
+                if in_documents
+                else Path(name).suffix.lower() in DOCUMENT_SUFFIXES
+            )
         )
     return sorted(found)
 
 
+def _wire(value: Any) -> Any:
+    """Booleans as ``"true"``/``"false"``: the service takes numbers and strings as expected
+    values, and the boolean comparator reads these words back as the same truth values."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return {key: _wire(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_wire(item) for item in value]
+    return value
+
+
 def _position(problem: str) -> tuple[str, int]:
-    """Sort key: file, then line number (a stable sort keeps same-line problems in order)."""
+    """Sort key: file, then line, row or task number (a stable sort keeps same-line problems
+    in order)."""
     file, _, rest = problem.partition(":")
-    line = rest.split(":", 1)[0]
+    line = rest.split(":", 1)[0].removeprefix("row ").removeprefix("task ")
     return file, int(line) if line.isdigit() else 0
 
 

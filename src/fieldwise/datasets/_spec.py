@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
+from fieldwise.datasets._sources import TruthSource, parse_source
 
 __all__ = ["DATE_ORDERS", "FIELD_TYPES", "DatasetSpec", "parse_spec"]
 
@@ -18,7 +19,7 @@ SPEC_FILE = "dataset.toml"
 FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
-_TOP_KEYS = ("dataset", "fields", "processor", "gate")
+_TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth")
 _DATASET_KEYS = ("name", "description", "date_order", "locale")
 _PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
 _BOOL_OPTIONS = (
@@ -26,6 +27,8 @@ _BOOL_OPTIONS = (
     "case_sensitive",
     "normalize_whitespace",
     "ignore_punctuation",
+    "ignore_spaces",
+    "fold_lines",
     "currency_required",
 )
 _NUMBER_OPTIONS = ("weight", "atol", "rtol", "threshold")
@@ -45,6 +48,7 @@ class DatasetSpec:
     fields: dict[str, dict[str, Any]]
     processor: ProcessorSection | None
     gate: dict[str, Any] | None
+    ground_truth: TruthSource | None = None
 
 
 class _Lines:
@@ -110,7 +114,12 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
     _collect_fields(_table(data, "fields", problem), (), fields, problem)
     processor = _processor(root, data, problem, problems) if "processor" in data else None
     gate = _table(data, "gate", problem) if "gate" in data else None
-    return DatasetSpec(name, description, str(date_order), locale, fields, processor, gate)
+    source = (
+        parse_source(root, _table(data, "ground_truth", problem), problem)
+        if "ground_truth" in data
+        else None
+    )
+    return DatasetSpec(name, description, str(date_order), locale, fields, processor, gate, source)
 
 
 def _table(data: dict[str, Any], key: str, problem: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Read ground truth from its three sources: JSON lines, CSV and per-document sidecars."""
+"""Read ground truth from JSON lines, CSV and per-document sidecars (Parquet and Label Studio
+exports have their own modules), and the cell conversion they share."""
 
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise.compare.normalize import parse_bool
+from fieldwise.datasets._values import reads_as_amount
+
 __all__ = [
     "CSV_FILE",
     "DOCUMENTS_DIR",
     "JSONL_FILE",
     "RawEntry",
+    "convert_cell",
     "is_sidecar",
+    "nest",
     "read_csv",
     "read_jsonl",
     "read_sidecars",
@@ -25,8 +31,6 @@ JSONL_FILE = "ground_truth.jsonl"
 CSV_FILE = "ground_truth.csv"
 DOCUMENTS_DIR = "documents"
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-_TRUE = ("true", "yes", "y", "1")
-_FALSE = ("false", "no", "n", "0")
 
 
 @dataclass(frozen=True)
@@ -38,14 +42,15 @@ class RawEntry:
     source: str
 
 
-def read_jsonl(root: Path, problems: list[str]) -> list[RawEntry]:
-    """Entries of ``ground_truth.jsonl``: one ``{"file", "ground_truth"}`` object per line."""
+def read_jsonl(root: Path, problems: list[str], name: str = JSONL_FILE) -> list[RawEntry]:
+    """Entries of ``ground_truth.jsonl`` (or ``name``): one ``{"file", "ground_truth"}`` object
+    per line."""
     entries: list[RawEntry] = []
-    text = _read_text(root / JSONL_FILE, JSONL_FILE, problems)
+    text = _read_text(root / name, name, problems)
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{JSONL_FILE}:{number}"
+        where = f"{name}:{number}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -67,13 +72,16 @@ def read_jsonl(root: Path, problems: list[str]) -> list[RawEntry]:
     return entries
 
 
-def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str]) -> list[RawEntry]:
-    """Entries of ``ground_truth.csv``: a ``file`` column, dotted columns build nested values.
+def read_csv(
+    root: Path, fields: dict[str, dict[str, Any]], problems: list[str], name: str = CSV_FILE
+) -> list[RawEntry]:
+    """Entries of ``ground_truth.csv`` (or ``name``): a ``file`` column, dotted columns build
+    nested values.
 
     Cells are converted by the declared field type; undeclared cells that parse as numbers
     become numbers. Empty cells are left out (no value expected).
     """
-    text = _read_text(root / CSV_FILE, CSV_FILE, problems)
+    text = _read_text(root / name, name, problems)
     reader = csv.reader(text.splitlines(keepends=True))
     entries: list[RawEntry] = []
     header: list[str] | None = None
@@ -81,7 +89,7 @@ def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str])
     try:
         for row in reader:
             number, last_line = last_line + 1, reader.line_num
-            where = f"{CSV_FILE}:{number}"
+            where = f"{name}:{number}"
             if header is None:
                 header = [cell.strip() for cell in row]
                 if not _check_header(header, where, problems):
@@ -96,7 +104,7 @@ def read_csv(root: Path, fields: dict[str, dict[str, Any]], problems: list[str])
             if entry is not None:
                 entries.append(entry)
     except csv.Error as exc:
-        problems.append(f"{CSV_FILE}:{reader.line_num}: invalid CSV: {exc}")
+        problems.append(f"{name}:{reader.line_num}: invalid CSV: {exc}")
     return entries
 
 
@@ -174,41 +182,58 @@ def _csv_entry(
         if not cell.strip():
             continue
         try:
-            value = _convert(cell.strip(), fields.get(column, {}).get("type"))
+            value = convert_cell(cell.strip(), fields.get(column, {}).get("type"))
         except ValueError as exc:
             problems.append(f"{where}: column {column!r}: {exc}")
             ok = False
             continue
-        node = truth
-        *parents, leaf = column.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
+        nest(truth, column, value)
     if not file:
         problems.append(f"{where}: the 'file' cell is empty")
         return None
     return RawEntry(file, truth, where) if ok else None
 
 
-def _convert(cell: str, kind: Any) -> Any:
+def nest(truth: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``truth["a"]["b"] = value`` for the column ``a.b`` (dotted columns build objects)."""
+    node = truth
+    *parents, leaf = dotted.split(".")
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[leaf] = value
+
+
+def convert_cell(cell: str, kind: Any) -> Any:
+    """A text cell as the declared field type reads it (``kind`` None: numbers become numbers).
+
+    Raises ValueError with the reason when the cell cannot be that type.
+    """
     if kind in ("string", "text", "enum", "date"):
         return cell
     if kind == "boolean":
-        if cell.lower() in _TRUE:
-            return True
-        if cell.lower() in _FALSE:
-            return False
+        truth = parse_bool(cell)  # the comparator's reading: yes/no, ja/nein, oui/non, x, 1/0
+        if isinstance(truth, bool):
+            return truth
         raise ValueError(f"{cell!r} is not a boolean (true/false)")
     if kind == "array":
         try:
             return json.loads(cell)
         except json.JSONDecodeError as exc:
             raise ValueError(f"an array cell must hold JSON: {exc.msg}") from None
+    if kind is None and cell.startswith("[{"):  # an undeclared array of rows, as JSON
+        try:
+            rows = json.loads(cell)
+        except json.JSONDecodeError:
+            rows = None
+        if isinstance(rows, list):
+            return rows
     number = _number(cell)
     if number is not None:
         return number
     if kind in ("number", "currency"):
-        raise ValueError(f"{cell!r} is not a number")
+        if reads_as_amount(cell, kind):
+            return cell  # "RM 29.70" stays as written; compare reads it like a prediction
+        raise ValueError(f"{cell!r} cannot be read as an amount")
     return cell
 
 

@@ -6,7 +6,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Undeclared", "check_truth"]
+from fieldwise.compare.normalize import parse_bool, parse_currency, parse_number
+
+__all__ = ["Undeclared", "check_truth", "reads_as_amount"]
 
 _TEXT_TYPES = ("string", "text")
 
@@ -103,9 +105,11 @@ def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
         return None
     kind = spec.get("type")
     is_number = isinstance(value, int | float) and not isinstance(value, bool)
-    if kind in ("number", "currency") and not is_number:
+    if kind in ("number", "currency") and not (is_number or reads_as_amount(value, kind)):
+        if isinstance(value, str):
+            return f"is declared as {kind} but {value!r} cannot be read as an amount"
         return f"is declared as {kind} but holds {_kind(value)} {value!r}"
-    if kind == "boolean" and not isinstance(value, bool):
+    if kind == "boolean" and not isinstance(value, bool) and not _reads_as_bool(value):
         return f"is declared as boolean but holds {_kind(value)} {value!r}"
     if kind in ("date", "enum") and not isinstance(value, str):
         return f"is declared as {kind} but holds {_kind(value)} {value!r}"
@@ -117,6 +121,20 @@ def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
     if kind == "array":
         return f"is declared as array but holds {_kind(value)}"
     return None
+
+
+def reads_as_amount(value: Any, kind: str) -> bool:
+    """Whether a string is an amount as people write it (``"RM 29.70"``, ``"1.021,91 €"``),
+    read by the same normalizer that reads predictions when they are compared."""
+    if not isinstance(value, str):
+        return False
+    amount = parse_currency(value)[0] if kind == "currency" else parse_number(value)
+    return type(amount) is float
+
+
+def _reads_as_bool(value: Any) -> bool:
+    """A word the boolean comparator reads ("yes", "nein", "oui"); numbers stay refused."""
+    return isinstance(value, str) and isinstance(parse_bool(value), bool)
 
 
 def _in_values(value: Any, values: list[Any], spec: dict[str, Any]) -> bool:

@@ -9,17 +9,21 @@ from fieldwise.evaluate.analysis import (
     write_outputs,
 )
 from fieldwise.evaluate.bootstrap import ProcessorSetup, ensure_processor
+from fieldwise.evaluate.combine import Combined, IncomparableError, combine_runsets
 from fieldwise.evaluate.pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate.scoring import Scored, resolve_version, score_runset
 
 __all__ = [
     "VERDICT_FILE",
     "Analysis",
+    "Combined",
     "Evaluation",
     "EvaluationOptions",
+    "IncomparableError",
     "ProcessorSetup",
     "Scored",
     "analyze",
+    "combine_runsets",
     "ensure_processor",
     "evaluate",
     "resolve_policy",

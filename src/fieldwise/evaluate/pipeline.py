@@ -10,6 +10,7 @@ from typing import Protocol
 from fieldwise.client import Client, Version
 from fieldwise.compare import FieldSpec, parse_field_specs
 from fieldwise.datasets import Dataset, load_dataset
+from fieldwise.errors import ConfigError
 from fieldwise.evaluate.analysis import Analysis, analyze, resolve_policy, write_outputs
 from fieldwise.evaluate.bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.gate import Policy, publish_if_passed
@@ -34,8 +35,11 @@ class ServiceLink(Connection, Protocol):
 
 @dataclass(frozen=True)
 class EvaluationOptions:
+    """How to evaluate; ``candidates`` (when given) replaces the one ``candidate``."""
+
     baseline: str = "published"
     candidate: str = "latest-draft"
+    candidates: tuple[str, ...] = ()
     policy: Path | None = None
     publish: bool = False
     formats: tuple[str, ...] = ("html", "md", "junit", "json")
@@ -81,6 +85,9 @@ def evaluate(
     The verdict is a value (``analysis.verdict.passed``); errors that stop the evaluation are
     raised as :class:`~fieldwise.errors.FieldwiseError`.
     """
+    wanted = options.candidates or (options.candidate,)
+    if options.publish and len(wanted) > 1:
+        raise ConfigError("--publish needs a single candidate; evaluate one, then publish it")
     dataset = load_dataset(dataset_path)
     specs = parse_field_specs(
         dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
@@ -117,9 +124,12 @@ def _evaluate(
     setup = ensure_processor(client, dataset)
     versions = [
         _version_arg(options.baseline, setup, "published", setup.baseline),
-        _version_arg(options.candidate, setup, "latest-draft", setup.candidate),
+        *(
+            _version_arg(c, setup, "latest-draft", setup.candidate)
+            for c in (options.candidates or (options.candidate,))
+        ),
     ]
-    stage(f"running {setup.processor_id}: {versions[0]} vs {versions[1]}")
+    stage(f"running {setup.processor_id}: {versions[0]} vs {', '.join(versions[1:])}")
     runset = run_versions(
         link,
         eval_set=synced.eval_set_id,

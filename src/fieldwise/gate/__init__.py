@@ -1,18 +1,30 @@
 """fieldwise.gate: the release policy, the pure ``decide()`` and publishing what passed.
 
-``policy = load_policy("gate.toml")``; ``verdict = decide(result, policy)``; a failing gate is
-``verdict.passed is False`` (exit 1), while :class:`GateError` means it could not decide
-(exit 2). ``publish_if_passed(client, processor_id, version_id, verdict)`` publishes.
+``policy = load_policy("gate.toml")``; ``verdict = decide(result, policy)`` (or
+``decide_all`` for one verdict per candidate). ``verdict.status`` is ``pass`` (exit 0),
+``fail`` (exit 1) or ``inconclusive`` (exit 3), while :class:`GateError` means it could not
+decide (exit 2). ``publish_if_passed(client, processor_id, version_id, verdict)`` publishes.
 """
 
 from __future__ import annotations
 
-from fieldwise.gate._decide import decide
+from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
 from fieldwise.gate._policy import Policy, load_policy, policy_from_mapping
-from fieldwise.gate._verdict import FailedRun, GateError, RuleResult, Verdict
+from fieldwise.gate._verdict import (
+    EXIT_CODES,
+    STATUSES,
+    FailedRun,
+    GateError,
+    RuleResult,
+    Verdict,
+    worst,
+)
 from fieldwise.gate.publish import PublishRefused, publish_if_passed
 
 __all__ = [
+    "EXIT_CODES",
+    "GATE_FIGURE",
+    "STATUSES",
     "FailedRun",
     "GateError",
     "Policy",
@@ -20,7 +32,9 @@ __all__ = [
     "RuleResult",
     "Verdict",
     "decide",
+    "decide_all",
     "load_policy",
     "policy_from_mapping",
     "publish_if_passed",
+    "worst",
 ]

@@ -2,22 +2,28 @@
 
 ```toml
 [gate]
-min_accuracy = 0.90            # overall (weighted) cell accuracy of the candidate
+min_accuracy = 0.90            # overall field accuracy (correct / expected, weighted by field)
 min_field_accuracy = 0.80      # or a table: {default = 0.80, total = 0.98}
-max_regression = 0.02          # absolute accuracy drop per field; or a table like above
+max_regression = 0.02          # absolute field-accuracy drop per field; or a table like above
+margin = 0.01                  # non-inferiority margin per field; or {default = .., total = 0.005}
 critical = ["total"]           # may not regress at all (also fields with critical = true)
 alpha = 0.05                   # a significant regression (Holm-adjusted McNemar) fails
 min_support = 20               # expected values needed per field
 min_documents = 50
-max_failed_run_share = 0.02    # failed runs / attempted runs
+max_failed_run_share = 0.0     # failed, canceled or missing runs / runs (default 0: none)
+max_row_recall_drop = 0.0      # list fields: allowed row-recall drop; or a table per list
 ```
+
+Every rule works on exact fractions: see :mod:`fieldwise.gate._decide`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -29,7 +35,15 @@ __all__ = ["Policy", "load_policy", "policy_from_mapping"]
 _SCALAR_KEYS = frozenset(
     {"min_accuracy", "alpha", "min_support", "min_documents", "max_failed_run_share"}
 )
-_PER_FIELD_KEYS = frozenset({"min_field_accuracy", "max_regression"})
+_PER_FIELD_KEYS = frozenset(
+    {"min_field_accuracy", "max_regression", "margin", "max_row_recall_drop"}
+)
+_PER_FIELD_TARGETS = {
+    "min_field_accuracy": "field_min_accuracy",
+    "max_regression": "field_max_regression",
+    "margin": "field_margin",
+    "max_row_recall_drop": "field_max_row_recall_drop",
+}
 _KNOWN_KEYS = _SCALAR_KEYS | _PER_FIELD_KEYS | {"critical"}
 
 
@@ -41,8 +55,11 @@ def _empty() -> Mapping[str, float]:
 class Policy:
     """What a candidate must satisfy to be published. ``None`` switches a rule off.
 
-    Per-field thresholds: ``field_min_accuracy`` / ``field_max_regression`` override the
-    defaults ``min_field_accuracy`` / ``max_regression`` for the fields they name.
+    Per-field thresholds: ``field_min_accuracy`` / ``field_max_regression`` /
+    ``field_margin`` / ``field_max_row_recall_drop`` override the defaults
+    ``min_field_accuracy`` / ``max_regression`` / ``margin`` / ``max_row_recall_drop`` for the
+    fields they name. ``max_failed_run_share`` is 0 unless the policy says otherwise: a failed,
+    canceled or missing run fails the gate.
     """
 
     min_accuracy: float | None = None
@@ -54,7 +71,11 @@ class Policy:
     alpha: float = 0.05
     min_support: int = 0
     min_documents: int = 1
-    max_failed_run_share: float | None = None
+    max_failed_run_share: float | None = 0.0
+    margin: float | None = None
+    field_margin: Mapping[str, float] = field(default_factory=_empty)
+    max_row_recall_drop: float | None = None
+    field_max_row_recall_drop: Mapping[str, float] = field(default_factory=_empty)
     source: str = "<default policy>"
 
     def min_accuracy_for(self, name: str) -> float | None:
@@ -66,13 +87,40 @@ class Policy:
         """The largest accuracy drop field ``name`` may show, if any."""
         return _lookup(self.field_max_regression, name, self.max_regression)
 
+    def margin_for(self, name: str) -> float | None:
+        """The non-inferiority margin of field ``name``, if any."""
+        return _lookup(self.field_margin, name, self.margin)
+
+    def max_row_recall_drop_for(self, name: str) -> float | None:
+        """The row-recall drop list field ``name`` may show, if the policy sets one."""
+        return _lookup(self.field_max_row_recall_drop, name, self.max_row_recall_drop)
+
+    def digest(self) -> str:
+        """A SHA-256 of every setting (not of where it was read from): two policies with the
+        same digest decide the same way."""
+        settings = {
+            f.name: dict(value) if isinstance(value := getattr(self, f.name), Mapping) else value
+            for f in fields(self)
+            if f.name != "source"
+        }
+        canonical = json.dumps(settings, sort_keys=True)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
     def is_critical(self, name: str) -> bool:
         """Whether the policy lists ``name`` (or its array) as critical."""
         return name in self.critical or _parent(name) in self.critical
 
     def named_fields(self) -> frozenset[str]:
         """Every field the policy names explicitly (they must exist in the comparison)."""
-        return frozenset({*self.field_min_accuracy, *self.field_max_regression, *self.critical})
+        return frozenset(
+            {
+                *self.field_min_accuracy,
+                *self.field_max_regression,
+                *self.field_margin,
+                *self.field_max_row_recall_drop,
+                *self.critical,
+            }
+        )
 
 
 def _parent(name: str) -> str:
@@ -149,10 +197,7 @@ def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{source}: [gate] key {key!r} must be a whole number >= 0")
             kwargs[key] = value
-    for key, per_field in (
-        ("min_field_accuracy", "field_min_accuracy"),
-        ("max_regression", "field_max_regression"),
-    ):
+    for key, per_field in _PER_FIELD_TARGETS.items():
         if key in table:
             default, by_field = _per_field(table[key], source, key)
             kwargs[key] = default

@@ -1,4 +1,9 @@
-"""The values the gate produces: one result per rule, and the verdict over all of them."""
+"""The values the gate produces: one result per rule, and the verdict over all of them.
+
+Three verdicts, each with its exit code: ``pass`` (0) every rule passed; ``fail`` (1) a rule
+failed; ``inconclusive`` (3) nothing failed but the data cannot rule out a regression beyond a
+non-inferiority margin. Exit code 2 is reserved for errors: :class:`GateError`.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +11,36 @@ from dataclasses import dataclass
 
 from fieldwise.errors import FieldwiseError
 
-__all__ = ["FailedRun", "GateError", "RuleResult", "Verdict"]
+__all__ = ["EXIT_CODES", "STATUSES", "FailedRun", "GateError", "RuleResult", "Verdict", "worst"]
+
+#: Verdict statuses, from best to worst.
+STATUSES = ("pass", "inconclusive", "fail")
+#: The process exit code of each verdict (2 means "could not decide": an error).
+EXIT_CODES = {"pass": 0, "fail": 1, "inconclusive": 3}
 
 
 class GateError(FieldwiseError):
     """The gate could not decide (no data, no candidate, a policy naming unknown fields).
 
-    A *failing* gate is not an error: it is a :class:`Verdict` with ``passed=False``.
+    A *failing* gate is not an error: it is a :class:`Verdict` with ``status="fail"``.
     """
 
 
 @dataclass(frozen=True)
 class FailedRun:
-    """A processor run that produced no output: which document, which version, and why."""
+    """A processor run that produced no output (failed, canceled, or never recorded): which
+    document, which version, and why. ``document`` is the name shown (default: the item id)."""
 
     item: str
     version: str
     error: str
     run_id: str | None = None
+    document: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The document's name, or its item id."""
+        return self.document or self.item
 
 
 @dataclass(frozen=True)
@@ -32,6 +49,7 @@ class RuleResult:
 
     ``name`` is ``rule`` or ``rule[field]``; ``observed`` and ``threshold`` are the unrounded
     figures that were compared (the comparison itself is exact, see :func:`decide`).
+    ``inconclusive`` marks a rule that neither passed nor failed (``passed`` is then False).
     """
 
     name: str
@@ -41,13 +59,29 @@ class RuleResult:
     observed: float
     threshold: float
     message: str
+    inconclusive: bool = False
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` or ``inconclusive``."""
+        if self.passed:
+            return "pass"
+        return "inconclusive" if self.inconclusive else "fail"
+
+
+def worst(statuses: list[str] | tuple[str, ...]) -> str:
+    """The worst of some statuses (``pass`` when there are none)."""
+    return max(statuses, key=STATUSES.index, default="pass")
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether ``candidate`` may replace ``baseline``: ``passed`` when every rule passed.
+    """Whether ``candidate`` may replace ``baseline``.
 
-    ``reasons`` lists the failing rules' messages (or one summary line when all passed).
+    ``status`` is ``fail`` when a rule failed, else ``inconclusive`` when a rule could not
+    decide, else ``pass``; ``passed`` is ``status == "pass"``. ``reasons`` lists the failing
+    rules' messages, then the inconclusive ones (or one summary line when all passed).
+    ``figure`` names the accuracy figure the rules use.
     """
 
     passed: bool
@@ -56,8 +90,28 @@ class Verdict:
     baseline: str
     candidate: str
     policy_source: str
+    status: str = ""
+    figure: str = ""
+
+    def __post_init__(self) -> None:
+        status = self.status or ("pass" if self.passed else "fail")
+        if status not in STATUSES:
+            raise ValueError(f"unknown verdict status {status!r}")
+        if self.passed != (status == "pass"):
+            raise ValueError(f"a verdict with status {status!r} cannot have passed={self.passed}")
+        object.__setattr__(self, "status", status)
+
+    @property
+    def exit_code(self) -> int:
+        """0 pass, 1 fail, 3 inconclusive."""
+        return EXIT_CODES[self.status]
 
     @property
     def failed_rules(self) -> tuple[RuleResult, ...]:
         """The rules that failed, in rule order."""
-        return tuple(r for r in self.rules if not r.passed)
+        return tuple(r for r in self.rules if r.status == "fail")
+
+    @property
+    def inconclusive_rules(self) -> tuple[RuleResult, ...]:
+        """The rules that could not decide, in rule order."""
+        return tuple(r for r in self.rules if r.status == "inconclusive")

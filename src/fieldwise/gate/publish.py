@@ -49,7 +49,8 @@ def publish_if_passed(
     if verdict.candidate != version_id:
         problems.append(f"the verdict is for version {verdict.candidate!r}, not {version_id!r}")
     if not verdict.passed:
-        problems.append("the gate failed: " + "; ".join(verdict.reasons))
+        outcome = "was inconclusive" if verdict.status == "inconclusive" else "failed"
+        problems.append(f"the gate {outcome}: " + "; ".join(verdict.reasons))
     if problems:
         if not force:
             raise PublishRefused(

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pandas as pd
 
 from fieldwise.compare import ComparisonResult
 from fieldwise.errors import ReportError
-from fieldwise.gate import Verdict
+from fieldwise.gate import Verdict, worst
+from fieldwise.report import _versions
 from fieldwise.report._intervals import field_intervals
 from fieldwise.report._items import format_value, units
 from fieldwise.report._model import (
@@ -26,12 +26,7 @@ from fieldwise.report._model import (
 __all__ = ["build_report"]
 
 
-def _float(value: Any) -> float | None:
-    """A plain float, or None for missing / NaN (JSON has no NaN)."""
-    if value is None or value is pd.NA:
-        return None
-    number = float(value)
-    return None if math.isnan(number) else number
+_float = _versions.opt
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -49,6 +44,10 @@ def _metrics(row: dict[str, Any]) -> Metrics:
         wrong=int(row["wrong"]),
         missed=int(row["missed"]),
         spurious=int(row["spurious"]),
+        field_accuracy=_float(row["field_accuracy"]),
+        field_accuracy_low=_float(row["field_accuracy_low"]),
+        field_accuracy_high=_float(row["field_accuracy_high"]),
+        strict_accuracy=_float(row["strict_accuracy"]),
     )
 
 
@@ -96,6 +95,7 @@ def _field_rows(
                 status=status,
                 gate_failed=name in failed,
                 warning=str(s.get("warning", "") or ""),
+                mde=_float(s.get("mde")),
             )
         )
     # worst first: failing the gate, then by delta (most negative first), then name
@@ -111,21 +111,31 @@ def _sorted_examples(
 
 
 def build_report(
-    result: ComparisonResult,
+    full: ComparisonResult,
     context: ReportContext,
     verdict: Verdict | None = None,
     *,
+    verdicts: tuple[Verdict, ...] = (),
     max_examples: int = 200,
 ) -> ReportData:
     """Compute everything the renderers show, once. Deterministic for the same inputs.
 
-    Per-field delta intervals resample documents with the seed, resample count and confidence
-    of the result's overall bootstrap. ``max_examples`` caps each of the regression and
-    improvement lists (the item table keeps every unit). Raises :class:`ReportError` when the
-    result has nothing to report.
+    Every version appears side by side (``versions``, ``field_table``) and every candidate
+    has its comparison and verdict (``comparisons``, ``verdicts``: default ``(verdict,)``);
+    the detailed sections (fields, flips, item table) show the baseline against the
+    candidate of ``verdict`` (default: the first). Per-field delta intervals resample
+    documents with the seed, resample count and confidence of the result's overall bootstrap.
+    ``max_examples`` caps each of the regression and improvement lists (the item table keeps
+    every unit). Raises :class:`ReportError` when the result has nothing to report.
     """
-    if result.cells.empty:
+    if full.cells.empty:
         raise ReportError("the comparison has no cells: nothing to report")
+    if not verdicts and verdict is not None:
+        verdicts = (verdict,)
+    if verdict is None and verdicts:
+        verdict = verdicts[0]
+    focus = verdict.candidate if verdict is not None else full.candidate
+    result = full.for_candidate(focus) if focus is not None else full
     boot = result.bootstrap
     intervals: dict[str, tuple[float, float]] = {}
     if result.candidate is not None and boot is not None:
@@ -215,4 +225,12 @@ def build_report(
             sorted(context.failed_runs, key=lambda f: (f.version, f.item, f.run_id or ""))
         ),
         items=found.table,
+        status=worst([v.status for v in verdicts]) if verdicts else "",
+        gate_figure=_versions.gate_figure(full, verdicts[0].figure if verdicts else ""),
+        verdicts=tuple(verdicts),
+        versions=_versions.versions(full, context),
+        field_table=_versions.field_table(full),
+        comparisons=_versions.comparisons(full, context, tuple(verdicts)),
+        lists=_versions.list_rows(full),
+        provenance=_versions.provenance(context),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 
-__all__ = ["make_environment", "md", "pct", "pp", "pvalue"]
+__all__ = ["make_environment", "md", "mde", "pct", "pp", "pvalue"]
 
 
 def pct(value: float | None, digits: int = 1) -> str:
@@ -19,6 +19,11 @@ def pp(value: float | None, digits: int = 1) -> str:
     text = f"{value * 100:+.{digits}f}"
     # -0.0 and +0.0 both read as no change
     return f"{'±' + text[1:] if float(text) == 0 else text} pp"
+
+
+def mde(value: float | None, digits: int = 1) -> str:
+    """A minimum detectable effect in percentage points: 0.128 -> "±12.8 pp"; None -> "—"."""
+    return "—" if value is None else f"±{value * 100:.{digits}f} pp"
 
 
 def pvalue(value: float | None) -> str:
@@ -46,5 +51,5 @@ def make_environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=md, pct=pct, pp=pp, pvalue=pvalue)
+    env.filters.update(md=md, mde=mde, pct=pct, pp=pp, pvalue=pvalue)
     return env

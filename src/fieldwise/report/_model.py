@@ -14,14 +14,21 @@ from fieldwise.gate import FailedRun, Verdict
 __all__ = [
     "OUTCOME_CODES",
     "CalibrationRow",
+    "CandidateComparison",
     "CurvePoint",
     "Example",
+    "FieldAcross",
     "FieldRow",
+    "FieldTest",
     "ItemTable",
+    "ListRow",
     "Metrics",
+    "Provenance",
     "ReportContext",
     "ReportData",
+    "Share",
     "Suspect",
+    "VersionFigures",
 ]
 
 #: Outcome names by code in :class:`ItemTable`; code 5 means "no value on either side".
@@ -52,11 +59,21 @@ class ReportContext:
     candidate_label: str = ""
     failed_runs: tuple[FailedRun, ...] = ()
     document_names: Mapping[str, str] = field(default_factory=_no_names)
+    #: label (how it was asked for) and config hash of every version, by version id
+    version_labels: Mapping[str, str] = field(default_factory=_no_names)
+    config_hashes: Mapping[str, str] = field(default_factory=_no_names)
+    spec_hash: str = ""
+    policy_hash: str = ""
+    fieldwise_version: str = ""
+    #: differences in ground truth or spec that ``--force`` overrode (the report says so)
+    forced: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Metrics:
-    """One version's figures for one field."""
+    """One version's figures for one field: ``accuracy`` is cell accuracy ((correct +
+    both_empty) / cells), ``field_accuracy`` correct / expected with its Wilson interval
+    (None without expected values), ``strict_accuracy`` correct / (all but both_empty)."""
 
     accuracy: float
     precision: float
@@ -67,6 +84,115 @@ class Metrics:
     wrong: int
     missed: int
     spurious: int
+    field_accuracy: float | None = None
+    field_accuracy_low: float | None = None
+    field_accuracy_high: float | None = None
+    strict_accuracy: float | None = None
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share with its Wilson interval (all None when nothing was measured)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True)
+class VersionFigures:
+    """One version's overall figures (field accuracy weighted by field weight)."""
+
+    version: str
+    label: str
+    role: str
+    config_hash: str
+    field_accuracy: Share
+    strict_accuracy: float | None
+    cell_accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    support: int
+    documents: int
+
+
+@dataclass(frozen=True)
+class FieldAcross:
+    """One field's field accuracy in every version (in :attr:`ReportData.versions` order)."""
+
+    field: str
+    type: str
+    weight: float
+    critical: bool
+    support: int
+    accuracy: tuple[Share, ...]
+    strict_accuracy: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class FieldTest:
+    """One field of one candidate against the baseline: flips, McNemar p (raw and Holm across
+    every candidate and field), the delta of documents right with its Newcombe interval, the
+    minimum detectable effect (Connor 1987) at the observed discordance, and
+    ``accuracy_delta``: the candidate's field accuracy minus the baseline's."""
+
+    field: str
+    regressed: int
+    fixed: int
+    both_wrong: int
+    documents: int
+    delta: float
+    delta_low: float
+    delta_high: float
+    p_value: float
+    p_holm: float
+    significant: bool
+    mde: float | None
+    required_n: int | None
+    accuracy_delta: float | None = None
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """One list field (line items) in one version: how many rows it found."""
+
+    version: str
+    field: str
+    expected_rows: int
+    predicted_rows: int
+    matched_rows: int
+    row_recall: float | None
+    cardinality_error: float
+    truncation_prefix: float | None
+    short_documents: int
+
+
+@dataclass(frozen=True)
+class CandidateComparison:
+    """One candidate against the baseline: its verdict, overall deltas and field tests."""
+
+    candidate: str
+    label: str
+    status: str
+    reasons: tuple[str, ...]
+    field_accuracy_delta: float | None
+    delta: float | None
+    delta_low: float | None
+    delta_high: float | None
+    tests: tuple[FieldTest, ...]
+    empty_columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The comparability contract of the figures: what they were computed against."""
+
+    ground_truth_hash: str
+    spec_hash: str
+    policy_hash: str
+    fieldwise_version: str
+    forced: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -96,6 +222,7 @@ class FieldRow:
     status: str
     gate_failed: bool
     warning: str
+    mde: float | None = None
 
 
 @dataclass(frozen=True)
@@ -205,3 +332,12 @@ class ReportData:
     suspects: tuple[Suspect, ...]
     failed_runs: tuple[FailedRun, ...]
     items: ItemTable
+    #: ``pass``, ``fail`` or ``inconclusive`` over every candidate's verdict ("" without gate)
+    status: str = ""
+    gate_figure: str = ""
+    verdicts: tuple[Verdict, ...] = ()
+    versions: tuple[VersionFigures, ...] = ()
+    field_table: tuple[FieldAcross, ...] = ()
+    comparisons: tuple[CandidateComparison, ...] = ()
+    lists: tuple[ListRow, ...] = ()
+    provenance: Provenance | None = None

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import jinja2
 
 from fieldwise.errors import ReportError
-from fieldwise.report._env import pct, pp, pvalue
+from fieldwise.report._env import mde, pct, pp, pvalue
 from fieldwise.report._model import ReportData
 
 __all__ = ["render_json", "render_junit", "render_markdown", "report_from_json"]
@@ -30,22 +30,30 @@ def render_junit(data: ReportData) -> str:
     """JUnit XML: suite "gate" has a test case per gate rule, suite "fields" one per field;
     a case fails where the gate failed."""
     root = ET.Element("testsuites", {"name": f"fieldwise {data.dataset}"})
-    total = failures = 0
+    total = failures = errors = 0
     verdict = data.verdict
-    if verdict is not None:
-        suite = ET.SubElement(root, "testsuite", {"name": "gate"})
-        failed = 0
-        for rule in verdict.rules:
+    verdicts = data.verdicts or ((verdict,) if verdict is not None else ())
+    for one in verdicts:
+        name = "gate" if len(verdicts) == 1 else f"gate {one.candidate}"
+        suite = ET.SubElement(root, "testsuite", {"name": name})
+        failed = unsure = 0
+        for rule in one.rules:
             case = ET.SubElement(
                 suite, "testcase", {"classname": "fieldwise.gate", "name": rule.name}
             )
-            if not rule.passed:
-                failed += 1
-                fail = ET.SubElement(case, "failure", {"message": rule.message, "type": rule.rule})
-                fail.text = f"observed {rule.observed!r}, threshold {rule.threshold!r}"
-        suite.set("tests", str(len(verdict.rules)))
+            if rule.status == "pass":
+                continue
+            # inconclusive is an <error>: neither a pass nor a proven failure
+            tag = "failure" if rule.status == "fail" else "error"
+            failed += rule.status == "fail"
+            unsure += rule.status != "fail"
+            kind = rule.rule if rule.status == "fail" else "inconclusive"
+            fail = ET.SubElement(case, tag, {"message": rule.message, "type": kind})
+            fail.text = f"observed {rule.observed!r}, threshold {rule.threshold!r}"
+        suite.set("tests", str(len(one.rules)))
         suite.set("failures", str(failed))
-        total, failures = total + len(verdict.rules), failures + failed
+        suite.set("errors", str(unsure))
+        total, failures, errors = total + len(one.rules), failures + failed, errors + unsure
     by_field: dict[str, list[str]] = {}
     if verdict is not None:
         for rule in verdict.failed_rules:
@@ -57,12 +65,18 @@ def render_junit(data: ReportData) -> str:
         case = ET.SubElement(
             suite, "testcase", {"classname": "fieldwise.fields", "name": row.field}
         )
-        figures = f"support {row.support}; accuracy {pct(row.baseline.accuracy, 2)}"
+        figures = (
+            f"support {row.support}; field accuracy {pct(row.baseline.field_accuracy, 2)}"
+        )
         if row.candidate is not None:
             figures += (
-                f" -> {pct(row.candidate.accuracy, 2)} ({pp(row.delta, 2)}); "
-                f"regressed {row.regressed}, fixed {row.fixed}, p(holm) {pvalue(row.p_holm)}"
+                f" -> {pct(row.candidate.field_accuracy, 2)}; cell accuracy "
+                f"{pct(row.baseline.accuracy, 2)} -> {pct(row.candidate.accuracy, 2)} "
+                f"({pp(row.delta, 2)}); regressed {row.regressed}, fixed {row.fixed}, "
+                f"p(holm) {pvalue(row.p_holm)}"
             )
+            if not row.significant and row.mde is not None:
+                figures += f", minimum detectable effect {mde(row.mde, 2)}"
         messages = by_field.get(row.field)
         if messages:
             failed += 1
@@ -74,6 +88,7 @@ def render_junit(data: ReportData) -> str:
     suite.set("failures", str(failed))
     root.set("tests", str(total + len(data.fields)))
     root.set("failures", str(failures + failed))
+    root.set("errors", str(errors))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 

@@ -15,21 +15,32 @@ ALIASES = ("published", "latest-draft")
 
 @dataclass(frozen=True)
 class VersionRef:
-    """A version as the user asked for it (``requested``) and the id it resolved to."""
+    """A version as the user asked for it (``requested``), the id it resolved to and the
+    SHA-256 of its config when the run set started (``""`` in run sets made before)."""
 
     requested: str
     version_id: str
+    config_hash: str = ""
 
     @property
     def alias(self) -> str | None:
         return self.requested if self.requested in ALIASES else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"requested": self.requested, "version_id": self.version_id, "alias": self.alias}
+        return {
+            "requested": self.requested,
+            "version_id": self.version_id,
+            "alias": self.alias,
+            "config_hash": self.config_hash,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> VersionRef:
-        return cls(requested=str(data["requested"]), version_id=str(data["version_id"]))
+        return cls(
+            requested=str(data["requested"]),
+            version_id=str(data["version_id"]),
+            config_hash=str(data.get("config_hash") or ""),
+        )
 
 
 @dataclass(frozen=True)
@@ -136,6 +147,9 @@ class Manifest:
     item_count: int
     created_at: str
     arguments: dict[str, Any] = field(default_factory=dict)
+    #: The comparability contract (ground-truth snapshot, spec and gate hashes, fieldwise
+    #: version); see :func:`fieldwise.runner._plan.provenance`. Empty in older run sets.
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
     def pair_count(self) -> int:
@@ -155,6 +169,7 @@ class Manifest:
             "item_count": self.item_count,
             "created_at": self.created_at,
             "arguments": self.arguments,
+            "provenance": self.provenance,
         }
 
     @classmethod
@@ -172,6 +187,7 @@ class Manifest:
             item_count=int(data["item_count"]),
             created_at=str(data["created_at"]),
             arguments=dict(data.get("arguments", {})),
+            provenance=dict(data.get("provenance") or {}),
         )
 
 

@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from fieldwise import __version__
 from fieldwise.client import AsyncClient
+from fieldwise.compare.provenance import spec_digest, truth_digest
 from fieldwise.errors import RunnerError
 from fieldwise.runner import _resolve
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest
@@ -29,6 +31,18 @@ class Connection(Protocol):
     def identity(self) -> str: ...
 
     def async_client(self, **kwargs: Any) -> AsyncClient: ...
+
+
+def provenance(items: list[ItemSnapshot], metadata: dict[str, Any]) -> dict[str, Any]:
+    """What the run set's figures depend on besides the outputs: the hash of the ground-truth
+    snapshot (by document name), of the compare spec and of the gate table recorded with the
+    evaluation set, and the fieldwise version (version config hashes are in the versions)."""
+    return {
+        "ground_truth_hash": truth_digest({i.file: i.ground_truth for i in items}),
+        "spec_hash": spec_digest(metadata.get("compare_spec")),
+        "gate_hash": spec_digest(metadata.get("gate")),
+        "fieldwise_version": __version__,
+    }
 
 
 def items_digest(items: list[ItemSnapshot]) -> str:
@@ -90,6 +104,7 @@ async def prepare_runset(
         # The set's metadata carries the compare spec and gate recorded by sync, so the run
         # set can be scored later without the service.
         arguments={**arguments, **match, "eval_set_metadata": dict(es.metadata)},
+        provenance=provenance(items, dict(es.metadata)),
     )
     directory = create_runset(results_dir, manifest, items)
     return LoadedRunSet(directory, manifest, tuple(items), ())

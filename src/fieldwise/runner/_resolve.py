@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
+from fieldwise.compare.provenance import config_digest
 from fieldwise.errors import NotFoundError, RunnerError
 from fieldwise.runner._model import ItemSnapshot, VersionRef
 
@@ -69,7 +70,8 @@ async def resolve_versions(
                 f"processor {processor.id!r} has no version {name!r} "
                 "(give a ver_… id, 'published' or 'latest-draft')"
             )
-        refs.append(VersionRef(requested=name, version_id=version_id))
+        config = by_id[version_id].config if version_id in by_id else {}
+        refs.append(VersionRef(name, version_id, config_hash=config_digest(config)))
     seen: dict[str, str] = {}
     for ref in refs:
         if ref.version_id in seen:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Security
@@ -17,6 +19,7 @@ from fieldwise.service.console.sessions import console_sessions
 from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
+from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
 from fieldwise.service.http.middleware import (
     ApiKeyMiddleware,
@@ -24,7 +27,11 @@ from fieldwise.service.http.middleware import (
     RequestIdMiddleware,
 )
 from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
-from fieldwise.service.jobs import WorkerPool, jobs
+from fieldwise.service.jobs import jobs
+from fieldwise.service.jobs.leases import LeaseKeeper
+from fieldwise.service.jobs.pool import WorkerPool
+from fieldwise.service.jobs.tables import LEASE_COLUMNS
+from fieldwise.service.jobs.workers import JobWorkers
 from fieldwise.service.resources.api_keys import routes as api_keys_routes
 from fieldwise.service.resources.api_keys.ops import KeyAuthenticator, bootstrap_keys
 from fieldwise.service.resources.api_keys.tables import upgrade_api_keys
@@ -53,7 +60,7 @@ from fieldwise.service.resources.workflows import routes as workflows_routes
 from fieldwise.service.resources.workflows.execution import WorkflowStepHandler
 from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
 from fieldwise.service.state import Background, ServiceState
-from fieldwise.service.store import Migration, creating, make_engine, migrate
+from fieldwise.service.store import Migration, adding, creating, make_engine, migrate
 from fieldwise.service.store.blobs import BlobStore
 
 #: Every resource's router, mounted in this order (one line each).
@@ -75,7 +82,7 @@ ROUTERS: tuple[APIRouter, ...] = (
 MIGRATIONS: tuple[Migration, ...] = (
     (
         "0001_core_resources",
-        # api_keys: created (or upgraded from its first shape) by 0006.
+        # api_keys: created (or upgraded from its first shape) by 0007.
         creating(files, processors, versions, evaluation_sets, items),
     ),
     ("0002_event_outbox", creating(events)),
@@ -85,8 +92,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         creating(jobs, processor_runs, parse_runs, parse_cache, workflows, workflow_runs, batches),
     ),
     ("0005_evaluation_runs", creating(*EVALUATION_TABLES)),
-    ("0006_api_key_scopes", upgrade_api_keys),
-    ("0007_console_sessions", creating(console_sessions)),
+    ("0006_job_leases", adding(jobs, *LEASE_COLUMNS)),
+    ("0007_api_key_scopes", upgrade_api_keys),
+    ("0008_console_sessions", creating(console_sessions)),
 )
 
 
@@ -103,14 +111,30 @@ def run_workers(state: ServiceState) -> WorkerPool:
     )
 
 
+def job_workers(state: ServiceState) -> JobWorkers:
+    """Every job pool, started once this process may claim. Evaluation jobs have a pool of
+    their own: they wait on processor runs, so the two pools never starve each other."""
+    return JobWorkers(
+        state.settings.resolved_database_url,
+        [run_workers(state), evaluation_services(state)],
+        announce=_stderr,
+    )
+
+
+def _lease_keeper(state: ServiceState) -> LeaseKeeper:
+    return state.leases
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 #: What runs beside the routes while the app lives (started in order, stopped in reverse).
-#: Evaluation jobs have a pool of their own: they wait on processor runs, so the two pools
-#: never starve each other.
 BACKGROUND: tuple[Callable[[ServiceState], Background], ...] = (
+    _lease_keeper,
     webhook_worker,
-    run_workers,
+    job_workers,
     Sweeper,
-    evaluation_services,
 )
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
@@ -137,6 +161,45 @@ def _check_writable(data_dir: Path) -> None:
         raise ConfigError(f"the data dir {data_dir} is not writable ({exc.strerror})") from None
 
 
+def build_state(
+    settings: ServiceSettings, *, clock: Clock | None = None, keyring: KeyRing | None = None
+) -> ServiceState:
+    """What every part of the service shares: the migrated database, blobs, clock, leases."""
+    _check_writable(settings.data_dir)
+    clock = clock or SystemClock()
+    engine = make_engine(settings.resolved_database_url, idle_in_transaction=settings.lease_seconds)
+    migrate(engine, MIGRATIONS)
+    return ServiceState(
+        settings=settings,
+        engine=engine,
+        blobs=BlobStore(settings.blob_dir),
+        keyring=keyring or KeyRing(()),
+        clock=clock,
+        leases=LeaseKeeper(engine, clock, settings.lease_seconds, settings.heartbeat_seconds),
+        config_validator=config_validator(allow_python=settings.allow_python_engines),
+    )
+
+
+def start_background(state: ServiceState) -> list[Background]:
+    """Start everything in :data:`BACKGROUND`, in order; stop with :func:`stop_background`."""
+    started: list[Background] = []
+    try:
+        for factory in BACKGROUND:
+            worker = factory(state)
+            worker.start()
+            started.append(worker)
+    except BaseException:
+        stop_background(state, started)
+        raise
+    return started
+
+
+def stop_background(state: ServiceState, started: list[Background]) -> None:
+    for worker in reversed(started):
+        worker.stop()
+    state.engine.dispose()
+
+
 def create_app(
     settings: ServiceSettings,
     *,
@@ -144,35 +207,19 @@ def create_app(
     announce: Callable[[str], None] | None = None,
 ) -> FastAPI:
     """Build the service: migrate the database, load keys, mount routes and middleware."""
-    _check_writable(settings.data_dir)
-    clock = clock or SystemClock()
-    engine = make_engine(settings.resolved_database_url)
-    migrate(engine, MIGRATIONS)
+    state = build_state(settings, clock=clock)
     keyring = bootstrap_keys(
-        engine, settings, clock, **({"announce": announce} if announce else {})
+        state.engine, settings, state.clock, **({"announce": announce} if announce else {})
     )
-    state = ServiceState(
-        settings=settings,
-        engine=engine,
-        blobs=BlobStore(settings.blob_dir),
-        keyring=keyring,
-        clock=clock,
-        config_validator=config_validator(allow_python=settings.allow_python_engines),
-    )
+    state = replace(state, keyring=keyring)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        workers = [factory(state) for factory in BACKGROUND]
-        started = []
+        started = start_background(state)
         try:
-            for worker in workers:
-                worker.start()
-                started.append(worker)
             yield
         finally:
-            for worker in reversed(started):
-                worker.stop()
-            engine.dispose()
+            stop_background(state, started)
 
     app = FastAPI(
         lifespan=lifespan,
@@ -199,7 +246,7 @@ def create_app(
     if settings.rate_limit_per_second:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
-    authenticate = KeyAuthenticator(engine, keyring, clock)
+    authenticate = KeyAuthenticator(state.engine, keyring, state.clock)
     install_console(app, state, authenticate)
     app.add_middleware(ApiKeyMiddleware, authenticate=authenticate, exempt=("/console",))
     app.add_middleware(RequestIdMiddleware)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 import threading
@@ -16,7 +17,7 @@ from starlette.types import ASGIApp
 
 from fieldwise.config import ServiceSettings, service_settings
 from fieldwise.errors import ConfigError
-from fieldwise.service.app import create_app
+from fieldwise.service.app import build_state, create_app, start_background, stop_background
 from fieldwise.service.http.auth import generate_key
 
 
@@ -76,6 +77,26 @@ def serve(
         app, log_level="info", access_log=False, timeout_graceful_shutdown=5, **_UVICORN_LIMITS
     )
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def work(settings: ServiceSettings, *, stop: threading.Event | None = None) -> None:
+    """Run the job workers, webhook dispatcher and sweeper without HTTP until SIGINT/SIGTERM
+    (or ``stop``): one more process sharing the work of a PostgreSQL database
+    (``fieldwise worker``)."""
+    stop = stop or threading.Event()
+    state = build_state(settings)
+    previous = {
+        sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        started = start_background(state)
+        try:
+            stop.wait()
+        finally:
+            stop_background(state, started)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from fieldwise.errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.jobs.leases import LeaseKeeper
 from fieldwise.service.store.blobs import BlobStore
 
 
@@ -32,6 +33,7 @@ class ServiceState:
     blobs: BlobStore
     keyring: KeyRing
     clock: Clock
+    leases: LeaseKeeper
     config_validator: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:

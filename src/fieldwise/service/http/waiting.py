@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.jobs.durable import TERMINAL
 
 _POLL_SECONDS = 0.05
 

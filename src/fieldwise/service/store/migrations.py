@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, Connection, Engine, MetaData, String, Table, insert, select
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    String,
+    Table,
+    insert,
+    inspect,
+    select,
+    text,
+)
 
 from fieldwise.service.ids import isoformat
 
@@ -30,6 +41,25 @@ def creating(*tables: Table) -> Callable[[Connection], None]:
 
     def apply(conn: Connection) -> None:
         tables[0].metadata.create_all(conn, tables=list(tables))
+
+    return apply
+
+
+def adding(table: Table, *names: str) -> Callable[[Connection], None]:
+    """A migration body that adds the columns ``names`` of ``table`` (and their indexes) to a
+    database made before they existed; a database created with them is left as it is."""
+
+    def apply(conn: Connection) -> None:
+        present = {c["name"] for c in inspect(conn).get_columns(table.name)}
+        for name in names:
+            if name in present:
+                continue
+            column = table.c[name]
+            kind = column.type.compile(dialect=conn.dialect)
+            conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{name}" {kind}'))
+        for index in table.indexes:
+            if {c.name for c in index.columns} & set(names):
+                index.create(conn, checkfirst=True)
 
     return apply
 

@@ -17,7 +17,6 @@ from datetime import timedelta
 from fieldwise.service.events.webhooks.delivery import DEFAULT_TIMEOUT, AttemptResult, post_signed
 from fieldwise.service.events.webhooks.notify import send_pending
 from fieldwise.service.events.webhooks.store import (
-    CLAIM_SLACK,
     claim,
     dispatch_events,
     due_ids,
@@ -61,7 +60,8 @@ def attempt(
     clock = state.clock
     with state.engine.begin() as conn:
         started = clock.now()
-        lease = CLAIM_SLACK + timedelta(seconds=timeout)
+        # The claim is a lease: a sender that dies or freezes frees it this long after.
+        lease = timedelta(seconds=state.settings.lease_seconds + timeout)
         row = claim(conn, delivery_id, started, lease, scheduled=trigger == "automatic")
         if row is None:
             return None

@@ -22,8 +22,6 @@ from fieldwise.service.events.webhooks.signing import active_secrets, workspace_
 from fieldwise.service.events.webhooks.tables import attempts, deliveries, endpoints, notifications
 from fieldwise.service.ids import isoformat, new_id
 
-#: How long a claim lasts beyond the attempt's own timeout (a crashed sender frees it after).
-CLAIM_SLACK = timedelta(seconds=60)
 OPEN_STATES = ("pending", "retrying")
 
 
@@ -171,7 +169,8 @@ def record_attempt(
     now: datetime,
     settings: ServiceSettings,
 ) -> str:
-    """Store the attempt, move the delivery to its next state, release the claim; return it.
+    """Store the attempt, move the delivery to its next state, release the claim; return the
+    delivery's state.
 
     ``trigger`` is ``automatic`` (counts toward the schedule) or ``manual`` (a retry asked
     for through the API: it can deliver, but never kills or reschedules a delivery).
@@ -203,10 +202,20 @@ def record_attempt(
         delay = next_delay(count)
         if delay is None:
             values.update(state="dead", next_attempt_at=None)
-            _notify_dead(conn, row, result, count, now, settings)
         else:
             values.update(state="retrying", next_attempt_at=isoformat(now + delay))
-    conn.execute(update(deliveries).where(deliveries.c.id == row.id).values(**values))
+    # Only under the claim this attempt was made with: a sender that froze past its claim
+    # (another process has re-claimed the delivery since) records its attempt and nothing else.
+    moved = conn.execute(
+        update(deliveries)
+        .where(deliveries.c.id == row.id, deliveries.c.claimed_until == row.claimed_until)
+        .values(**values)
+    ).rowcount
+    if not moved:
+        current = conn.execute(select(deliveries.c.state).where(deliveries.c.id == row.id))
+        return str(current.scalar() or row.state)
+    if values.get("state") == "dead":
+        _notify_dead(conn, row, result, count, now, settings)
     return str(values.get("state", row.state))
 
 

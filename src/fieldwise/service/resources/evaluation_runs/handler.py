@@ -19,15 +19,13 @@ from fieldwise.compare import specs_from_recorded
 from fieldwise.errors import CompareError, FieldwiseError
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
-from fieldwise.service.jobs import Job, WorkerPool, finish_jobs
-from fieldwise.service.jobs.queue import requeue
-from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.jobs import Job, release, requeue
+from fieldwise.service.jobs.durable import ACTIVE, TERMINAL
+from fieldwise.service.jobs.pool import WorkerPool
 from fieldwise.service.resources.evaluation_runs.lifecycle import (
+    EVALUATIONS,
     JOB_KIND,
     finish_evaluation,
-    requeue_evaluation,
-    start_evaluation,
-    status_of,
 )
 from fieldwise.service.resources.evaluation_runs.scoring import Scoring, score
 from fieldwise.service.resources.evaluation_runs.tables import (
@@ -67,20 +65,20 @@ class EvaluationRunHandler:
         self.stopping = stopping
 
     def run(self, state: ServiceState, job: Job) -> None:
-        row = start_evaluation(state.engine, state.clock, job.target_id, job.attempts)
+        row = EVALUATIONS.start(state.engine, state.clock, job)
         if row is None:
             return
         try:
             self._snapshot(state, row)
-            self._wait(state, row.id)
+            self._wait(state, row.id, job)
             scoring, summary = self._score(state, row)
-            self._commit(state, row, scoring, summary)
+            self._commit(state, row, job, scoring, summary)
         except _Stop:
             return
         except _Interrupted:
             with state.engine.begin() as conn:
-                if requeue_evaluation(conn, state.clock, row.id):
-                    requeue(conn, job.id)
+                if requeue(conn, job):
+                    EVALUATIONS.requeue(conn, state.clock, row.id)
         except _Failed as failure:
             with state.engine.begin() as conn:
                 finish_evaluation(
@@ -88,6 +86,7 @@ class EvaluationRunHandler:
                     state.clock,
                     row.id,
                     "failed",
+                    job=job,
                     metrics=failure.metrics,
                     reason=failure.reason,
                     message=failure.message,
@@ -129,7 +128,7 @@ class EvaluationRunHandler:
                 [_start_item(conn, state.clock, row, item) for item in snapshot],
             )
 
-    def _wait(self, state: ServiceState, run_id: str) -> None:
+    def _wait(self, state: ServiceState, run_id: str, job: Job) -> None:
         delay = _POLL_MIN
         pending_query = (
             select(func.count())
@@ -147,7 +146,9 @@ class EvaluationRunHandler:
         while True:
             if self.stopping.is_set():
                 raise _Interrupted
-            if status_of(state.engine, run_id) != "in_progress":
+            if state.leases.lost(job) or EVALUATIONS.status_of(state.engine, run_id) != (
+                "in_progress"
+            ):
                 raise _Stop
             with state.engine.connect() as conn:
                 pending = conn.execute(pending_query).scalar_one()
@@ -210,7 +211,12 @@ class EvaluationRunHandler:
         return scoring, summary
 
     def _commit(
-        self, state: ServiceState, row: Any, scoring: Scoring, summary: list[dict[str, Any]]
+        self,
+        state: ServiceState,
+        row: Any,
+        job: Job,
+        scoring: Scoring,
+        summary: list[dict[str, Any]],
     ) -> None:
         by_item = {s["item_id"]: s for s in summary}
         records = [
@@ -232,27 +238,29 @@ class EvaluationRunHandler:
                 if records:
                     conn.execute(insert(evaluation_results), records)
                 if not finish_evaluation(
-                    conn, state.clock, row.id, "succeeded", metrics=scoring.metrics
+                    conn, state.clock, row.id, "succeeded", job=job, metrics=scoring.metrics
                 ):
-                    raise _Stop  # canceled meanwhile: roll the cells back too
+                    raise _Stop  # canceled meanwhile, or lease lost: roll the cells back too
         except _Stop:
             return
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         with state.engine.begin() as conn:
-            finish_evaluation(
+            failed = finish_evaluation(
                 conn,
                 state.clock,
                 job.target_id,
                 "failed",
-                from_states=("queued", "in_progress"),
+                job=job,
+                from_states=ACTIVE,
                 reason=reason,
                 message=message,
             )
-            finish_jobs(conn, state.clock, job.target_id)
+            if not failed:
+                release(conn, state.clock, job)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return requeue_evaluation(conn, clock, target_id)
+        return EVALUATIONS.requeue(conn, clock, target_id)
 
 
 def _start_item(conn: Connection, clock: Clock, row: Any, item: Any) -> dict[str, Any]:
@@ -297,9 +305,9 @@ class EvaluationServices:
         self._stopping = threading.Event()
         self.pool = WorkerPool(state, {JOB_KIND: EvaluationRunHandler(self._stopping)})
 
-    def start(self) -> None:
+    def start(self, *, every_other_owner: bool = False) -> None:
         self._stopping.clear()
-        self.pool.start()
+        self.pool.start(every_other_owner=every_other_owner)
 
     def stop(self) -> None:
         self._stopping.set()

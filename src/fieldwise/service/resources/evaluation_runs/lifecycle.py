@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, insert, select, update
+from sqlalchemy import Connection, Engine, Row, select
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
-from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.jobs import enqueue, finish_jobs, states
+from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.evaluation_runs.tables import evaluation_run_items, evaluation_runs
 from fieldwise.service.resources.runs.lifecycle import finish_run
 from fieldwise.service.resources.runs.tables import processor_runs
 
 JOB_KIND = "evaluation_run"
+EVALUATIONS = DurableRuns(JOB_KIND, evaluation_runs, "evrun")
 
 #: Headline figures copied from the metrics into the event.
 _EVENT_FIGURES = ("accuracy", "precision", "recall", "f1", "all_fields_correct_rate")
@@ -36,44 +37,26 @@ def create_evaluation_run(
     base_url: str,
 ) -> str:
     """Insert a queued evaluation run and its job in the caller's transaction; return its id."""
-    run_id = new_id("evrun")
-    stamp = isoformat(clock.now())
-    conn.execute(
-        insert(evaluation_runs).values(
-            id=run_id,
-            eval_set_id=eval_set_id,
-            processor_id=processor_id,
-            version_id=version_id,
-            status="queued",
-            attempts=0,
-            metrics=None,
-            base_url=base_url,
-            queued_at=stamp,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+    run_id, _job = EVALUATIONS.create(
+        conn,
+        clock,
+        {
+            "eval_set_id": eval_set_id,
+            "processor_id": processor_id,
+            "version_id": version_id,
+            "metrics": None,
+            "base_url": base_url,
+        },
     )
-    enqueue(conn, clock, JOB_KIND, run_id)
     return run_id
 
 
 def get_evaluation_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return states.get_row(conn, evaluation_runs, run_id)
+    return EVALUATIONS.get(conn, run_id)
 
 
 def status_of(engine: Engine, run_id: str) -> str | None:
-    return states.status_of(engine, evaluation_runs, run_id)
-
-
-def start_evaluation(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[Any] | None:
-    """``queued`` → ``in_progress``; None (and the job finished) when it is no longer queued."""
-    with engine.begin() as conn:
-        return states.start_queued(conn, clock, evaluation_runs, run_id, attempt)
-
-
-def requeue_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:
-    """An interrupted evaluation goes back to ``queued``; it keeps its processor runs."""
-    return states.requeue(conn, clock, evaluation_runs, run_id)
+    return EVALUATIONS.status_of(engine, run_id)
 
 
 def finish_evaluation(
@@ -82,34 +65,24 @@ def finish_evaluation(
     run_id: str,
     status: str,
     *,
+    job: Job | None = None,
     from_states: tuple[str, ...] = ("in_progress",),
     metrics: dict[str, Any] | None = None,
     reason: str | None = None,
     message: str | None = None,
 ) -> bool:
-    """Move an evaluation to a terminal ``status`` if it is in ``from_states``; False if not.
+    """Move an evaluation to a terminal ``status`` if it is in ``from_states`` (and, with
+    ``job``, while the worker still holds its lease); False if not.
 
     In the same transaction its job is finished and, for succeeded or failed, the
     ``evaluation.completed`` event is recorded.
     """
-    stamp = isoformat(clock.now())
-    changed = conn.execute(
-        update(evaluation_runs)
-        .where(evaluation_runs.c.id == run_id, evaluation_runs.c.status.in_(from_states))
-        .values(
-            status=status,
-            metrics=metrics,
-            failure_reason=reason,
-            failure_message=message,
-            finished_at=stamp,
-            updated_at=stamp,
-        )
-    ).rowcount
-    if not changed:
+    values = {"metrics": metrics, "failure_reason": reason, "failure_message": message}
+    row = EVALUATIONS.finish(
+        conn, clock, run_id, status, job=job, from_states=from_states, values=values
+    )
+    if row is None:
         return False
-    finish_jobs(conn, clock, run_id)
-    row = get_evaluation_run(conn, run_id)
-    assert row is not None
     if status in ("succeeded", "failed"):
         record_event(conn, clock, "evaluation.completed", event_data(row))
     return True

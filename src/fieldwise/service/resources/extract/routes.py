@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from fieldwise.service.http.dependencies import State
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.waiting import wait_terminal
-from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.runs.lifecycle import get_run
 from fieldwise.service.resources.runs.schemas import ExtractPathCreate, ProcessorRunPublic
 from fieldwise.service.resources.runs.submit import submit_run

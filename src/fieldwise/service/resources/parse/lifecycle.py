@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, select
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events.outbox import record_event
-from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.jobs import Job, enqueue, finish_jobs
+from fieldwise.service.jobs import Job, release
+from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
 from fieldwise.service.resources.files.ops import store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
@@ -24,12 +24,17 @@ from fieldwise.service.resources.parse.tables import parse_runs
 from fieldwise.service.state import ServiceState
 
 JOB_KIND = "parse_run"
+PARSE_RUNS = DurableRuns(JOB_KIND, parse_runs, "prun")
 FORMATS = ("markdown", "text", "json")
 _MEDIA = {
     "markdown": ("md", "text/markdown"),
     "text": ("txt", "text/plain"),
     "json": ("json", "application/json"),
 }
+
+
+class _Lost(Exception):
+    """The job's lease was lost while parsing: another process owns the run now."""
 
 
 def render(doc: ParsedDocument, fmt: str) -> Any:
@@ -55,8 +60,8 @@ def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
 
 
 def insert_parse_run(
+    state: ServiceState,
     conn: Connection,
-    clock: Clock,
     *,
     fmt: str,
     filename: str,
@@ -64,27 +69,22 @@ def insert_parse_run(
     base_url: str,
     webhook_url: str | None,
     queued: bool,
-) -> str:
-    run_id = new_id("prun")
-    stamp = isoformat(clock.now())
-    conn.execute(
-        insert(parse_runs).values(
-            id=run_id,
-            status="queued" if queued else "in_progress",
-            format=fmt,
-            filename=filename,
-            input_file_id=input_file_id,
-            webhook_url=webhook_url,
-            attempts=0 if queued else 1,
-            base_url=base_url,
-            queued_at=stamp,
-            started_at=None if queued else stamp,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+) -> tuple[str, Job]:
+    """A parse run, queued for a worker or (``queued=False``) held by this process's request
+    under a lease; returns its id and job."""
+    return PARSE_RUNS.create(
+        conn,
+        state.clock,
+        {
+            "format": fmt,
+            "filename": filename,
+            "input_file_id": input_file_id,
+            "webhook_url": webhook_url,
+            "base_url": base_url,
+        },
+        claimed_by=None if queued else state.leases.owner,
+        lease=state.leases.duration,
     )
-    enqueue(conn, clock, JOB_KIND, run_id, claimed=not queued)
-    return run_id
 
 
 def _output_uri(row: Any, output_file_id: str | None) -> str | None:
@@ -97,29 +97,24 @@ def finish_parse_run(
     row: Row[Any],
     status: str,
     *,
+    job: Job | None = None,
     output_file_id: str | None = None,
     page_count: int | None = None,
     reason: str | None = None,
     message: str | None = None,
     notify: bool = True,
 ) -> bool:
-    stamp = isoformat(clock.now())
-    changed = conn.execute(
-        update(parse_runs)
-        .where(parse_runs.c.id == row.id, parse_runs.c.status.in_(("queued", "in_progress")))
-        .values(
-            status=status,
-            output_file_id=output_file_id,
-            page_count=page_count,
-            failure_reason=reason,
-            failure_message=message,
-            finished_at=stamp,
-            updated_at=stamp,
-        )
-    ).rowcount
-    if not changed:
+    values = {
+        "output_file_id": output_file_id,
+        "page_count": page_count,
+        "failure_reason": reason,
+        "failure_message": message,
+    }
+    done = PARSE_RUNS.finish(
+        conn, clock, row.id, status, job=job, from_states=ACTIVE, values=values
+    )
+    if done is None:
         return False
-    finish_jobs(conn, clock, row.id)
     if notify:
         data: dict[str, Any] = {
             "parse_run_id": row.id,
@@ -136,11 +131,12 @@ def finish_parse_run(
 
 
 def execute_parse(
-    state: ServiceState, cache: ParseCache, row: Row[Any], *, notify: bool
+    state: ServiceState, cache: ParseCache, row: Row[Any], job: Job, *, notify: bool
 ) -> tuple[str, str | None]:
     """Parse the run's input and finish the run; returns ``(status, error code)``.
 
-    A ParseError becomes a failed run (its ``code`` as the failure reason).
+    A ParseError becomes a failed run (its ``code`` as the failure reason). When ``job``'s
+    lease was lost meanwhile the run is left to whoever recovered it: ``("lost", None)``.
     """
     with state.engine.connect() as conn:
         input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
@@ -151,6 +147,7 @@ def execute_parse(
                 state.clock,
                 row,
                 "failed",
+                job=job,
                 reason="input_missing",
                 message="the input was deleted",
                 notify=notify,
@@ -161,32 +158,45 @@ def execute_parse(
     except ParseError as exc:
         with state.engine.begin() as conn:
             finish_parse_run(
-                conn, state.clock, row, "failed", reason=exc.code, message=str(exc), notify=notify
+                conn,
+                state.clock,
+                row,
+                "failed",
+                job=job,
+                reason=exc.code,
+                message=str(exc),
+                notify=notify,
             )
         return "failed", exc.code
     suffix, media = _MEDIA[row.format]
     sha, size = state.blobs.put_bytes(encode(render(doc, row.format)))
-    with state.engine.begin() as conn:
-        out = store_file(
-            state,
-            conn,
-            sha256=sha,
-            size=size,
-            filename=f"{row.id}.{suffix}",
-            content_type=media,
-            purpose="parse_output",
-            metadata={"parse_run_id": row.id},
-            derived_from=input_file.id,
-        )
-        finish_parse_run(
-            conn,
-            state.clock,
-            row,
-            "succeeded",
-            output_file_id=out.id,
-            page_count=len(doc.pages),
-            notify=notify,
-        )
+    try:
+        with state.engine.begin() as conn:
+            out = store_file(
+                state,
+                conn,
+                sha256=sha,
+                size=size,
+                filename=f"{row.id}.{suffix}",
+                content_type=media,
+                purpose="parse_output",
+                metadata={"parse_run_id": row.id},
+                derived_from=input_file.id,
+            )
+            done = finish_parse_run(
+                conn,
+                state.clock,
+                row,
+                "succeeded",
+                job=job,
+                output_file_id=out.id,
+                page_count=len(doc.pages),
+                notify=notify,
+            )
+            if not done:
+                raise _Lost  # roll back the output's file row; its blob may stay for others
+    except _Lost:
+        return "lost", None
     return "succeeded", None
 
 
@@ -197,32 +207,18 @@ class ParseRunHandler:
         self.cache = cache
 
     def run(self, state: ServiceState, job: Job) -> None:
-        stamp = isoformat(state.clock.now())
-        with state.engine.begin() as conn:
-            won = conn.execute(
-                update(parse_runs)
-                .where(parse_runs.c.id == job.target_id, parse_runs.c.status == "queued")
-                .values(
-                    status="in_progress", started_at=stamp, attempts=job.attempts, updated_at=stamp
-                )
-            ).rowcount
-            if not won:
-                finish_jobs(conn, state.clock, job.target_id)
-                return
-            row = conn.execute(select(parse_runs).where(parse_runs.c.id == job.target_id)).one()
-        execute_parse(state, self.cache, row, notify=True)
+        row = PARSE_RUNS.start(state.engine, state.clock, job)
+        if row is not None:
+            execute_parse(state, self.cache, row, job, notify=True)
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         with state.engine.begin() as conn:
-            row = conn.execute(select(parse_runs).where(parse_runs.c.id == job.target_id)).first()
-            if row is not None:
-                finish_parse_run(conn, state.clock, row, "failed", reason=reason, message=message)
-            finish_jobs(conn, state.clock, job.target_id)
+            row = PARSE_RUNS.get(conn, job.target_id)
+            failed = row is not None and finish_parse_run(
+                conn, state.clock, row, "failed", job=job, reason=reason, message=message
+            )
+            if not failed:
+                release(conn, state.clock, job)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        changed = conn.execute(
-            update(parse_runs)
-            .where(parse_runs.c.id == target_id, parse_runs.c.status.in_(("queued", "in_progress")))
-            .values(status="queued", started_at=None, updated_at=isoformat(clock.now()))
-        ).rowcount
-        return bool(changed)
+        return PARSE_RUNS.requeue(conn, clock, target_id)

@@ -18,6 +18,7 @@ from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.http.dependencies import State, common_fields
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.schemas import DeletedPublic
+from fieldwise.service.jobs import Job
 from fieldwise.service.resources.files.ops import (
     require_multipart,
     store_file,
@@ -130,7 +131,9 @@ async def _receive(request: Request, state: ServiceState, *, with_webhook: bool)
     return {"upload": stored, "format": fmt, "webhook": webhook}
 
 
-def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool) -> Any:
+def _create(
+    state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
+) -> tuple[Any, Job]:
     with state.engine.begin() as conn:
         input_file = store_file(
             state,
@@ -142,9 +145,9 @@ def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queu
             purpose="parse_input",
             metadata={},
         )
-        run_id = insert_parse_run(
+        run_id, job = insert_parse_run(
+            state,
             conn,
-            state.clock,
             fmt=part["format"],
             filename=part["upload"].filename,
             input_file_id=input_file.id,
@@ -152,7 +155,7 @@ def _create(state: ServiceState, request: Request, part: dict[str, Any], *, queu
             webhook_url=part["webhook"],
             queued=queued,
         )
-        return conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one()
+        return conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one(), job
 
 
 def _load(state: ServiceState, parse_run_id: str) -> Any:
@@ -176,10 +179,14 @@ async def parse_file(request: Request, state: State) -> ParseRunPublic:
     """Parse a document now; the parse run (``prun_…``) holds the output: Markdown (default),
     ``text``, or ``json`` (pages with lines and words and their boxes)."""
     part = await _receive(request, state, with_webhook=False)
-    row = await run_in_threadpool(_create, state, request, part, queued=False)
+    row, job = await run_in_threadpool(_create, state, request, part, queued=False)
 
     def work() -> ParseRunPublic:
-        status, code = execute_parse(state, ParseCache(state), row, notify=False)
+        state.leases.hold(job)  # renewed while we parse, so no other process recovers it
+        try:
+            status, code = execute_parse(state, ParseCache(state), row, job, notify=False)
+        finally:
+            state.leases.drop(job)
         done = _load(state, row.id)
         if status == "failed":
             _delete(state, row.id)
@@ -200,7 +207,7 @@ async def parse_file_async(request: Request, state: State) -> ParseRunPublic:
     """Queue a parse; when it ends, ``parse.run.completed`` (or ``parse.run.failed``, with
     the 415/422 reason) is delivered to ``webhook_url``, signed like every webhook."""
     part = await _receive(request, state, with_webhook=True)
-    row = await run_in_threadpool(_create, state, request, part, queued=True)
+    row, _job = await run_in_threadpool(_create, state, request, part, queued=True)
     return parse_run_public(state, row)
 
 

@@ -4,6 +4,7 @@ stages whether the run was canceled, and finishing with one conditional transact
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -17,13 +18,16 @@ from fieldwise.service.engines.extraction import (
     validate_config,
 )
 from fieldwise.service.engines.parsing import ParseError
-from fieldwise.service.jobs import Job, finish_jobs
+from fieldwise.service.jobs import Job, held, release
+from fieldwise.service.jobs.durable import ACTIVE
 from fieldwise.service.resources.files.ops import store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
 from fieldwise.service.state import ServiceState
+
+log = logging.getLogger("fieldwise.service.jobs")
 
 
 class _Stop(Exception):
@@ -44,12 +48,13 @@ class ProcessorRunHandler:
         self.cache = cache
 
     def run(self, state: ServiceState, job: Job) -> None:
-        row = start_run(state.engine, state.clock, job.target_id, job.attempts)
+        row = start_run(state.engine, state.clock, job)
         if row is None:
             return
         try:
-            output = self._work(state, row)
+            output = self._work(state, row, job)
         except _Stop:
+            _report_lost(state, job)
             return
         except _Failed as failure:
             with state.engine.begin() as conn:
@@ -58,17 +63,19 @@ class ProcessorRunHandler:
                     state.clock,
                     row.id,
                     "failed",
+                    job=job,
                     reason=failure.reason,
                     message=failure.message,
                 )
             return
-        self._store(state, row, output)
+        self._store(state, row, job, output)
 
-    def _check(self, state: ServiceState, run_id: str) -> None:
-        if status_of(state.engine, run_id) != "in_progress":
+    def _check(self, state: ServiceState, row: Any, job: Job) -> None:
+        """Between stages: stop when the run was canceled or deleted, or our lease was lost."""
+        if state.leases.lost(job) or status_of(state.engine, row.id) != "in_progress":
             raise _Stop
 
-    def _work(self, state: ServiceState, row: Any) -> dict[str, Any]:
+    def _work(self, state: ServiceState, row: Any, job: Job) -> dict[str, Any]:
         with state.engine.connect() as conn:
             input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
             config_raw, threshold = self._version(conn, row)
@@ -78,7 +85,7 @@ class ProcessorRunHandler:
             doc = self.cache.get(input_file)
         except ParseError as exc:
             raise _Failed(exc.code, str(exc)) from None
-        self._check(state, row.id)
+        self._check(state, row, job)
         if config_raw is None:
             return extract_key_values(doc, confidence_threshold=threshold)
         try:
@@ -88,7 +95,7 @@ class ProcessorRunHandler:
             raise _Failed("invalid_config", str(exc)) from None
         except ExtractionError as exc:
             raise _Failed("extraction_error", str(exc)) from None
-        self._check(state, row.id)
+        self._check(state, row, job)
         return output
 
     def _version(self, conn: Connection, row: Any) -> tuple[dict[str, Any] | None, float | None]:
@@ -104,17 +111,19 @@ class ProcessorRunHandler:
             raise _Failed("version_missing", f"version {row.version_id} no longer exists")
         return dict(config), threshold
 
-    def _store(self, state: ServiceState, row: Any, output: dict[str, Any]) -> None:
+    def _store(self, state: ServiceState, row: Any, job: Job, output: dict[str, Any]) -> None:
         body = json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
         sha, size = state.blobs.put_bytes(body)
         try:
-            self._commit(state, row, sha, size, output)
+            self._commit(state, row, job, sha, size, output)
         except _Stop:
-            # Canceled while we stored: the transaction rolled back, keep nothing of it.
+            _report_lost(state, job)
+            # Canceled while we stored, or our lease was lost (another process recovered the
+            # run): the transaction rolled back, keep nothing of it.
             _drop_blob_if_unused(state, sha)
 
     def _commit(
-        self, state: ServiceState, row: Any, sha: str, size: int, output: dict[str, Any]
+        self, state: ServiceState, row: Any, job: Job, sha: str, size: int, output: dict[str, Any]
     ) -> None:
         with state.engine.begin() as conn:
             out_file = store_file(
@@ -129,26 +138,51 @@ class ProcessorRunHandler:
                 derived_from=row.input_file_id,
             )
             done = finish_run(
-                conn, state.clock, row.id, "succeeded", output=output, output_file_id=out_file.id
+                conn,
+                state.clock,
+                row.id,
+                "succeeded",
+                job=job,
+                output=output,
+                output_file_id=out_file.id,
             )
             if not done:
                 raise _Stop
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         with state.engine.begin() as conn:
-            finish_run(
+            failed = finish_run(
                 conn,
                 state.clock,
                 job.target_id,
                 "failed",
-                from_states=("queued", "in_progress"),
+                job=job,
+                from_states=ACTIVE,
                 reason=reason,
                 message=message,
             )
-            finish_jobs(conn, state.clock, job.target_id)
+            if not failed:
+                release(conn, state.clock, job)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return requeue_run(conn, clock, target_id)
+
+
+def _report_lost(state: ServiceState, job: Job) -> None:
+    """Say so when work is dropped because another process took the job over (not merely
+    because the run was canceled or deleted)."""
+    with state.engine.connect() as conn:
+        still_ours = held(conn, job)
+    if not still_ours and not _finished_by_cancel(state, job):
+        log.warning(
+            "job %s (run %s): its lease was lost to another process; the result is dropped",
+            job.id,
+            job.target_id,
+        )
+
+
+def _finished_by_cancel(state: ServiceState, job: Job) -> bool:
+    return status_of(state.engine, job.target_id) in (None, "canceled")
 
 
 def _drop_blob_if_unused(state: ServiceState, sha: str) -> None:

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, insert, select, update
+from sqlalchemy import Connection, Engine, Row, select
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.http.errors import ApiError
-from fieldwise.service.ids import isoformat, new_id, parse_iso
-from fieldwise.service.jobs import enqueue, finish_jobs, states
+from fieldwise.service.ids import parse_iso
+from fieldwise.service.jobs import Job, enqueue, release
+from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.tables import processor_runs
 
 JOB_KIND = "processor_run"
+RUNS = DurableRuns(JOB_KIND, processor_runs, "run")
 #: The job a node run queues for its workflow run (the workflows resource handles it).
 WORKFLOW_STEP = "workflow_step"
 
@@ -83,50 +85,46 @@ def create_processor_run(
     node_id: str | None = None,
 ) -> str:
     """Insert a queued run and its job in the caller's transaction; return the run id."""
-    run_id = new_id("run")
-    stamp = isoformat(clock.now())
-    conn.execute(
-        insert(processor_runs).values(
-            id=run_id,
-            processor_id=processor_id,
-            version_id=version_id,
-            status="queued",
-            input_path=input_path,
-            input_file_id=input_file_id,
-            params=params,
-            attempts=0,
-            base_url=base_url,
-            workflow_run_id=workflow_run_id,
-            node_id=node_id,
-            queued_at=stamp,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+    run_id, _job = RUNS.create(
+        conn,
+        clock,
+        {
+            "processor_id": processor_id,
+            "version_id": version_id,
+            "input_path": input_path,
+            "input_file_id": input_file_id,
+            "params": params,
+            "base_url": base_url,
+            "workflow_run_id": workflow_run_id,
+            "node_id": node_id,
+        },
     )
-    enqueue(conn, clock, JOB_KIND, run_id)
     return run_id
 
 
 def get_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return states.get_row(conn, processor_runs, run_id)
+    return RUNS.get(conn, run_id)
 
 
 def status_of(engine: Engine, run_id: str) -> str | None:
-    return states.status_of(engine, processor_runs, run_id)
+    return RUNS.status_of(engine, run_id)
 
 
-def start_run(engine: Engine, clock: Clock, run_id: str, attempt: int) -> Row[Any] | None:
-    """``queued`` → ``in_progress``; None when the run is gone or no longer queued."""
+def start_run(engine: Engine, clock: Clock, job: Job) -> Row[Any] | None:
+    """``queued`` → ``in_progress`` for the claimed job; None when the run is gone or no longer
+    queued. A workflow's node run gives its workflow run a step in the same transaction."""
     with engine.begin() as conn:
-        row = states.start_queued(conn, clock, processor_runs, run_id, attempt)
-        if row is not None and row.workflow_run_id:
+        row = RUNS.mark_started(conn, clock, job.target_id, attempt=job.attempts)
+        if row is None:
+            release(conn, clock, job)
+        elif row.workflow_run_id:
             enqueue(conn, clock, WORKFLOW_STEP, row.workflow_run_id)
         return row
 
 
 def requeue_run(conn: Connection, clock: Clock, run_id: str) -> bool:
     """An interrupted ``in_progress`` run goes back to ``queued`` (recovery)."""
-    return states.requeue(conn, clock, processor_runs, run_id)
+    return RUNS.requeue(conn, clock, run_id)
 
 
 def finish_run(
@@ -135,36 +133,28 @@ def finish_run(
     run_id: str,
     status: str,
     *,
+    job: Job | None = None,
     from_states: tuple[str, ...] = ("in_progress",),
     output: dict[str, Any] | None = None,
     output_file_id: str | None = None,
     reason: str | None = None,
     message: str | None = None,
 ) -> bool:
-    """Move a run to a terminal ``status`` if it is in ``from_states``; False if it was not.
+    """Move a run to a terminal ``status`` if it is in ``from_states`` (and, with ``job``, while
+    the worker still holds the job's lease); False if it was not.
 
     In the same transaction: the run's job is finished, its event recorded, and its workflow
     run (if any) given a step to take.
     """
-    stamp = isoformat(clock.now())
-    changed = conn.execute(
-        update(processor_runs)
-        .where(processor_runs.c.id == run_id, processor_runs.c.status.in_(from_states))
-        .values(
-            status=status,
-            output=output,
-            output_file_id=output_file_id,
-            failure_reason=reason,
-            failure_message=message,
-            finished_at=stamp,
-            updated_at=stamp,
-        )
-    ).rowcount
-    if not changed:
+    values = {
+        "output": output,
+        "output_file_id": output_file_id,
+        "failure_reason": reason,
+        "failure_message": message,
+    }
+    row = RUNS.finish(conn, clock, run_id, status, job=job, from_states=from_states, values=values)
+    if row is None:
         return False
-    finish_jobs(conn, clock, run_id)
-    row = get_run(conn, run_id)
-    assert row is not None
     if row.processor_id is not None and status in ("succeeded", "failed"):
         data: dict[str, Any] = {
             "processor_id": row.processor_id,

@@ -17,7 +17,7 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
-from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.processors.tables import processors
 from fieldwise.service.resources.runs.lifecycle import (

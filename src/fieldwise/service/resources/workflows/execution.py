@@ -15,12 +15,16 @@ from sqlalchemy import Connection, Row, insert, select, update
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.jobs import Job, finish_job
+from fieldwise.service.jobs import Job, release
+from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
 from fieldwise.service.resources.processors.tables import processors
-from fieldwise.service.resources.runs.lifecycle import create_processor_run
+from fieldwise.service.resources.runs.lifecycle import WORKFLOW_STEP, create_processor_run
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.workflows.tables import workflow_runs, workflows
 from fieldwise.service.state import ServiceState
+
+#: Workflow runs ride on their node runs' jobs; their own moves share the durable lifecycle.
+WORKFLOW_RUNS = DurableRuns(WORKFLOW_STEP, workflow_runs, "run")
 
 
 def _row(conn: Connection, workflow_run_id: str) -> Row[Any] | None:
@@ -135,12 +139,7 @@ def take_step(conn: Connection, clock: Clock, workflow_run_id: str) -> None:
     if node_run is None or node_run.status == "queued":
         return
     if run.status == "queued":
-        stamp = isoformat(clock.now())
-        conn.execute(
-            update(workflow_runs)
-            .where(workflow_runs.c.id == workflow_run_id, workflow_runs.c.status == "queued")
-            .values(status="in_progress", started_at=stamp, updated_at=stamp)
-        )
+        WORKFLOW_RUNS.mark_started(conn, clock, workflow_run_id)
     if node_run.status == "in_progress":
         return
     if node_run.status == "succeeded":
@@ -168,12 +167,12 @@ class WorkflowStepHandler:
 
     def run(self, state: ServiceState, job: Job) -> None:
         with state.engine.begin() as conn:
-            take_step(conn, state.clock, job.target_id)
-            finish_job(conn, state.clock, job.id)
+            if release(conn, state.clock, job):  # else another process took this step
+                take_step(conn, state.clock, job.target_id)
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         with state.engine.begin() as conn:
-            finish_job(conn, state.clock, job.id)
+            release(conn, state.clock, job)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return True  # a step is idempotent: taking it again is always safe
@@ -189,20 +188,12 @@ def _finish(
     message: str | None = None,
     node_id: str | None = None,
 ) -> None:
-    stamp = isoformat(clock.now())
-    changed = conn.execute(
-        update(workflow_runs)
-        .where(workflow_runs.c.id == run.id, workflow_runs.c.status.in_(("queued", "in_progress")))
-        .values(
-            status=status,
-            failure_reason=reason,
-            failure_message=message,
-            started_at=run.started_at or stamp,
-            finished_at=stamp,
-            updated_at=stamp,
-        )
-    ).rowcount
-    if not changed:
+    values = {
+        "failure_reason": reason,
+        "failure_message": message,
+        "started_at": run.started_at or isoformat(clock.now()),
+    }
+    if WORKFLOW_RUNS.finish(conn, clock, run.id, status, from_states=ACTIVE, values=values) is None:
         return
     data: dict[str, Any] = {
         "workflow_id": run.workflow_id,

@@ -24,7 +24,7 @@ from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.http.waiting import wait_terminal
 from fieldwise.service.ids import new_id, slugify
-from fieldwise.service.jobs.states import TERMINAL
+from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.runs.schemas import RunStatus
