@@ -30,7 +30,8 @@ DATE_ORDERS = ("DMY", "MDY", "YMD")
 DATE_ORDER_CHOICES = (*DATE_ORDERS, "auto")
 # "labels": labels, or a scan for self-validating types without labels (the original rules);
 # "letterhead": labels first, else the most prominent text at the top of page 1
-STRATEGIES = ("labels", "letterhead")
+# "seller" / "buyer": labels first, else the party named with a legal form (see parties.py)
+STRATEGIES = ("labels", "letterhead", "seller", "buyer")
 OCCURRENCES = ("best", "first")
 SUB_LINES = ("merge", "skip")
 CELLS = ("words", "gaps")
@@ -62,6 +63,7 @@ _FIELD_KEYS = {
     "sub_lines",
     "cells",
     "occurrence",
+    "section",
 }
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _ENTRYPOINT = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_]\w*$")
@@ -94,6 +96,7 @@ class FieldSpec:
     sub_lines: str = "merge"
     cells: str = "words"
     occurrence: str = "best"
+    section: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,11 +207,11 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The opt-in field options; each is refused on a type it does not apply to."""
     kind = raw.get("type", "string")
     strategy = _choice(raw, "strategy", STRATEGIES, where)
-    if strategy == "letterhead" and kind != "string":
-        raise _fail(f"{where}.strategy", "the letterhead strategy reads string fields only")
+    if strategy != "labels" and kind != "string":
+        raise _fail(f"{where}.strategy", f"the {strategy} strategy reads string fields only")
     exclude = _strings(raw.get("exclude", []), f"{where}.exclude")
-    if exclude and strategy != "letterhead":
-        raise _fail(f"{where}.exclude", "only the letterhead strategy takes exclude")
+    if exclude and strategy not in ("letterhead", "seller"):
+        raise _fail(f"{where}.exclude", "only the letterhead and seller strategies take exclude")
     infer = raw.get("infer_from_symbols", False)
     if not isinstance(infer, bool):
         raise _fail(f"{where}.infer_from_symbols", "expected true or false")
@@ -219,6 +222,9 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
         raise _fail(f"{where}.occurrence", "array fields read one table")
     sub_lines = _choice(raw, "sub_lines", SUB_LINES, where)
     cells = _choice(raw, "cells", CELLS, where)
+    section = _strings(raw.get("section", []), f"{where}.section")
+    if section and kind == "array":
+        raise _fail(f"{where}.section", "array fields read one table, not a section")
     if kind != "array" and ("sub_lines" in raw or "cells" in raw):
         key = "sub_lines" if "sub_lines" in raw else "cells"
         raise _fail(f"{where}.{key}", "only array fields take this option")
@@ -229,6 +235,7 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
         "sub_lines": sub_lines,
         "cells": cells,
         "occurrence": occurrence,
+        "section": section,
     }
 
 

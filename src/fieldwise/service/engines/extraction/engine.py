@@ -38,6 +38,8 @@ from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
+from fieldwise.service.engines.extraction.parties import party
+from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import find_table
 from fieldwise.service.engines.extraction.typed import parse_typed, validity
@@ -66,12 +68,27 @@ def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | Non
     )
 
 
-def _candidates(
+def _within(
     doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
+) -> set[tuple[int, int]] | None:
+    """The (page, line) pairs a field with a ``section`` may read; None: anywhere."""
+    if not spec.section:
+        return None
+    every = [h for other in config.fields for h in other.section]
+    return section_lines(doc, spec.section, every)
+
+
+def _candidates(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
     groups: list[list[Candidate]] = []
     for hit in find_labels(doc, spec.labels, config.label_threshold):
+        if within is not None and (hit.page, hit.line) not in within:
+            continue
         out: list[Candidate] = []
         groups.append(out)
         for snippet in value_snippets(doc, hit, spec.position):
@@ -111,12 +128,19 @@ def _first(groups: list[list[Candidate]]) -> Candidate | None:
     return None
 
 
-def _scan(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
+def _scan(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
+) -> Candidate | None:
     """Without a label: the first value of a self-validating type in reading order."""
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
     for p, page in enumerate(doc.pages):
-        for line in page.lines:
+        for li, line in enumerate(page.lines):
+            if within is not None and (p, li) not in within:
+                continue
             parsed = _parse(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
@@ -141,8 +165,9 @@ def _best(candidates: list[Candidate]) -> Candidate | None:
 
 def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     best = None
+    within = _within(doc, spec, config)
     if spec.labels:
-        groups = _candidates(doc, spec, config)
+        groups = _candidates(doc, spec, config, within)
         if spec.occurrence == "first":
             best = _first(groups)
         else:
@@ -150,9 +175,11 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
-        best = _scan(doc, spec, config)
+        best = _scan(doc, spec, config, within)
     if best is None and spec.strategy == "letterhead":
         best = letterhead(doc, spec, config)
+    if best is None and spec.strategy in ("seller", "buyer"):
+        best = party(doc, spec, config)
     return best
 
 

@@ -1,0 +1,93 @@
+"""Sections, and seller/buyer names from legal forms and party cues, on small text documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fieldwise.errors import ConfigError
+from fieldwise.service.engines.extraction import extract, validate_config
+from fieldwise.service.engines.parsing import parse_document
+
+FORM = """Rechnung Nr. 2024-117 vom 03.05.2024
+Verkäufer
+Name: Alpha Werkzeuge GmbH
+Anschrift: Hauptstraße 1
+DE 10115 Berlin
+Käufer/Leistungsempfänger
+Name: Beta Handel AG
+Anschrift: Marktplatz 2
+DE 80331 München
+"""
+
+LETTER = """Gamma Software Ltd • 1 High Street • London
+                                                  INVOICE
+Bill to:
+Delta Analytics GmbH
+Ringstraße 4
+Leipzig
+Total 119.00 EUR
+
+
+
+Gamma Software Ltd, 1 High Street, London, VAT GB123456789
+"""
+
+
+def _run(text: str, fields: list[dict[str, Any]]) -> dict[str, Any]:
+    doc = parse_document(text.encode(), filename="a.txt")
+    out: dict[str, Any] = extract(doc, validate_config({"fields": fields}))
+    return out
+
+
+def test_a_section_chooses_the_block_of_a_repeated_label() -> None:
+    seller = ["Verkäufer", "Seller"]
+    buyer = ["Käufer", "Buyer"]
+    out = _run(
+        FORM,
+        [
+            {"name": "seller", "type": "string", "labels": ["Name"], "section": seller},
+            {"name": "buyer", "type": "string", "labels": ["Name"], "section": buyer},
+            {"name": "city", "type": "string", "section": seller, "pattern": r"\d{5}\s+(\w+)"},
+            {"name": "buyer_city", "type": "string", "section": buyer, "pattern": r"\d{5}\s+(\w+)"},
+        ],
+    )
+    assert out["value"] == {
+        "seller": "Alpha Werkzeuge GmbH",
+        "buyer": "Beta Handel AG",
+        "city": "Berlin",
+        "buyer_city": "München",
+    }
+
+
+def test_seller_and_buyer_from_legal_forms_and_cues() -> None:
+    out = _run(
+        LETTER,
+        [
+            {"name": "seller", "type": "string", "strategy": "seller"},
+            {"name": "buyer", "type": "string", "strategy": "buyer"},
+        ],
+    )
+    assert out["value"] == {"seller": "Gamma Software Ltd", "buyer": "Delta Analytics GmbH"}
+    assert out["metadata"]["seller"]["confidence"] >= 0.5
+
+
+def test_the_buyer_is_never_the_seller_even_when_printed_first() -> None:
+    text = "Delta Analytics GmbH\nCustomer: Delta Analytics GmbH\nFrom: Epsilon Media B.V.\n"
+    out = _run(text, [{"name": "seller", "type": "string", "strategy": "seller"}])
+    assert out["value"]["seller"] == "Epsilon Media B.V."
+    assert out["metadata"]["seller"]["confidence"] == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ({"type": "date", "strategy": "seller"}, "fields[0].strategy: the seller strategy reads"),
+        ({"type": "array", "columns": {"a": ["A"]}, "section": ["X"]}, "fields[0].section"),
+        ({"type": "string", "section": [""]}, "fields[0].section[0]: expected a non-empty"),
+    ],
+)
+def test_new_options_are_validated(field: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        validate_config({"fields": [{"name": "f", **field}]})
