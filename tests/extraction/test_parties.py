@@ -91,3 +91,34 @@ def test_the_buyer_is_never_the_seller_even_when_printed_first() -> None:
 def test_new_options_are_validated(field: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
         validate_config({"fields": [{"name": "f", **field}]})
+
+
+def test_vocabulary_labels_in_other_languages_and_rates_before_their_label() -> None:
+    text = (
+        "Factuurnummer: 2019-0042\nFactuurdatum: 12-03-2019\n"
+        "Sous-total 100,00\nzzgl. 19 % MwSt. 19,00\nNet à payer 119,00 €\n"
+    )
+    out = _run(
+        text,
+        [
+            {"name": "number", "type": "string", "vocabulary": "invoice_number"},
+            {"name": "date", "type": "date", "vocabulary": "issue_date"},
+            {"name": "net", "type": "currency", "vocabulary": "net_total"},
+            {"name": "rate", "type": "number", "vocabulary": "vat_rate"},
+            {"name": "total", "type": "currency", "vocabulary": "grand_total"},
+        ],
+    )
+    assert out["value"] == {
+        "number": "2019-0042",
+        "date": "2019-03-12",
+        "net": 100.0,
+        "rate": 19.0,
+        "total": 119.0,
+    }
+
+
+def test_vocabulary_and_percent_are_validated() -> None:
+    with pytest.raises(ConfigError, match=r"fields\[0\]\.vocabulary: unknown concept 'nope'"):
+        validate_config({"fields": [{"name": "f", "vocabulary": "nope"}]})
+    with pytest.raises(ConfigError, match=r"fields\[0\]\.percent: only number fields"):
+        validate_config({"fields": [{"name": "f", "type": "string", "percent": True}]})

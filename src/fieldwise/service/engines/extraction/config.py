@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fieldwise.errors import ConfigError
+from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
 __all__ = [
     "COLUMN_TYPES",
@@ -64,6 +65,8 @@ _FIELD_KEYS = {
     "cells",
     "occurrence",
     "section",
+    "vocabulary",
+    "percent",
 }
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _ENTRYPOINT = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_]\w*$")
@@ -97,6 +100,8 @@ class FieldSpec:
     cells: str = "words"
     occurrence: str = "best"
     section: tuple[str, ...] = ()
+    vocabulary: str | None = None
+    percent: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,9 +196,12 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if kind != "array" and ("columns" in raw or "column_types" in raw):
         raise _fail(f"{where}.columns", "only array fields take columns")
     labels = _strings(raw.get("labels", []), f"{where}.labels")
-    return FieldSpec(
-        name, kind, labels, pattern, position, required, values, columns, **_options(raw, where)
-    )
+    options = _options(raw, where)
+    if options["vocabulary"] is not None:
+        # the built-in labels of the concept follow the config's own (which come first)
+        extra = [x for x in CONCEPTS[options["vocabulary"]] if x not in labels]
+        labels = (*labels, *extra)
+    return FieldSpec(name, kind, labels, pattern, position, required, values, columns, **options)
 
 
 def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
@@ -228,7 +236,19 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     if kind != "array" and ("sub_lines" in raw or "cells" in raw):
         key = "sub_lines" if "sub_lines" in raw else "cells"
         raise _fail(f"{where}.{key}", "only array fields take this option")
+    vocabulary = raw.get("vocabulary")
+    if vocabulary is not None and vocabulary not in CONCEPTS:
+        raise _fail(
+            f"{where}.vocabulary", f"unknown concept {vocabulary!r} (one of {', '.join(CONCEPTS)})"
+        )
+    percent = raw.get("percent", vocabulary == "vat_rate")
+    if not isinstance(percent, bool):
+        raise _fail(f"{where}.percent", "expected true or false")
+    if percent and kind != "number":
+        raise _fail(f"{where}.percent", "only number fields read percentages")
     return {
+        "vocabulary": vocabulary,
+        "percent": percent,
         "strategy": strategy,
         "exclude": exclude,
         "infer_from_symbols": infer,

@@ -65,6 +65,7 @@ def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | Non
         pattern=spec.pattern,
         values=spec.values,
         lenient_dates=config.lenient_dates,
+        percent=spec.percent,
     )
 
 
@@ -91,7 +92,7 @@ def _candidates(
             continue
         out: list[Candidate] = []
         groups.append(out)
-        for snippet in value_snippets(doc, hit, spec.position):
+        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent):
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-__all__ = ["Parsed", "parse_amount", "parse_bool", "parse_date", "parse_enum", "parse_string"]
+__all__ = [
+    "Parsed",
+    "parse_amount",
+    "parse_bool",
+    "parse_date",
+    "parse_enum",
+    "parse_percent",
+    "parse_string",
+]
 
 _CUR = r"(?:€|\$|£|EUR|USD|GBP|CHF)"
 _AMOUNT = re.compile(
@@ -108,6 +116,18 @@ def parse_amount(snippet: str) -> Parsed | None:
         text = match.group(0).strip()
         return Parsed(value, text, _exact(snippet, match.start(), match.end()), currency)
     return None
+
+
+_PERCENT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,4})?)\s?%")
+
+
+def parse_percent(snippet: str) -> Parsed | None:
+    """The first percentage, as its number: "19 %" and "19,0%" are 19.0, "(0%)" is 0.0."""
+    match = _PERCENT.search(snippet)
+    if match is None:
+        return None
+    value = float(match.group(1).replace(",", "."))
+    return Parsed(value, match.group(0), _exact(snippet, match.start(), match.end()))
 
 
 def _year(text: str) -> int:

@@ -49,3 +49,79 @@ SELLER_CUES = (
     "Fournisseur", "Vendeur", "Émetteur", "Leverancier", "Verkoper", "Afzender", "Proveedor",
     "Vendedor", "Emisor", "Fornitore", "Venditore", "Cedente", "Fornecedor", "Emitente",
 )  # fmt: skip
+
+# Labels of common invoice and receipt fields (``"vocabulary": "<concept>"`` adds them to a
+# field's own labels). Every language is tried on every document: a label that is not on the
+# page costs nothing, and mixed-language documents ("Invoice / Rechnung") are common.
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "invoice_number": (
+        "Invoice number", "Invoice No", "Invoice #", "Invoice", "Receipt number", "Receipt No",
+        "Bill No", "Document No", "Rechnungsnummer", "Rechnungs-Nr", "Rechnung Nr",
+        "Rechnungsnr", "Beleg-Nr", "Belegnummer", "Rechnung", "Numéro de facture",
+        "N° de facture", "Facture N°", "Facture", "Factuurnummer", "Factuurnr", "Factuur",
+        "Número de factura", "Nº de factura", "Factura", "Numero fattura", "Fattura n",
+        "Fattura", "Número da fatura", "Fatura", "Nota fiscal",
+    ),
+    "issue_date": (
+        "Invoice date", "Date of issue", "Date issued", "Issue date", "Issued on", "Date",
+        "Receipt date", "Date paid", "Rechnungsdatum", "Belegdatum", "Datum", "vom",
+        "Date de facture", "Date de facturation", "Date d'émission", "Factuurdatum",
+        "Fecha de factura", "Fecha de emisión", "Fecha", "Data fattura", "Data di emissione",
+        "Data", "Data da fatura", "Data de emissão",
+    ),
+    "due_date": (
+        "Due date", "Payment due", "Due on", "Pay by", "Fälligkeitsdatum", "Fällig am",
+        "Fälligkeit", "Zahlbar bis", "Date d'échéance", "Échéance", "Vervaldatum",
+        "Vervaldag", "Fecha de vencimiento", "Vencimiento", "Data di scadenza", "Scadenza",
+        "Data de vencimento", "Vencimento",
+    ),
+    "order_number": (
+        "Order number", "Order No", "PO number", "PO No", "Purchase order", "Your order",
+        "Bestellnummer", "Bestellung", "Ihre Bestellung", "Auftragsnummer", "Numéro de commande",
+        "Bon de commande", "Bestelnummer", "Ordernummer", "Número de pedido", "Pedido",
+        "Numero ordine", "Ordine", "Número da encomenda", "Encomenda",
+    ),
+    "net_total": (
+        "Subtotal", "Sub total", "Net total", "Net amount", "Total excl. tax", "Total excl. VAT",
+        "Total ex. tax", "Amount before tax", "Nettobetrag", "Gesamtnetto", "Summe netto",
+        "Netto", "Zwischensumme", "Rechnungssumme ohne USt.", "Total HT", "Montant HT",
+        "Sous-total", "Subtotaal", "Totaal excl. btw", "Netto bedrag", "Base imponible",
+        "Subtotal sin IVA", "Imponibile", "Totale imponibile", "Total sem IVA", "Valor líquido",
+    ),
+    "tax_total": (
+        "Tax", "Tax amount", "VAT", "VAT amount", "GST", "Sales tax", "SST", "Steuerbetrag",
+        "MwSt.", "USt.", "Umsatzsteuer", "Mehrwertsteuer", "TVA", "Montant TVA", "BTW",
+        "BTW bedrag", "IVA", "Cuota IVA", "Importo IVA", "Valor do IVA",
+    ),
+    "grand_total": (
+        "Total", "Grand total", "Total amount", "Invoice total", "Total due", "Amount due",
+        "Total (incl. tax)", "Total incl. VAT", "Gesamtbetrag", "Rechnungsbetrag", "Bruttosumme",
+        "Summe brutto", "Gesamtsumme", "Endbetrag", "Total TTC", "Montant TTC", "Net à payer",
+        "Totaal", "Totaalbedrag", "Totaal incl. btw", "Te betalen", "Importe total",
+        "Total a pagar", "Totale", "Totale fattura", "Totale documento", "Valor total",
+    ),
+    "amount_due": (
+        "Amount due", "Balance due", "Amount payable", "To pay", "Zahlbetrag", "Zu zahlen",
+        "Offener Betrag", "Net à payer", "Reste à payer", "Te betalen", "Openstaand bedrag",
+        "Importe a pagar", "Saldo", "Da pagare", "Netto a pagare", "Valor a pagar",
+    ),
+    "prepaid_total": (
+        "Prepaid", "Prepaid amount", "Paid", "Amount paid", "Payments", "Deposit",
+        "Erhaltene Anzahlungen", "Anzahlung", "Bereits bezahlt", "Acompte", "Déjà payé",
+        "Vooruitbetaald", "Aanbetaling", "Anticipo", "Pagado", "Acconto", "Già pagato",
+        "Adiantamento", "Pago",
+    ),
+    "vat_rate": (
+        "VAT", "VAT rate", "Tax rate", "GST", "Tax", "MwSt.", "USt.", "Ust", "Steuersatz",
+        "TVA", "Taux de TVA", "BTW", "BTW-tarief", "IVA", "Tipo de IVA", "Aliquota IVA",
+        "Taxa de IVA",
+    ),
+    "vat_id": (
+        "VAT ID", "VAT No", "VAT number", "VAT reg no", "Tax ID", "GST No", "GST ID",
+        "USt-IdNr", "USt-ID", "UID", "N° TVA", "Numéro de TVA", "TVA intracommunautaire",
+        "BTW-nummer", "BTW nr", "NIF", "CIF", "Partita IVA", "P. IVA", "NIF/NIPC",
+    ),
+    "tax_number": ("Tax number", "Steuernummer", "St.-Nr.", "Steuer-Nr.", "SIRET", "KvK"),
+    "iban": ("IBAN",),
+    "currency": ("Currency", "Währung", "Devise", "Monnaie", "Valuta", "Moneda", "Moeda"),
+}  # fmt: skip
