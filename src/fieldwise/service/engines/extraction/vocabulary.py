@@ -125,3 +125,19 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "iban": ("IBAN",),
     "currency": ("Currency", "Währung", "Devise", "Monnaie", "Valuta", "Moneda", "Moeda"),
 }  # fmt: skip
+
+# Currency marks printed beside amounts and the ISO code each one means. "$" is read as USD
+# and "¥" as JPY (their most common use); "kr" names four currencies, so it marks an amount
+# but names no code.
+CURRENCY_SYMBOLS: dict[str, str | None] = {
+    "€": "EUR", "R$": "BRL", "US$": "USD", "$": "USD", "£": "GBP", "₹": "INR", "Rs.": "INR",
+    "Rs": "INR", "RM": "MYR", "zł": "PLN", "CHF": "CHF", "Fr.": "CHF", "¥": "JPY", "₩": "KRW",
+    "₽": "RUB", "₺": "TRY", "₪": "ILS", "฿": "THB", "₫": "VND", "₱": "PHP", "kr": None,
+    "kr.": None, "Kč": "CZK", "Ft": "HUF", "lei": "RON", "S$": "SGD", "A$": "AUD",
+    "C$": "CAD", "HK$": "HKD",
+}  # fmt: skip
+CURRENCY_CODES = (
+    "EUR", "USD", "GBP", "CHF", "INR", "MYR", "BRL", "PLN", "SEK", "NOK", "DKK", "JPY", "CNY",
+    "AUD", "CAD", "SGD", "HKD", "NZD", "CZK", "HUF", "RON", "TRY", "ZAR", "MXN", "ILS", "THB",
+    "IDR", "PHP", "KRW", "RUB", "AED", "SAR", "VND",
+)  # fmt: skip
