@@ -45,12 +45,13 @@ _AMOUNT = re.compile(
     rf"(?![.,]?\d)(?:\s?(?P<cur2>{_CUR}))?(?P<pct>\s?%)?"
 )
 _MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
-# a year glued to an OCR'd time ("14/02/20199:41AM") still ends the date
-_YEAR_END = r"(?:(?!\d)|(?=\d{1,2}:\d{2}))"
+# a year glued to an OCR'd time ("14/02/20199:41AM", "18/03/1815: 17") still ends the date;
+# a glued four-digit year must look like one (19xx, 20xx), else the two digits are the year
+_YEAR_END = r"(?:(?!\d)|(?=\d{1,2}\s?:\s?\d{2})|(?=\d{1,2}\.\d{2}\s?:))"
 _DATES = [
     re.compile(r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
     re.compile(
-        rf"(?<!\d)(?P<a>\d{{1,2}})[./-](?P<b>\d{{1,2}})[./-](?P<y>\d{{4}}{_YEAR_END}|\d{{2}}(?!\d))"
+        rf"(?<!\d)(?P<a>\d{{1,2}})[./-](?P<b>\d{{1,2}})[./-](?P<y>(?:19|20)\d{{2}}{_YEAR_END}|\d{{2}}{_YEAR_END})"
     ),
     # "3. Mai 2024", "12 maart 2019", "4 de julio de 2021"
     re.compile(

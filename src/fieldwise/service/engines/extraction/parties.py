@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.labels import find_labels, norm
-from fieldwise.service.engines.extraction.letterhead import letterhead
+from fieldwise.service.engines.extraction.letterhead import DOCUMENT_TITLES, letterhead
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.vocabulary import BUYER_CUES, LEGAL_FORMS, SELLER_CUES
-from fieldwise.service.engines.parsing import ParsedDocument, split_cells
+from fieldwise.service.engines.parsing import Line, ParsedDocument, split_cells
 
 __all__ = ["party"]
 
@@ -32,6 +32,7 @@ _SEPARATORS = re.compile(r"\s+[•|·–—]\s+|\s{2,}|,\s+|\s+-\s+")
 _BLOCK_LINES = 6
 _TOP, _BOTTOM = 0.25, 0.8
 _GAP = 2.5
+_ADDRESS_START = re.compile(r"(?i)(?:(?:no|unit|suite|block|blk)\b\.?\s*\d|lot\b)")
 _CUE_THRESHOLD = 96.0  # whole cues at the head of a cell: "To" must not match "Tom"
 
 
@@ -94,6 +95,19 @@ def _names_in(text: str) -> list[str]:
     return names
 
 
+def _with_line_above(above: Line, line: Line, name: str) -> str:
+    """A name whose first words sit on the line above ("LIAN CHI VEGETARIAN" over
+    "RESTAURANT SDN BHD"): letters only, set close above in the same size of type."""
+    text = above.text.strip()
+    close = line.box.y0 - above.box.y1 < 0.8 * line.box.height
+    same_size = abs(above.box.height - line.box.height) < 0.25 * line.box.height
+    if not (close and same_size and text.replace(" ", "").replace("&", "").isalpha()):
+        return name
+    if not text.isupper() or len(name.split()) > 4:
+        return name
+    return f"{text} {name}"
+
+
 def _candidates(doc: ParsedDocument) -> list[_Name]:
     found = []
     for p, page in enumerate(doc.pages):
@@ -101,6 +115,8 @@ def _candidates(doc: ParsedDocument) -> list[_Name]:
             for cell in split_cells(line):
                 text = " ".join(w.text for w in cell)
                 for name in _names_in(text):
+                    if li > 0 and text.startswith(name):
+                        name = _with_line_above(page.lines[li - 1], line, name)
                     ocr = min(w.confidence for w in cell)
                     found.append(_Name(name, p, li, cell[0].box.x0, line.box.y0, ocr))
     return found
@@ -129,6 +145,36 @@ def _inside(name: _Name, blocks: list[tuple[int, int, int, float, float]]) -> bo
         p == name.page and first <= name.line <= last and x0 <= name.x0 <= x1
         for p, first, last, x0, x1 in blocks
     )
+
+
+def _not_a_name(text: str) -> bool:
+    """Texts the letterhead fallback must not take for a name: no capitals at all (a note
+    written on the page), or shaped like an address line ("12, Main Road", "No. 5 ...")."""
+    if not any(ch.isupper() for ch in text):
+        return True
+    return text[0].isdigit() or _ADDRESS_START.match(text) is not None
+
+
+def _first_line(
+    doc: ParsedDocument, excluded: tuple[str, ...], config: ExtractionConfig
+) -> Candidate | None:
+    """Without a legal form: the first line at the top of page 1 that reads like a name
+    (receipts print the shop's name first, before its address)."""
+    if not doc.pages:
+        return None
+    page = doc.pages[0]
+    titles = {norm(t) for t in (*excluded, *DOCUMENT_TITLES)}
+    for line in page.lines:
+        if line.box.y0 > page.height * _TOP:
+            break
+        text = line.text.strip()
+        letters = sum(ch.isalpha() for ch in text)
+        if letters < 3 or letters < sum(ch.isdigit() for ch in text) or ":" in text:
+            continue
+        if _not_a_name(text) or norm(text) in titles:
+            continue
+        return Candidate(Parsed(text, text, True), 0.5 * line.confidence, 0, text)
+    return None
 
 
 def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
@@ -164,7 +210,9 @@ def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Can
         first_seen.setdefault(key, name)
     if not scores:
         cues = (*spec.exclude, *BUYER_CUES, *SELLER_CUES)
-        return letterhead(doc, replace(spec, exclude=cues), config)
+        return _first_line(doc, cues, config) or letterhead(
+            doc, replace(spec, exclude=cues), config, _not_a_name
+        )
     ranked = sorted(scores, key=lambda k: -scores[k])
     best = first_seen[ranked[0]]
     runner = scores[ranked[1]] if len(ranked) > 1 else 0.0

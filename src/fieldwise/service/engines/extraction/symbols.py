@@ -51,7 +51,7 @@ def infer_currency(doc: ParsedDocument, spec: FieldSpec) -> Candidate | None:
     first: dict[str, tuple[int, str, float]] = {}
     for p, page in enumerate(doc.pages):
         for line in page.lines:
-            found = [
+            found: list[tuple[str, float | None]] = [
                 (m.group("pre") or m.group("post"), None) for m in _beside().finditer(line.text)
             ]
             found += [

@@ -29,7 +29,7 @@ _FORMS = (
     # Nordic, Baltic, Polish
     "AB", "A/S", "ApS", "AS", "Oy", "OÜ", "Sp. z o.o.", "S.A.",
     # Malaysian, Singaporean, Indian
-    "Sdn Bhd", "Sdn. Bhd.", "Bhd", "Bhd.", "Berhad", "Pte", "Pvt",
+    "Sdn Bhd", "Sdn. Bhd.", "SdnBhd", "S/B", "Bhd", "Bhd.", "Berhad", "Pte", "Pvt",
 )  # fmt: skip
 LEGAL_FORMS = frozenset(norm(form) for form in _FORMS)
 
