@@ -122,3 +122,48 @@ def test_vocabulary_and_percent_are_validated() -> None:
         validate_config({"fields": [{"name": "f", "vocabulary": "nope"}]})
     with pytest.raises(ConfigError, match=r"fields\[0\]\.percent: only number fields"):
         validate_config({"fields": [{"name": "f", "type": "string", "percent": True}]})
+
+
+RECEIPT = """tan example
+KEDAI BUKU CONTOH SDN BHD
+(123456-X)
+NO. 12, JALAN CONTOH 3/4
+TAMAN CONTOH
+81100 JOHOR BAHRU
+JOHOR
+Tel: 07-1234567
+Date: 19/10/20188: 01: 11PM
+TOTAL QTY 2
+TOTAL AMT RM 60.31
+ROUNDED TOTAL RM 60.30
+CASH RM 70.30
+CHANGE RM 10.00
+"""
+
+
+def test_a_receipt_header_gives_name_address_and_the_total_cash_confirms() -> None:
+    out = _run(
+        RECEIPT,
+        [
+            {"name": "company", "type": "string", "strategy": "seller"},
+            {"name": "address", "type": "string", "strategy": "address"},
+            {"name": "date", "type": "date"},
+            {"name": "total", "type": "currency", "vocabulary": "grand_total"},
+        ],
+    )
+    assert out["value"] == {
+        "company": "KEDAI BUKU CONTOH SDN BHD",
+        "address": "NO. 12, JALAN CONTOH 3/4, TAMAN CONTOH, 81100 JOHOR BAHRU, JOHOR",
+        "date": "2018-10-19",
+        "total": 60.3,
+    }
+
+
+def test_net_plus_tax_picks_the_gross_total() -> None:
+    """Two amounts under "Total": labels alone cannot tell them apart, the tax line can."""
+    text = "Total 40.25\nVAT 7.65\nTotal 47.90\n"
+    out = _run(text, [{"name": "total", "type": "currency", "vocabulary": "grand_total"}])
+    plain = _run(text, [{"name": "total", "type": "currency", "labels": ["Total"]}])
+    assert plain["value"]["total"] == 40.25
+    assert out["value"]["total"] == 47.9
+    assert out["metadata"]["total"]["confidence"] > plain["metadata"]["total"]["confidence"]

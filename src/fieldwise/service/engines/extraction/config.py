@@ -32,7 +32,8 @@ DATE_ORDER_CHOICES = (*DATE_ORDERS, "auto")
 # "labels": labels, or a scan for self-validating types without labels (the original rules);
 # "letterhead": labels first, else the most prominent text at the top of page 1
 # "seller" / "buyer": labels first, else the party named with a legal form (see parties.py)
-STRATEGIES = ("labels", "letterhead", "seller", "buyer")
+# "address": labels first, else the lines under the seller's name (see addresses.py)
+STRATEGIES = ("labels", "letterhead", "seller", "buyer", "address")
 OCCURRENCES = ("best", "first")
 SUB_LINES = ("merge", "skip")
 CELLS = ("words", "gaps")

@@ -25,13 +25,16 @@ the letterhead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.consistency import consistent_total
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
@@ -112,6 +115,17 @@ def _candidates(
     return groups
 
 
+def _amounts(doc: ParsedDocument, labels: Sequence[str], config: ExtractionConfig) -> list[float]:
+    """Every amount read under ``labels`` (for the consistency checks)."""
+    spec = FieldSpec("_check", "currency", tuple(labels))
+    return [
+        float(c.parsed.value)
+        for group in _candidates(doc, spec, config, None)
+        for c in group
+        if isinstance(c.parsed.value, float)
+    ]
+
+
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
     """``"occurrence": "first"``: the first label in reading order that has a value."""
     for index, group in enumerate(groups):
@@ -172,7 +186,10 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
         if spec.occurrence == "first":
             best = _first(groups)
         else:
-            best = _best([c for group in groups for c in group])
+            flat = [c for group in groups for c in group]
+            if spec.vocabulary == "grand_total" and spec.type in ("currency", "number"):
+                best = consistent_total(flat, lambda labels: _amounts(doc, labels, config))
+            best = best or _best(flat)
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
@@ -181,6 +198,8 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
         best = letterhead(doc, spec, config)
     if best is None and spec.strategy in ("seller", "buyer"):
         best = party(doc, spec, config)
+    if best is None and spec.strategy == "address":
+        best = address(doc, spec, config)
     return best
 
 
