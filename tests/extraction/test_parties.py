@@ -167,3 +167,24 @@ def test_net_plus_tax_picks_the_gross_total() -> None:
     assert plain["value"]["total"] == 40.25
     assert out["value"]["total"] == 47.9
     assert out["metadata"]["total"]["confidence"] > plain["metadata"]["total"]["confidence"]
+
+
+def test_a_deducted_amount_takes_its_sign_from_the_equation() -> None:
+    text = (
+        "Positionssumme 180,76\nGesamtbetrag der Zuschläge 5,80\nGesamtbetrag der Abschläge -9,07\n"
+        "Rechnungssumme ohne USt. 177,49\nBruttosumme 197,65\nErhaltene Anzahlungen -50,00\n"
+        "Zahlbetrag 147,65\n"
+    )
+    out = _run(
+        text,
+        [
+            {"name": "allowances", "type": "currency", "vocabulary": "allowance_total"},
+            {"name": "prepaid", "type": "currency", "vocabulary": "prepaid_total"},
+        ],
+    )
+    assert out["value"] == {"allowances": 9.07, "prepaid": 50.0}
+    lone = _run(
+        "Erhaltene Anzahlungen -50,00\n",
+        [{"name": "prepaid", "type": "currency", "vocabulary": "prepaid_total"}],
+    )
+    assert lone["value"] == {"prepaid": -50.0}  # nothing to check against: as printed

@@ -10,6 +10,11 @@ candidates against amounts read under other built-in labels:
 
 A candidate that passes a check is chosen and its confidence raised (x :data:`AGREE`, at most
 1.0): two amounts agree. Without a passing check the engine's usual choice stands.
+
+Amounts printed with a sign that only says "deducted" (``Prepaid -50,00``, ``Allowances
+-9,07``) take their value from the equation they belong to (:data:`DERIVED`): prepaid =
+gross - due, allowances = lines + charges - net. The printed amount must agree in size, so
+the equation only settles the sign.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dataclasses import replace
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
-__all__ = ["AGREE", "TOLERANCE", "consistent_total"]
+__all__ = ["AGREE", "DERIVED", "TOLERANCE", "consistent_amount", "consistent_total"]
 
 AGREE = 1.2
 TOLERANCE = 0.005
@@ -62,4 +67,37 @@ def consistent_total(candidates: list[Candidate], amounts: Amounts) -> Candidate
         for low in values:
             if tax > 0 and low > 0 and (found := _agreeing(candidates, low + tax)):
                 return found
+    return None
+
+
+# concept -> (concepts added, concepts subtracted) whose sum gives its value
+DERIVED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "prepaid_total": (("grand_total",), ("amount_due",)),
+    "allowance_total": (("line_total", "charge_total"), ("net_total",)),
+}
+
+
+def consistent_amount(
+    concept: str, candidates: list[Candidate], amounts: Amounts
+) -> Candidate | None:
+    """A candidate of a :data:`DERIVED` concept with the sign its equation gives, or None."""
+    if concept not in DERIVED or not candidates:
+        return None
+    plus, minus = DERIVED[concept]
+    parts: list[list[float]] = [amounts(CONCEPTS[c]) for c in (*plus, *minus)]
+    optional = {"charge_total"}  # often not printed when there are none
+    total = 0.0
+    for name, found in zip((*plus, *minus), parts, strict=True):
+        if not found:
+            if name in optional:
+                continue
+            return None
+        total += found[0] if name in plus else -found[0]
+    for candidate in sorted(candidates, key=lambda c: -c.confidence):
+        number = _number(candidate)
+        if number is not None and abs(abs(number) - abs(total)) <= TOLERANCE:
+            parsed = replace(candidate.parsed, value=round(total, 2))
+            return replace(
+                candidate, parsed=parsed, confidence=min(1.0, candidate.confidence * AGREE)
+            )
     return None

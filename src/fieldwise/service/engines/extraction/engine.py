@@ -34,7 +34,7 @@ from rapidfuzz import fuzz
 from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.consistency import consistent_total
+from fieldwise.service.engines.extraction.consistency import consistent_amount, consistent_total
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
@@ -116,14 +116,26 @@ def _candidates(
 
 
 def _amounts(doc: ParsedDocument, labels: Sequence[str], config: ExtractionConfig) -> list[float]:
-    """Every amount read under ``labels`` (for the consistency checks)."""
+    """Every amount read under ``labels``, the best supported first (for consistency checks)."""
     spec = FieldSpec("_check", "currency", tuple(labels))
-    return [
-        float(c.parsed.value)
-        for group in _candidates(doc, spec, config, None)
-        for c in group
-        if isinstance(c.parsed.value, float)
-    ]
+    found = [c for group in _candidates(doc, spec, config, None) for c in group]
+    found.sort(key=lambda c: -c.confidence)  # stable: reading order among equals
+    return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
+
+
+def _consistent(
+    doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, flat: list[Candidate]
+) -> Candidate | None:
+    """The candidate the page's other amounts confirm (see consistency.py), or None."""
+
+    def amounts(labels: Sequence[str]) -> list[float]:
+        return _amounts(doc, labels, config)
+
+    if spec.vocabulary == "grand_total":
+        return consistent_total(flat, amounts)
+    if spec.vocabulary is not None:
+        return consistent_amount(spec.vocabulary, flat, amounts)
+    return None
 
 
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
@@ -187,8 +199,8 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
-            if spec.vocabulary == "grand_total" and spec.type in ("currency", "number"):
-                best = consistent_total(flat, lambda labels: _amounts(doc, labels, config))
+            if spec.vocabulary is not None and spec.type in ("currency", "number"):
+                best = _consistent(doc, spec, config, flat)
             best = best or _best(flat)
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)

@@ -111,6 +111,20 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "Vooruitbetaald", "Aanbetaling", "Anticipo", "Pagado", "Acconto", "Già pagato",
         "Adiantamento", "Pago",
     ),
+    "line_total": (
+        "Line total", "Lines total", "Items total", "Total of lines", "Positionssumme",
+        "Summe Positionen", "Warenwert", "Total des lignes", "Totaal regels", "Suma de líneas",
+        "Totale righe", "Total das linhas",
+    ),
+    "allowance_total": (
+        "Allowances", "Discounts", "Total discount", "Gesamtbetrag der Abschläge", "Abschläge",
+        "Rabatt", "Nachlass", "Remises", "Kortingen", "Korting", "Descuentos", "Sconti",
+        "Descontos",
+    ),
+    "charge_total": (
+        "Charges", "Surcharges", "Gesamtbetrag der Zuschläge", "Zuschläge", "Frais",
+        "Majorations", "Toeslagen", "Recargos", "Maggiorazioni", "Encargos",
+    ),
     "vat_rate": (
         "VAT", "VAT rate", "Tax rate", "GST", "Tax", "MwSt.", "USt.", "Ust", "Steuersatz",
         "TVA", "Taux de TVA", "BTW", "BTW-tarief", "IVA", "Tipo de IVA", "Aliquota IVA",
