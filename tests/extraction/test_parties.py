@@ -188,3 +188,9 @@ def test_a_deducted_amount_takes_its_sign_from_the_equation() -> None:
         [{"name": "prepaid", "type": "currency", "vocabulary": "prepaid_total"}],
     )
     assert lone["value"] == {"prepaid": -50.0}  # nothing to check against: as printed
+
+
+def test_a_due_date_is_never_before_the_issue_date() -> None:
+    text = "Rechnungsdatum: 05.03.2018\nZeitraum bis 31.12.2017\nZahlbar bis 04.04.2018\n"
+    fields = [{"name": "due", "type": "date", "vocabulary": "due_date", "labels": ["bis"]}]
+    assert _run(text, fields)["value"] == {"due": "2018-04-04"}

@@ -46,6 +46,7 @@ from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import find_table
 from fieldwise.service.engines.extraction.typed import parse_typed, validity
+from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["extract"]
@@ -138,6 +139,19 @@ def _consistent(
     return None
 
 
+def _not_before_issue(
+    doc: ParsedDocument, config: ExtractionConfig, flat: list[Candidate]
+) -> list[Candidate]:
+    """A due date is never before the issue date: drop candidates that are (a period's
+    start, an order date), unless nothing would be left."""
+    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"])
+    issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    if issue is None:
+        return flat
+    kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
+    return kept or flat
+
+
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
     """``"occurrence": "first"``: the first label in reading order that has a value."""
     for index, group in enumerate(groups):
@@ -199,6 +213,8 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
+            if spec.vocabulary == "due_date" and spec.type == "date":
+                flat = _not_before_issue(doc, config, flat)
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
                 best = _consistent(doc, spec, config, flat)
             best = best or _best(flat)
