@@ -15,12 +15,17 @@ Confidence of a value is the product of independent pieces of evidence, each in 
 - an array field: header match x the share of cells its rows fill, x 0.8 when rows wrap.
 
 Opt-in strategies (a config without their keys extracts exactly as before):
-``"strategy": "letterhead"`` (:mod:`.letterhead`), ``"infer_from_symbols": true``
+``"strategy": "letterhead"`` (:mod:`.letterhead`), ``"seller"`` / ``"buyer"``
+(:mod:`.parties`), ``"address"`` (:mod:`.addresses`), ``"infer_from_symbols": true``
 (:mod:`.symbols`) and ``"date_order": "auto"`` (:mod:`.dates`), each with its own confidence.
 ``"occurrence": "first"`` takes the first label in reading order that has a value (x 0.85
-when a later label had a stronger, different value). Per field the order is: labels; then
+when a later label had a stronger, different value). ``"section"`` reads a field only inside
+the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` adds built-in
+labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
+deducted amounts against the other amounts (:mod:`.consistency`), a due date never before
+the issue date; ``"percent": true`` reads rates. Per field the order is: labels; then
 symbol inference; then the scan for a self-validating type (fields without labels); then
-the letterhead.
+the strategy.
 """
 
 from __future__ import annotations
