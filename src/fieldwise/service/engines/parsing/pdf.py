@@ -28,20 +28,18 @@ def _open(data: bytes) -> pdfium.PdfDocument:
         raise CorruptDocument(f"the PDF is corrupt or truncated ({exc})") from exc
 
 
-def _char(raw: object, i: int, count: int) -> tuple[str, bool]:
-    """Character ``i`` as a whole code point, and whether it took char ``i + 1`` too.
+def _surrogate(raw: object, code: int, i: int, count: int) -> tuple[str, bool]:
+    """Char ``i`` (a UTF-16 surrogate ``code``) as a whole code point, and whether it took
+    char ``i + 1`` too.
 
     PDFium reports one UTF-16 unit per char index: a glyph mapped to an emoji arrives as a high
     and a low surrogate at two indices, which are joined here; a lone half becomes U+FFFD.
     """
-    code = pdfium_c.FPDFText_GetUnicode(raw, i)
     if 0xD800 <= code <= 0xDBFF and i + 1 < count:
         joined = join_utf16(code, pdfium_c.FPDFText_GetUnicode(raw, i + 1))
         if joined is not None:
             return joined, True
-    if 0xD800 <= code <= 0xDFFF:
-        return REPLACEMENT, False
-    return (chr(code) if 0 < code < 0x110000 else " "), False
+    return REPLACEMENT, False
 
 
 def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
@@ -56,9 +54,13 @@ def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
         for i in range(count):
             if i == skip:
                 continue  # the low half of a surrogate pair read with its high half
-            ch, pair = _char(raw, i, count)
-            if pair:
-                skip = i + 1
+            code = pdfium_c.FPDFText_GetUnicode(raw, i)
+            if 0xD800 <= code <= 0xDFFF:
+                ch, pair = _surrogate(raw, code, i, count)
+                if pair:
+                    skip = i + 1
+            else:
+                ch = chr(code) if 0 < code < 0x110000 else " "
             if ch.isspace() or ch == "\x00" or pdfium_c.FPDFText_IsGenerated(raw, i) == 1:
                 if chars and box is not None:
                     words.append(Word("".join(chars), box))
