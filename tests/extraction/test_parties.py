@@ -93,28 +93,61 @@ def test_new_options_are_validated(field: dict[str, Any], message: str) -> None:
         validate_config({"fields": [{"name": "f", **field}]})
 
 
-def test_vocabulary_labels_in_other_languages_and_rates_before_their_label() -> None:
-    text = (
-        "Factuurnummer: 2019-0042\nFactuurdatum: 12-03-2019\n"
-        "Sous-total 100,00\nzzgl. 19 % MwSt. 19,00\nNet à payer 119,00 €\n"
-    )
-    out = _run(
-        text,
-        [
-            {"name": "number", "type": "string", "vocabulary": "invoice_number"},
-            {"name": "date", "type": "date", "vocabulary": "issue_date"},
-            {"name": "net", "type": "currency", "vocabulary": "net_total"},
-            {"name": "rate", "type": "number", "vocabulary": "vat_rate"},
-            {"name": "total", "type": "currency", "vocabulary": "grand_total"},
-        ],
-    )
-    assert out["value"] == {
-        "number": "2019-0042",
-        "date": "2019-03-12",
-        "net": 100.0,
-        "rate": 19.0,
-        "total": 119.0,
-    }
+VOCABULARY = (
+    "Factuurnummer: 2019-0042\nFactuurdatum: 12-03-2019\n"
+    "Sous-total 100,00\nzzgl. 19 % MwSt. 19,00\nNet à payer 119,00 €\n"
+)
+DEDUCTED = (
+    "Positionssumme 180,76\nGesamtbetrag der Zuschläge 5,80\nGesamtbetrag der Abschläge -9,07\n"
+    "Rechnungssumme ohne USt. 177,49\nBruttosumme 197,65\nErhaltene Anzahlungen -50,00\n"
+    "Zahlbetrag 147,65\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "concepts", "expected"),
+    [
+        # labels in Dutch, French and German; a rate printed before its label
+        (
+            VOCABULARY,
+            {
+                "number": ("string", "invoice_number"),
+                "date": ("date", "issue_date"),
+                "net": ("currency", "net_total"),
+                "rate": ("number", "vat_rate"),
+                "total": ("currency", "grand_total"),
+            },
+            {
+                "number": "2019-0042",
+                "date": "2019-03-12",
+                "net": 100.0,
+                "rate": 19.0,
+                "total": 119.0,
+            },
+        ),
+        # deducted amounts take their sign from their equation
+        (
+            DEDUCTED,
+            {
+                "allowances": ("currency", "allowance_total"),
+                "prepaid": ("currency", "prepaid_total"),
+            },
+            {"allowances": 9.07, "prepaid": 50.0},
+        ),
+        # nothing to check against: as printed
+        (
+            "Erhaltene Anzahlungen -50,00\n",
+            {"prepaid": ("currency", "prepaid_total")},
+            {"prepaid": -50.0},
+        ),
+    ],
+    ids=["languages", "deducted", "deducted-alone"],
+)
+def test_vocabulary_concepts(
+    text: str, concepts: dict[str, tuple[str, str]], expected: dict[str, Any]
+) -> None:
+    fields = [{"name": n, "type": t, "vocabulary": c} for n, (t, c) in concepts.items()]
+    assert _run(text, fields)["value"] == expected
 
 
 def test_vocabulary_and_percent_are_validated() -> None:
@@ -167,27 +200,6 @@ def test_net_plus_tax_picks_the_gross_total() -> None:
     assert plain["value"]["total"] == 40.25
     assert out["value"]["total"] == 47.9
     assert out["metadata"]["total"]["confidence"] > plain["metadata"]["total"]["confidence"]
-
-
-def test_a_deducted_amount_takes_its_sign_from_the_equation() -> None:
-    text = (
-        "Positionssumme 180,76\nGesamtbetrag der Zuschläge 5,80\nGesamtbetrag der Abschläge -9,07\n"
-        "Rechnungssumme ohne USt. 177,49\nBruttosumme 197,65\nErhaltene Anzahlungen -50,00\n"
-        "Zahlbetrag 147,65\n"
-    )
-    out = _run(
-        text,
-        [
-            {"name": "allowances", "type": "currency", "vocabulary": "allowance_total"},
-            {"name": "prepaid", "type": "currency", "vocabulary": "prepaid_total"},
-        ],
-    )
-    assert out["value"] == {"allowances": 9.07, "prepaid": 50.0}
-    lone = _run(
-        "Erhaltene Anzahlungen -50,00\n",
-        [{"name": "prepaid", "type": "currency", "vocabulary": "prepaid_total"}],
-    )
-    assert lone["value"] == {"prepaid": -50.0}  # nothing to check against: as printed
 
 
 def test_a_due_date_is_never_before_the_issue_date() -> None:

@@ -7,6 +7,8 @@ surrogate, which no UTF-8 encoder accepts. Written byte by byte so the CMap is e
 
 from __future__ import annotations
 
+from fieldwise.datasets.generate._scan import pdf_file
+
 LINES = ("Invoice No: INV-7 A", "Total: 12.50 EUR", "Note: A B")
 
 
@@ -43,16 +45,4 @@ def unicode_pdf(mapping: dict[str, str], lines: tuple[str, ...] = LINES) -> byte
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
         b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"endstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+    return pdf_file(objects)
