@@ -26,17 +26,19 @@ __all__ = [
     "parse_string",
 ]
 
-# longest marks first, so "R$" is not read as "$"; codes not inside words ("EUR200" is)
+# longest marks first, so "R$" is not read as "$"; a mark or code made of letters must not
+# sit inside a word ("FORM 12"), but may touch its number ("EUR200.00", "RM29.30"). One
+# lookaround pair for all of them keeps the alternation cheap.
+_LETTER_MARKS = sorted(
+    {m for m in CURRENCY_SYMBOLS if m[0].isalpha()} | set(CURRENCY_CODES), key=len, reverse=True
+)
+_OTHER_MARKS = sorted((m for m in CURRENCY_SYMBOLS if not m[0].isalpha()), key=len, reverse=True)
 _CUR = (
     "(?:"
-    + "|".join(
-        # a mark made of letters ("RM", "kr") must not be the end of a word ("FORM")
-        (r"(?<![^\W\d_])" if m[0].isalpha() else "") + re.escape(m)
-        for m in sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
-    )
-    + "|"
-    + "|".join(rf"(?<![A-Za-z]){code}(?![A-Za-z])" for code in CURRENCY_CODES)
-    + ")"
+    + "|".join(re.escape(m) for m in _OTHER_MARKS)
+    + r"|(?<![^\W\d_])(?:"
+    + "|".join(re.escape(m) for m in _LETTER_MARKS)
+    + r")(?![^\W\d_]))"
 )
 _AMOUNT = re.compile(
     rf"(?P<neg>[-−(])?\s?(?P<cur1>{_CUR})?\s?(?P<neg2>[-−])?"
