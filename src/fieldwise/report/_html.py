@@ -7,8 +7,11 @@ import json
 import jinja2
 from markupsafe import Markup
 
+from fieldwise.report._chart import PALETTE, Series
+from fieldwise.report._forest import flips_chart, forest_plot
 from fieldwise.report._model import OUTCOME_CODES, ReportData
-from fieldwise.report._svg import chart
+from fieldwise.report._names import version_names
+from fieldwise.report._svg import coverage_chart, reliability_chart
 
 __all__ = ["items_json", "render_html"]
 
@@ -31,23 +34,43 @@ def items_json(data: ReportData) -> str:
     return text.replace("<", "\\u003c")
 
 
+def _series(data: ReportData, names: dict[str, str]) -> list[Series]:
+    order = [v.version for v in data.versions] or [data.baseline] + (
+        [data.candidate] if data.candidate is not None else []
+    )
+    out = []
+    for i, version in enumerate(order):
+        color = PALETTE[min(i, len(PALETTE) - 1)]
+        out.append(Series(names.get(version, version), version, color, "5 3" if i == 0 else ""))
+    return out
+
+
+def _charts(data: ReportData, series: list[Series]) -> dict[str, Markup]:
+    charts = {
+        "reliability": reliability_chart(data.curves, series),
+        "coverage": coverage_chart(data.curves, data.calibration, series),
+    }
+    focus = [c for c in data.comparisons if c.candidate == data.candidate]
+    if focus and focus[0].tests:
+        by_version = {s.version: s for s in series}
+        cand, base = by_version[focus[0].candidate], by_version[data.baseline]
+        charts["forest"] = forest_plot(focus[0].tests, cand, base)
+        charts["flips"] = flips_chart(focus[0].tests, cand, base)
+    return charts
+
+
 def render_html(data: ReportData, env: jinja2.Environment) -> str:
     """Render ``data`` as one HTML document that needs no network to display."""
-    roles = {data.baseline: "baseline"}
-    if data.candidate is not None:
-        roles[data.candidate] = "candidate"
-    charts = (
-        chart(
-            "Accuracy above threshold", "accuracy", data.curves, roles, data.recommended_threshold
-        ),
-        chart(
-            "Coverage above threshold", "coverage", data.curves, roles, data.recommended_threshold
-        ),
-    )
+    names = version_names(data)
+    series = _series(data, names)
     template = env.get_template("report.html")
     return template.render(
         data=data,
-        charts=charts,
+        names=names,
+        base_name=names[data.baseline],
+        cand_name=names.get(data.candidate or "", ""),
+        series=series,
+        charts=_charts(data, series),
         items_json=Markup(items_json(data)),
         fields_by_status={
             status: [f for f in data.fields if f.status == status]
