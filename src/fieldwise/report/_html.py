@@ -11,15 +11,18 @@ from fieldwise.report._chart import PALETTE, Series
 from fieldwise.report._forest import flips_chart, forest_plot
 from fieldwise.report._model import OUTCOME_CODES, ReportData
 from fieldwise.report._names import version_names
+from fieldwise.report._subset import HTML_UNITS, TOP_K, bounded
 from fieldwise.report._svg import coverage_chart, reliability_chart
 
 __all__ = ["items_json", "render_html"]
 
 
 def items_json(data: ReportData) -> str:
-    """The item table as compact JSON, safe inside ``<script type="application/json">``."""
-    table = data.items
+    """The item table as compact JSON, safe inside ``<script type="application/json">``:
+    every unit up to :data:`HTML_UNITS`, past that the top disagreements of each field."""
+    table = bounded(data.items)
     payload = {
+        "total_units": len(data.items.code),
         "outcomes": OUTCOME_CODES,
         "documents": table.documents,
         "fields": table.fields,
@@ -72,6 +75,8 @@ def render_html(data: ReportData, env: jinja2.Environment) -> str:
         series=series,
         charts=_charts(data, series),
         items_json=Markup(items_json(data)),
+        items_truncated=len(data.items.code) > HTML_UNITS,
+        top_k=TOP_K,
         fields_by_status={
             status: [f for f in data.fields if f.status == status]
             for status in ("regressed", "improved", "unchanged")

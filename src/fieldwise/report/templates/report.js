@@ -145,7 +145,9 @@
     el.body.replaceChildren(frag);
     el.count.textContent = matches.length === 0 ? "no matching rows" :
       "rows " + (start + 1).toLocaleString("en") + "–" + stop.toLocaleString("en") +
-      " of " + matches.length.toLocaleString("en") + " (" + n.toLocaleString("en") + " in all)";
+      " of " + matches.length.toLocaleString("en") + (data.total_units > n ?
+        " (" + n.toLocaleString("en") + " in this file; all " + data.total_units.toLocaleString("en") +
+        " in items.parquet)" : " (" + n.toLocaleString("en") + " in all)");
     el.prev.disabled = page === 0;
     el.next.disabled = stop >= matches.length;
   }
