@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from fieldwise.datasets.generate import generate_dataset
+from fieldwise.report import make_environment, report_from_json, write_report
 from tests.report.test_browser import ARGS, CHROMIUM
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +47,8 @@ OVERFLOWING = """(width) => {
 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
-    """Run ``fieldwise evaluate`` once; return the HTML report and its JSON twin."""
+    """Run ``fieldwise evaluate`` once; return the HTML report and its JSON twin (whose
+    ``dataset_root`` key, added here, is the dataset's folder)."""
     work = tmp_path_factory.mktemp("evaluate")
     root = work / "invoices"
     generate_dataset("invoices", count=8, seed=11, out_dir=root, scanned_share=0.0)
@@ -75,6 +77,7 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     assert found is not None, done.stdout
     html = work / found.group(1)
     saved = json.loads((html.parent / "report.json").read_text(encoding="utf-8"))
+    saved["dataset_root"] = str(root)
     return html, saved
 
 
@@ -174,5 +177,30 @@ def test_real_report_fits_names_forest_sort_filter(
     cells = page.locator("#items-body td:nth-child(2)").all_inner_texts()
     assert cells == sorted(cells, reverse=True)
 
+    assert problems == []
+    page.close()
+
+
+def test_documents_are_linked_with_small_thumbnails(
+    browser: Browser, evaluated: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    html, saved = evaluated
+    data = report_from_json((html.parent / "report.json").read_text(encoding="utf-8"))
+    root = Path(str(saved["dataset_root"]))
+    paths = write_report(data, tmp_path, ["html"], make_environment(), documents_root=root)
+    page, problems = _open(browser, paths["html"], 1440)
+    links = page.locator("#improvements td.doc a")
+    assert links.count() == data.total_improvements > 0
+    first = links.first
+    target = Path(str(first.get_attribute("href")).removeprefix("file://"))
+    assert target.is_file()
+    assert target == (root / first.inner_text().strip()).resolve()
+    thumbs = page.locator("#improvements img.thumb")
+    assert thumbs.count() == links.count()
+    sizes = thumbs.evaluate_all("ims => ims.map(i => [i.naturalWidth, i.src.length])")
+    assert all(0 < width <= 120 and length < 16_000 for width, length in sizes)
+    item_link = page.locator("#items-body td.doc a").first
+    assert Path(str(item_link.get_attribute("href")).removeprefix("file://")).is_file()
+    page.screenshot(path=str(tmp_path / "linked.png"), full_page=True)
     assert problems == []
     page.close()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
@@ -13,15 +15,19 @@ from fieldwise.report._model import OUTCOME_CODES, ReportData
 from fieldwise.report._names import version_names
 from fieldwise.report._subset import HTML_UNITS, TOP_K, bounded
 from fieldwise.report._svg import coverage_chart, reliability_chart
+from fieldwise.report._thumbs import document_links, thumbnails
 
 __all__ = ["items_json", "render_html"]
 
 
-def items_json(data: ReportData) -> str:
+def items_json(data: ReportData, links: Mapping[str, str] | None = None) -> str:
     """The item table as compact JSON, safe inside ``<script type="application/json">``:
-    every unit up to :data:`HTML_UNITS`, past that the top disagreements of each field."""
+    every unit up to :data:`HTML_UNITS`, past that the top disagreements of each field;
+    ``links`` maps document names to their file URIs."""
     table = bounded(data.items)
+    links = links or {}
     payload = {
+        "links": [links.get(name, "") for name in table.documents],
         "total_units": len(data.items.code),
         "outcomes": OUTCOME_CODES,
         "documents": table.documents,
@@ -62,9 +68,21 @@ def _charts(data: ReportData, series: list[Series]) -> dict[str, Markup]:
     return charts
 
 
-def render_html(data: ReportData, env: jinja2.Environment) -> str:
-    """Render ``data`` as one HTML document that needs no network to display."""
+def render_html(
+    data: ReportData, env: jinja2.Environment, documents_root: Path | str | None = None
+) -> str:
+    """Render ``data`` as one HTML document that needs no network to display.
+
+    With ``documents_root`` (the folder the document names are relative to), documents are
+    linked, and the regression and improvement lists show a small first-page thumbnail."""
     names = version_names(data)
+    links: dict[str, str] = {}
+    thumbs: dict[str, str] = {}
+    if documents_root is not None:
+        root = Path(documents_root)
+        links = document_links(root, data.items.documents)
+        shown = [e.document for e in data.regressions + data.improvements]
+        thumbs = thumbnails(root, [d for d in shown if d in links])
     series = _series(data, names)
     template = env.get_template("report.html")
     return template.render(
@@ -74,7 +92,9 @@ def render_html(data: ReportData, env: jinja2.Environment) -> str:
         cand_name=names.get(data.candidate or "", ""),
         series=series,
         charts=_charts(data, series),
-        items_json=Markup(items_json(data)),
+        items_json=Markup(items_json(data, links)),
+        links=links,
+        thumbs=thumbs,
         items_truncated=len(data.items.code) > HTML_UNITS,
         top_k=TOP_K,
         fields_by_status={

@@ -43,9 +43,11 @@ def write_report(
     out_dir: Path | str,
     formats: Iterable[str] = tuple(FORMATS),
     env: jinja2.Environment | None = None,
+    documents_root: Path | str | None = None,
 ) -> dict[str, Path]:
     """Render ``data`` in each of ``formats`` (html, md, junit, json) into ``out_dir`` (created)
-    and return format -> file path; with html, every item unit also goes to ``items.parquet``.
+    and return format -> file path; with html, every item unit also goes to ``items.parquet``
+    (``documents_root``: where the document names point, for links and thumbnails).
     Raises :class:`ReportError` for an unknown format or a folder that cannot be written."""
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in FORMATS]
@@ -53,7 +55,7 @@ def write_report(
         raise ReportError(f"unknown report format {unknown[0]!r} (one of {', '.join(FORMATS)})")
     env = env if env is not None else make_environment()
     renderers = {
-        "html": lambda: render_html(data, env),
+        "html": lambda: render_html(data, env, documents_root),
         "md": lambda: render_markdown(data, env),
         "junit": lambda: render_junit(data),
         "json": lambda: render_json(data),

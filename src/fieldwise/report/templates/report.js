@@ -131,7 +131,12 @@
     for (var k = start; k < stop; k++) {
       var r = matches[k], v = values.get(r);
       var tr = document.createElement("tr");
-      cell(tr, data.documents[doc[r]]);
+      var link = data.links[doc[r]];
+      if (link) {
+        var td = document.createElement("td"), a = document.createElement("a");
+        td.className = "doc"; a.href = link; a.textContent = data.documents[doc[r]];
+        td.appendChild(a); tr.appendChild(td);
+      } else { cell(tr, data.documents[doc[r]], "doc"); }
       cell(tr, data.fields[field[r]], "val");
       var ob = OUT[(code[r] / 6) | 0], oc = OUT[code[r] % 6];
       cell(tr, ob.replace("_", " "), "o-" + ob);
