@@ -136,6 +136,10 @@ def test_real_report_fits_names_forest_sort_filter(
     assert ys == sorted(ys)
     assert xs == sorted(xs)
 
+    # each version's recommended threshold is ringed on its accuracy-vs-automation curve
+    assert page.locator("#coverage circle.threshold").count() == 2
+    assert page.locator("#coverage polyline").count() == 2
+
     # sorting the Fields table by a heading, both ways
     page.locator("#fields-table thead th", has_text="support").click()
     support = [

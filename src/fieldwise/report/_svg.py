@@ -49,19 +49,22 @@ def _x(v: float) -> float:
     return LEFT + v * (SIZE_W - LEFT - RIGHT)
 
 
-def _y(v: float) -> float:
-    return SIZE_H - BOTTOM - v * (SIZE_H - TOP - BOTTOM)
+def _y(v: float, low: float = 0.0) -> float:
+    return SIZE_H - BOTTOM - (v - low) / (1 - low) * (SIZE_H - TOP - BOTTOM)
 
 
-def _axes(x_label: str, y_label: str) -> list[str]:
+def _axes(x_label: str, y_label: str, low: float = 0.0) -> list[str]:
+    """Grid, ticks and labels; the y axis runs from ``low`` to 1."""
     parts = []
     for i in range(5):
         v = i / 4
+        y = low + (1 - low) * v
         parts.append(
-            f'<line class="grid" x1="{num(_x(0))}" x2="{num(_x(1))}" y1="{num(_y(v))}" '
-            f'y2="{num(_y(v))}"/>'
+            f'<line class="grid" x1="{num(_x(0))}" x2="{num(_x(1))}" y1="{num(_y(y, low))}" '
+            f'y2="{num(_y(y, low))}"/>'
         )
-        parts.append(text(_x(0) - 6, _y(v) + 4, f"{i * 25}%", "end"))
+        label = f"{y * 100:.1f}".rstrip("0").rstrip(".") + "%"
+        parts.append(text(_x(0) - 6, _y(y, low) + 4, label, "end"))
         parts.append(
             text(
                 _x(v), _y(0) + 15, f"{v:.2f}" if "confidence" in x_label else f"{i * 25}%", "middle"
@@ -75,9 +78,9 @@ def _axes(x_label: str, y_label: str) -> list[str]:
     return parts
 
 
-def _line(series: Series, coords: list[tuple[float, float]], cls: str) -> str:
+def _line(series: Series, coords: list[tuple[float, float]], cls: str, low: float = 0.0) -> str:
     dash = f' stroke-dasharray="{series.dash}"' if series.dash else ""
-    pts = " ".join(f"{num(_x(a))},{num(_y(b))}" for a, b in coords)
+    pts = " ".join(f"{num(_x(a))},{num(_y(b, low))}" for a, b in coords)
     return (
         f'<polyline class="{cls}" data-version="{escape(series.version)}" points="{pts}" '
         f'fill="none" stroke="{series.color}" stroke-width="2"{dash}/>'
@@ -119,31 +122,40 @@ def coverage_chart(
 ) -> Markup:
     """Accuracy of the accepted predictions against the share accepted (automation), one
     curve per version over the threshold sweep, each version's recommended threshold ringed."""
-    parts = _axes("share of predictions accepted (automation)", "accuracy of accepted")
-    recommended = {c.version: c.recommended_threshold for c in calibration}
-    entries = []
-    for n, s in enumerate(series):
-        pts = sorted(
+    recommended = {c.version: c for c in calibration if c.recommended_threshold is not None}
+    drawn = {
+        s.version: sorted(
             (p for p in curves if p.version == s.version and p.accepted > 0),
             key=lambda p: -p.threshold,
         )
+        for s in series
+    }
+    lowest = [p.accuracy for pts in drawn.values() for p in pts]
+    lowest += [c.precision_at_threshold for c in recommended.values()]
+    # zoom the y axis onto the data (in steps of 10 points) rather than leave it empty
+    low = min(0.9, max(0.0, float(int(min(lowest, default=0.0) * 10)) / 10))
+    parts = _axes("share of predictions accepted (automation)", "accuracy of accepted", low)
+    entries = []
+    for n, s in enumerate(series):
+        pts = drawn[s.version]
         if pts:
-            parts.append(_line(s, [(p.coverage, p.accuracy) for p in pts], "coverage"))
+            parts.append(_line(s, [(p.coverage, p.accuracy) for p in pts], "coverage", low))
         entries.append((swatch(s), s.name, s.version))
-        chosen = recommended.get(s.version)
-        at = [p for p in pts if chosen is not None and abs(p.threshold - chosen) < 1e-9]
-        if at:
-            p = at[0]
-            cx, cy = _x(p.coverage), _y(p.accuracy)
+        row = recommended.get(s.version)
+        if row is not None and row.recommended_threshold is not None:
+            # the calibration row holds the figures at the exact threshold, between sweep steps
+            chosen = row.recommended_threshold
+            cx, cy = _x(row.coverage_at_threshold), _y(row.precision_at_threshold, low)
             parts.append(
                 f'<circle class="threshold" data-version="{escape(s.version)}" cx="{num(cx)}" '
                 f'cy="{num(cy)}" r="6" fill="#fff" stroke="{s.color}" stroke-width="2.5">'
-                f"<title>{escape(s.name)}: threshold {p.threshold:.2f} accepts "
-                f"{p.coverage * 100:.1f}% at {p.accuracy * 100:.1f}% accuracy</title></circle>"
+                f"<title>{escape(s.name)}: threshold {chosen:.2f} accepts "
+                f"{row.coverage_at_threshold * 100:.1f}% at "
+                f"{row.precision_at_threshold * 100:.1f}% accuracy</title></circle>"
             )
             # labels stacked one line per version so that nearby thresholds stay readable
-            label_y = min(_y(0) - 6, cy + 18 + 14 * n)
-            parts.append(text(cx - 8, label_y, f"{s.name}: t = {p.threshold:.2f}", "end", "label"))
+            label_y = min(_y(low, low) - 6, cy + 18 + 14 * n)
+            parts.append(text(cx - 8, label_y, f"{s.name}: t = {chosen:.2f}", "end", "label"))
     ring = Markup(
         '<svg class="swatch" width="22" height="10" viewBox="0 0 22 10" aria-hidden="true">'
         '<circle cx="11" cy="5" r="4" fill="#fff" stroke="#44505f" stroke-width="2"/></svg>'
