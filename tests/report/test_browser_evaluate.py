@@ -14,15 +14,13 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from fieldwise.datasets.generate import generate_dataset
 from fieldwise.report import make_environment, report_from_json, write_report
-from tests.report.test_browser import ARGS, CHROMIUM
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -79,14 +77,6 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     saved = json.loads((html.parent / "report.json").read_text(encoding="utf-8"))
     saved["dataset_root"] = str(root)
     return html, saved
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def _open(browser: Browser, html: Path, width: int) -> tuple[Page, list[str]]:
