@@ -115,6 +115,16 @@ def test_real_report_fits_names_forest_sort_filter(
     assert not any(i.lower() in text.lower() for i in ids)
     assert page.locator(f"#accuracy thead th[title='{saved['baseline_id']}']").count() == 1
 
+    # ids appear only in tooltips and the provenance block ("About this report")
+    shown = page.evaluate(
+        """() => { const b = document.body.cloneNode(true);
+          b.querySelector("#about").remove();
+          b.querySelectorAll("script").forEach(s => s.remove());
+          return b.textContent; }"""
+    )
+    assert not any(i in shown for i in ids)
+    assert all(i in page.locator("#about").inner_text() for i in ids)
+
     # the forest plot: one mark per compared field, regressions first
     fields = page.locator("#fields-table tbody tr").count()
     assert fields == 14
