@@ -201,7 +201,14 @@ def test_documents_are_linked_with_small_thumbnails(
     assert target == (root / first.inner_text().strip()).resolve()
     thumbs = page.locator("#improvements img.thumb")
     assert thumbs.count() == links.count()
+    page.wait_for_function(
+        "[...document.querySelectorAll('img.thumb')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     sizes = thumbs.evaluate_all("ims => ims.map(i => [i.naturalWidth, i.src.length])")
+    # each thumbnail is embedded once, however many rows show it
+    html_text = paths["html"].read_text(encoding="utf-8")
+    distinct = set(thumbs.evaluate_all("ims => ims.map(i => i.src)"))
+    assert html_text.count("data:image/jpeg") == len(distinct) < thumbs.count()
     assert all(0 < width <= 120 and length < 16_000 for width, length in sizes)
     item_link = page.locator("#items-body td.doc a").first
     assert Path(str(item_link.get_attribute("href")).removeprefix("file://")).is_file()

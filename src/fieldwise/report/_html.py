@@ -20,14 +20,20 @@ from fieldwise.report._thumbs import document_links, thumbnails
 __all__ = ["items_json", "render_html"]
 
 
-def items_json(data: ReportData, links: Mapping[str, str] | None = None) -> str:
+def items_json(
+    data: ReportData,
+    links: Mapping[str, str] | None = None,
+    thumbs: Mapping[str, str] | None = None,
+) -> str:
     """The item table as compact JSON, safe inside ``<script type="application/json">``:
     every unit up to :data:`HTML_UNITS`, past that the top disagreements of each field;
-    ``links`` maps document names to their file URIs."""
+    ``links`` maps document names to their file URIs, ``thumbs`` to their thumbnails (each
+    embedded once, however many rows show it)."""
     table = bounded(data.items)
     links = links or {}
     payload = {
         "links": [links.get(name, "") for name in table.documents],
+        "thumbs": dict(thumbs or {}),
         "total_units": len(data.items.code),
         "outcomes": OUTCOME_CODES,
         "documents": table.documents,
@@ -92,7 +98,7 @@ def render_html(
         cand_name=names.get(data.candidate or "", ""),
         series=series,
         charts=_charts(data, series),
-        items_json=Markup(items_json(data, links)),
+        items_json=Markup(items_json(data, links, thumbs)),
         links=links,
         thumbs=thumbs,
         items_truncated=len(data.items.code) > HTML_UNITS,

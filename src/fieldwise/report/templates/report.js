@@ -42,6 +42,10 @@
   if (!source) { return; }
   var data = JSON.parse(source.textContent);
   var OUT = data.outcomes;
+  document.querySelectorAll("img.thumb[data-doc]").forEach(function (img) {
+    var uri = data.thumbs[img.getAttribute("data-doc")];
+    if (uri) { img.src = uri; }
+  });
   var n = data.field.length;
   var field = Int32Array.from(data.field);
   var code = Uint8Array.from(data.code);
