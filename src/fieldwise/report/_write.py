@@ -12,12 +12,15 @@ from fieldwise.errors import ReportError
 from fieldwise.report._env import make_environment
 from fieldwise.report._html import render_html
 from fieldwise.report._model import ReportData
+from fieldwise.report._subset import items_frame
 from fieldwise.report._text import render_json, render_junit, render_markdown
 
-__all__ = ["FORMATS", "append_summary", "default_report_dir", "write_report"]
+__all__ = ["FORMATS", "ITEMS_FILE", "append_summary", "default_report_dir", "write_report"]
 
 #: Format name -> file written in the output folder.
 FORMATS = {"html": "report.html", "md": "summary.md", "junit": "junit.xml", "json": "report.json"}
+#: every (document, field) unit, written beside the HTML report
+ITEMS_FILE = "items.parquet"
 
 
 def _slug(text: str) -> str:
@@ -40,17 +43,19 @@ def write_report(
     out_dir: Path | str,
     formats: Iterable[str] = tuple(FORMATS),
     env: jinja2.Environment | None = None,
+    documents_root: Path | str | None = None,
 ) -> dict[str, Path]:
     """Render ``data`` in each of ``formats`` (html, md, junit, json) into ``out_dir`` (created)
-    and return format -> file path. Raises :class:`ReportError` for an unknown format or a
-    folder that cannot be written."""
+    and return format -> file path; with html, every item unit also goes to ``items.parquet``
+    (``documents_root``: where the document names point, for links and thumbnails).
+    Raises :class:`ReportError` for an unknown format or a folder that cannot be written."""
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in FORMATS]
     if unknown:
         raise ReportError(f"unknown report format {unknown[0]!r} (one of {', '.join(FORMATS)})")
     env = env if env is not None else make_environment()
     renderers = {
-        "html": lambda: render_html(data, env),
+        "html": lambda: render_html(data, env, documents_root),
         "md": lambda: render_markdown(data, env),
         "junit": lambda: render_junit(data),
         "json": lambda: render_json(data),
@@ -63,6 +68,10 @@ def write_report(
             path = folder / FORMATS[fmt]
             path.write_text(renderers[fmt](), encoding="utf-8")
             written[fmt] = path
+        if "html" in written:
+            # the HTML keeps the top disagreements; every unit is in the Parquet beside it
+            frame = items_frame(data.items, data.baseline, data.candidate)
+            frame.to_parquet(folder / ITEMS_FILE, index=False)
     except OSError as exc:
         raise ReportError(f"cannot write the report to {folder}: {exc}") from exc
     return written

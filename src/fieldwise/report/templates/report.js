@@ -1,9 +1,51 @@
 (function () {
   "use strict";
+  // server-rendered tables: click a heading to sort (numbers by data-sort when given)
+  function sortValue(td, numeric) {
+    var raw = td.hasAttribute("data-sort") ? td.getAttribute("data-sort") : td.textContent.trim();
+    if (!numeric) { return raw.toLowerCase(); }
+    var v = parseFloat(raw.replace(/[^0-9eE+.\-]/g, ""));
+    return isNaN(v) ? -Infinity : v;
+  }
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var heads = table.querySelectorAll("thead th");
+    heads.forEach(function (th, col) {
+      th.addEventListener("click", function () {
+        var numeric = th.getAttribute("data-type") === "num";
+        var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+        heads.forEach(function (o) { o.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows).map(function (tr, i) {
+          return { tr: tr, i: i, k: sortValue(tr.cells[col], numeric) };
+        });
+        rows.sort(function (a, b) { return (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) * dir || a.i - b.i; });
+        rows.forEach(function (r) { body.appendChild(r.tr); });
+      });
+    });
+  });
+  var fieldsFilter = document.getElementById("fields-filter");
+  if (fieldsFilter) {
+    var filterFields = function () {
+      var want = fieldsFilter.value, shown = 0, rows = document.querySelectorAll("#fields-table tbody tr");
+      rows.forEach(function (tr) {
+        var attr = { regressed: "data-regressed", fixed: "data-fixed", both_wrong: "data-both-wrong" }[want];
+        var show = !attr || Number(tr.getAttribute(attr)) > 0;
+        tr.hidden = !show; if (show) { shown++; }
+      });
+      document.getElementById("fields-count").textContent = shown + " of " + rows.length + " fields";
+    };
+    fieldsFilter.addEventListener("change", filterFields);
+    filterFields();
+  }
   var source = document.getElementById("fw-items");
   if (!source) { return; }
   var data = JSON.parse(source.textContent);
   var OUT = data.outcomes;
+  document.querySelectorAll("img.thumb[data-doc]").forEach(function (img) {
+    var uri = data.thumbs[img.getAttribute("data-doc")];
+    if (uri) { img.src = uri; }
+  });
   var n = data.field.length;
   var field = Int32Array.from(data.field);
   var code = Uint8Array.from(data.code);
@@ -35,7 +77,26 @@
     var o = document.createElement("option");
     o.value = String(k); o.textContent = name; el.field.appendChild(o);
   });
-  var matches = new Int32Array(0), page = 0;
+  var matches = new Int32Array(0), page = 0, sortKey = "", sortDir = 1;
+  var FLIP_ORDER = [3, 0, 1, 2]; // regressed, fixed, both wrong, both right
+  function keyOf(r) {
+    if (sortKey === "doc") { return data.documents[doc[r]]; }
+    if (sortKey === "field") { return data.fields[field[r]]; }
+    if (sortKey === "b") { return OUT[(code[r] / 6) | 0]; }
+    if (sortKey === "c") { return OUT[code[r] % 6]; }
+    return FLIP_ORDER[flip[r]];
+  }
+  function sortMatches() {
+    if (!sortKey) { return; }
+    var rows = Array.prototype.slice.call(matches);
+    var keys = new Map();
+    rows.forEach(function (r) { keys.set(r, keyOf(r)); });
+    rows.sort(function (a, b) {
+      var ka = keys.get(a), kb = keys.get(b);
+      return (ka < kb ? -1 : ka > kb ? 1 : 0) * sortDir || a - b;
+    });
+    matches = Int32Array.from(rows);
+  }
 
   function apply() {
     var f = el.field.value === "" ? -1 : Number(el.field.value);
@@ -59,7 +120,7 @@
       if (docOk && !docOk[doc[r]]) { continue; }
       out[m++] = r;
     }
-    matches = out.subarray(0, m); page = 0; render();
+    matches = out.subarray(0, m); page = 0; sortMatches(); render();
   }
 
   function cell(tr, text, cls) {
@@ -74,7 +135,12 @@
     for (var k = start; k < stop; k++) {
       var r = matches[k], v = values.get(r);
       var tr = document.createElement("tr");
-      cell(tr, data.documents[doc[r]]);
+      var link = data.links[doc[r]];
+      if (link) {
+        var td = document.createElement("td"), a = document.createElement("a");
+        td.className = "doc"; a.href = link; a.textContent = data.documents[doc[r]];
+        td.appendChild(a); tr.appendChild(td);
+      } else { cell(tr, data.documents[doc[r]], "doc"); }
       cell(tr, data.fields[field[r]], "val");
       var ob = OUT[(code[r] / 6) | 0], oc = OUT[code[r] % 6];
       cell(tr, ob.replace("_", " "), "o-" + ob);
@@ -88,7 +154,9 @@
     el.body.replaceChildren(frag);
     el.count.textContent = matches.length === 0 ? "no matching rows" :
       "rows " + (start + 1).toLocaleString("en") + "–" + stop.toLocaleString("en") +
-      " of " + matches.length.toLocaleString("en") + " (" + n.toLocaleString("en") + " in all)";
+      " of " + matches.length.toLocaleString("en") + (data.total_units > n ?
+        " (" + n.toLocaleString("en") + " in this file; all " + data.total_units.toLocaleString("en") +
+        " in items.parquet)" : " (" + n.toLocaleString("en") + " in all)");
     el.prev.disabled = page === 0;
     el.next.disabled = stop >= matches.length;
   }
@@ -99,6 +167,15 @@
   el.prev.addEventListener("click", function () { if (page > 0) { page--; render(); } });
   el.next.addEventListener("click", function () {
     if ((page + 1) * PAGE < matches.length) { page++; render(); }
+  });
+  document.querySelectorAll("#items-table th.sort").forEach(function (th) {
+    th.addEventListener("click", function () {
+      var key = th.getAttribute("data-key");
+      sortDir = key === sortKey ? -sortDir : 1; sortKey = key;
+      document.querySelectorAll("#items-table th.sort").forEach(function (o) { o.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
+      apply();
+    });
   });
   apply();
   document.body.setAttribute("data-items-ready", "1");
