@@ -26,6 +26,7 @@ from fieldwise.runner._run import WAIT_MODES, RunInterrupted, arun_versions, run
 from fieldwise.runner._store import (
     DEFAULT_RESULTS_DIR,
     RESULT_COLUMNS,
+    list_runsets,
     load_results,
     load_runset,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "VersionRef",
     "WebhookListen",
     "arun_versions",
+    "list_runsets",
     "load_results",
     "load_runset",
     "run_versions",
