@@ -15,7 +15,16 @@ import pandas as pd
 
 from fieldwise.compare.result import ComparisonResult
 
-__all__ = ["render_table"]
+__all__ = ["format_p", "render_table"]
+
+
+def format_p(value: Any) -> str:
+    """A p-value with three decimals, "<0.001" below that, "-" when missing: every p of a
+    table reads alike (never "1" beside "0.000199")."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    p = float(value)
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _pct(value: Any) -> str:
@@ -63,7 +72,7 @@ def _test_cells(
         "-" if math.isnan(delta) else f"{100 * delta:+.1f}",
         "-" if s is None else str(int(s["regressed"])),
         "-" if s is None else str(int(s["fixed"])),
-        "-" if s is None else f"{float(s['p_holm']):.3g}",
+        "-" if s is None else format_p(s["p_holm"]),
         mde,
         flag,
     ]
@@ -98,7 +107,9 @@ def _single(result: ComparisonResult) -> list[str]:
     return _lines(header, rows)
 
 
-_TEST_HEADER = ["delta", "regressed", "fixed", "p(holm)", "MDE", ""]
+#: One header per cell of :func:`_test_cells`; deltas and MDEs are percentage points (pp).
+#: One word each, so every column has a header even when the flag cell is empty.
+_TEST_HEADER = ["delta(pp)", "regressed", "fixed", "p(holm)", "MDE(pp)", "flag"]
 
 
 def _paired(result: ComparisonResult) -> list[str]:
@@ -139,7 +150,7 @@ def _many(result: ComparisonResult) -> list[str]:
 
 def render_table(result: ComparisonResult) -> str:
     """Field accuracy per field and version, each candidate's test against the baseline
-    (delta in points, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
+    (delta in pp, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
     first), then the overall lines, list-field rows and warnings. ``*`` marks critical fields.
     Deterministic."""
     if not result.candidates:
@@ -175,8 +186,8 @@ def render_table(result: ComparisonResult) -> str:
         b = result.bootstraps.get(candidate)
         if b is not None:
             out.append(
-                f"{candidate}: cell accuracy delta {100 * b.delta:+.2f} points, "
-                f"{100 * b.confidence:.0f}% interval [{100 * b.low:+.2f}, {100 * b.high:+.2f}] "
+                f"{candidate}: cell accuracy delta {100 * b.delta:+.2f} pp, "
+                f"{100 * b.confidence:.0f}% interval [{100 * b.low:+.2f}, {100 * b.high:+.2f}] pp "
                 f"({b.n_resamples} document resamples, seed {b.seed})"
             )
     if result.recommended_threshold is not None:
