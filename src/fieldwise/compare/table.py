@@ -14,17 +14,9 @@ from typing import Any
 import pandas as pd
 
 from fieldwise.compare.result import ComparisonResult
+from fieldwise.compare.stats import format_p
 
-__all__ = ["format_p", "render_table"]
-
-
-def format_p(value: Any) -> str:
-    """A p-value with three decimals, "<0.001" below that, "-" when missing: every p of a
-    table reads alike (never "1" beside "0.000199")."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    p = float(value)
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+__all__ = ["render_table"]
 
 
 def _pct(value: Any) -> str:

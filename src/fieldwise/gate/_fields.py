@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from fieldwise.compare.table import format_p
+from fieldwise.compare.stats import format_p
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 
