@@ -177,3 +177,13 @@ def test_three_versions_give_two_comparisons_and_a_three_column_table() -> None:
     assert pair.candidates == ("v3",)
     assert set(pair.fields["version"]) == {"v1", "v3"}
     assert pair.delta == r.bootstraps["v3"].delta == 0.0
+
+
+def test_render_table_names_versions_by_label() -> None:
+    r = result()
+    text = render_table(r, {"v1": "published", "v2": "latest-draft"})
+    assert text.splitlines()[0].split()[3:5] == ["published", "latest-draft"]
+    assert "published (v1): field accuracy" in text
+    # two versions with one label: the ids, so the columns stay distinct
+    same = render_table(r, {"v1": "x", "v2": "x"})
+    assert same.splitlines()[0].split()[3:5] == ["v1", "v2"]

@@ -67,7 +67,8 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json
         return
     for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
         click.echo(f"FORCED despite: {forced}")
-    click.echo(render_table(analysis.scored.result))
+    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
+    click.echo(render_table(analysis.scored.result, labels))
     failed = analysis.scored.failed_runs
     if failed:
         names = ", ".join(sorted({f"{f.shown} ({f.version})" for f in failed})[:10])
