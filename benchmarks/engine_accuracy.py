@@ -1,155 +1,158 @@
-"""Per-field accuracy of two processor version configs on a dataset, and confidence calibration.
+"""Field accuracy of the local rules engine on the bundled and the real dataset, per field.
 
-Usage: python benchmarks/engine_accuracy.py [datasets/invoices] [--show-errors]
-       [--config LABEL=PATH ...] [--cache parsed.pickle]   (see --help)
+Usage: python benchmarks/engine_accuracy.py [SET ...] [--show-errors] [--no-cache]
 
-Parses every document once (OCR for scans), runs processor/v1.json and processor/v2.json (and
-any ``--config``) with the local rules engine, and prints per-field accuracy (correct /
-documents whose truth has the field), then, over all predicted values, the accuracy of those
-with confidence >= 0.9 and < 0.5.
-A compact stand-in for the compare package, so the engine can be tuned without the service.
+SET is ``invoices`` (datasets/invoices: its baseline v1 and candidate v2) or one of the real
+development sets, ``zugferd-dev``, ``sroie-dev`` and ``parsee-invoices-dev``: their documents
+and ground truth stay in ``../shared/datasets/<set>`` (never copied here), their field types
+and the one generic processor config a user would write live in ``benchmarks/real/<set>/``.
+Without SET, all four are measured.
+
+Every document is parsed with the real parser; OCR regions are cached on disk under
+``benchmarks/.cache/`` (git-ignored) keyed by the image's pixels, so iterations on the parser
+and the engine skip the slow OCR but still run everything after it. Outputs are scored by the
+toolkit's own comparators (:func:`fieldwise.compare.compare` with the set's field specs):
+field accuracy = correct / expected, as in the report.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import pickle
 import sys
 import time
+import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import fuzz
+from PIL import Image
 
+from fieldwise.compare import build_frame, compare, parse_field_specs
 from fieldwise.service.engines.extraction import extract, validate_config
-from fieldwise.service.engines.parsing import ParsedDocument, parse_document
+from fieldwise.service.engines.parsing import OcrEngine, ParsedDocument, parse_document
+from fieldwise.service.engines.parsing.ocr import Region
 
-TEXT_FIELDS = {"vendor_name", "customer_name"}
-
-
-def _same(field: str, got: Any, want: Any) -> bool:
-    if isinstance(want, bool) or isinstance(got, bool):
-        return got == want
-    if isinstance(want, int | float):
-        return isinstance(got, int | float) and abs(got - want) <= 0.005
-    if field == "line_items":
-        if not isinstance(got, list) or len(got) != len(want):
-            return False
-        return all(
-            set(g) >= set(w) and all(_same(k if k == "description" else "", g[k], w[k]) for k in w)
-            for g, w in zip(got, want, strict=True)
-        )
-    if not isinstance(got, str):
-        return False
-    a, b = " ".join(got.split()).lower(), " ".join(str(want).split()).lower()
-    if field in TEXT_FIELDS or field == "description":
-        return fuzz.ratio(a, b) >= 90
-    return a == b
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "datasets"
+if not SHARED.is_dir():  # a worktree sits one level deeper than a checkout of the repo
+    SHARED = REPO.parent.parent / "shared" / "datasets"
+CACHE = REPO / "benchmarks" / ".cache"
+REAL_SETS = ("zugferd-dev", "parsee-invoices-dev", "sroie-dev")
 
 
-def evaluate(
-    docs: list[tuple[ParsedDocument, dict[str, Any]]], config: dict[str, Any]
-) -> tuple[dict[str, tuple[int, int]], list[tuple[float, bool]], dict[str, list[str]]]:
-    cfg = validate_config(config)
-    per_field: dict[str, tuple[int, int]] = {}
-    scored: list[tuple[float, bool]] = []
-    errors: dict[str, list[str]] = {}
-    for index, (doc, truth) in enumerate(docs):
-        out = extract(doc, cfg)
-        for field, want in truth.items():
-            got = out["value"].get(field)
-            ok = got is not None and _same(field, got, want)
-            good, total = per_field.get(field, (0, 0))
-            per_field[field] = (good + ok, total + 1)
-            if got is not None:
-                scored.append((out["metadata"][field]["confidence"], ok))
-            if not ok:
-                errors.setdefault(field, []).append(f"#{index + 1}: got {got!r} want {want!r}")
-        for field in out["value"]:
-            if field not in truth:  # spurious: a value where none was expected
-                scored.append((out["metadata"][field]["confidence"], False))
-    return per_field, scored, errors
+class CachedOcr(OcrEngine):
+    """The real OCR engine, with its raw regions remembered on disk by image content."""
+
+    def regions(self, image: Image.Image) -> list[Region]:
+        rgb = image.convert("RGB")
+        key = hashlib.sha256(f"{rgb.size}".encode() + rgb.tobytes()).hexdigest()
+        path = CACHE / "ocr" / f"{key}.json"
+        if path.exists():
+            raw = json.loads(path.read_text())
+            return [([(x, y) for x, y in pts], text, score) for pts, text, score in raw]
+        found = super().regions(image)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(found))
+        return found
 
 
-def _bucket(scored: list[tuple[float, bool]], test: Any) -> str:
-    chosen = [ok for conf, ok in scored if test(conf)]
-    if not chosen:
-        return "n=0"
-    return f"{sum(chosen) / len(chosen):.3f} (n={len(chosen)})"
+def _rows(root: Path) -> list[dict[str, Any]]:
+    lines = (root / "ground_truth.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
-def _parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="engine_accuracy.py",
-        description="Per-field accuracy of processor version configs on a dataset, "
-        "and accuracy by confidence bucket.",
-    )
-    parser.add_argument("dataset", nargs="?", default="datasets/invoices", type=Path)
-    parser.add_argument(
-        "--config",
-        action="append",
-        default=[],
-        metavar="LABEL=PATH",
-        help="an extra version config to score (repeatable), e.g. old-v2=/tmp/v2.json",
-    )
-    parser.add_argument("--show-errors", action="store_true", help="list wrong values")
-    parser.add_argument(
-        "--cache",
-        type=Path,
-        help="pickle of the parsed documents: written when missing, read when present "
-        "(skips the ~1 min of OCR on re-runs; delete it when the documents change)",
-    )
-    return parser.parse_args(argv)
+def _set(name: str) -> tuple[Path, Path, dict[str, Path]]:
+    """(documents root, folder of dataset.toml, version label -> processor config)."""
+    if name == "invoices":
+        root = REPO / "datasets" / "invoices"
+        return root, root, {v: root / "processor" / f"{v}.json" for v in ("v1", "v2")}
+    here = REPO / "benchmarks" / "real" / name
+    return SHARED / name, here, {"config": here / "processor.json"}
 
 
-def _load(root: Path, cache: Path | None) -> list[tuple[ParsedDocument, dict[str, Any]]]:
-    rows = [json.loads(x) for x in (root / "ground_truth.jsonl").read_text().splitlines() if x]
-    if cache is not None and cache.exists():
-        docs: list[tuple[ParsedDocument, dict[str, Any]]] = pickle.loads(cache.read_bytes())
-        print(f"read {len(docs)} parsed documents from {cache}")
-        return docs
-    start = time.perf_counter()
-    docs = [(parse_document((root / r["file"]).read_bytes()), r["ground_truth"]) for r in rows]
-    print(f"parsed {len(docs)} documents in {time.perf_counter() - start:.1f} s")
-    if cache is not None:
-        cache.write_bytes(pickle.dumps(docs))
+def _parse(root: Path, rows: list[dict[str, Any]], ocr: OcrEngine) -> dict[str, ParsedDocument]:
+    docs = {}
+    for row in rows:
+        docs[row["file"]] = parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr)
     return docs
 
 
-def main(argv: list[str]) -> int:
-    args = _parse_args(argv)
-    root: Path = args.dataset
-    docs = _load(root, args.cache)
-    configs = {v: root / "processor" / f"{v}.json" for v in ("v1", "v2")}
-    for item in args.config:
-        label, _, path = item.partition("=")
-        configs[label] = Path(path)
-    results = {}
-    for version, path in configs.items():
-        results[version] = evaluate(docs, json.loads(path.read_text()))
-    fields = sorted(results["v1"][0])
-    print(f"{'field':<16}" + "".join(f"{v:>10}" for v in configs))
-    for field in fields:
+def _table(result: Any, versions: list[str]) -> list[str]:
+    fields = result.fields
+    names = sorted(set(fields["field"]))
+    out = [f"{'field':<20}" + "".join(f"{v:>14}" for v in versions)]
+    for name in names:
         cells = []
-        for version in configs:
-            good, total = results[version][0].get(field, (0, 0))
-            cells.append(f"{good}/{total}")
-        print(f"{field:<16}" + "".join(f"{c:>10}" for c in cells))
-    for version in configs:
-        per_field, scored, errors = results[version]
-        good = sum(g for g, _ in per_field.values())
-        total = sum(t for _, t in per_field.values())
-        print(
-            f"{version}: accuracy {good / total:.3f}; "
-            f"conf>=0.9 acc {_bucket(scored, lambda c: c >= 0.9)}; "
-            f"0.5<=conf<0.9 acc {_bucket(scored, lambda c: 0.5 <= c < 0.9)}; "
-            f"conf<0.5 acc {_bucket(scored, lambda c: c < 0.5)}"
-        )
-        if args.show_errors:
-            for field, items in sorted(errors.items()):
-                for item in items[:6]:
-                    print(f"  {version} {field}: {item}")
+        for version in versions:
+            row = fields.loc[(fields["field"] == name) & (fields["version"] == version)]
+            if row.empty:
+                cells.append("-")
+                continue
+            good, support = int(row["correct"].iloc[0]), int(row["support"].iloc[0])
+            cells.append(f"{good}/{support}" if support else "-")
+        out.append(f"{name:<20}" + "".join(f"{c:>14}" for c in cells))
+    return out
+
+
+def _accuracy(result: Any, version: str) -> tuple[int, int]:
+    fields = result.fields
+    chosen = fields.loc[fields["version"] == version]
+    return int(chosen["correct"].sum()), int(chosen["support"].sum())
+
+
+def measure(name: str, ocr: OcrEngine, show_errors: bool) -> None:
+    """Print the per-field table and the field accuracy of each version config on set ``name``."""
+    root, spec_dir, configs = _set(name)
+    spec = tomllib.loads((spec_dir / "dataset.toml").read_text(encoding="utf-8"))
+    specs = parse_field_specs(
+        spec.get("fields", {}), date_order=spec.get("dataset", {}).get("date_order", "YMD")
+    )
+    rows = _rows(root)
+    start = time.perf_counter()
+    docs = _parse(root, rows, ocr)
+    parsed_in = time.perf_counter() - start
+    truth = {row["file"]: row["ground_truth"] for row in rows}
+    predictions: dict[str, dict[str, Mapping[str, Any]]] = {}
+    start = time.perf_counter()
+    for version, path in configs.items():
+        config = validate_config(json.loads(path.read_text(encoding="utf-8")))
+        predictions[version] = {file: extract(doc, config) for file, doc in docs.items()}
+    extracted_in = time.perf_counter() - start
+    frame = build_frame(truth, predictions)
+    versions = list(configs)
+    result = compare(frame, specs, baseline=versions[0], candidate=[*versions, None][1])
+    timing = f"parse {parsed_in:.1f} s, extract {extracted_in:.1f} s"
+    print(f"== {name}: {len(rows)} documents ({timing})")
+    print("\n".join(_table(result, versions)))
+    for version in versions:
+        good, support = _accuracy(result, version)
+        print(f"{name} {version}: field accuracy {good}/{support} = {good / support:.3f}")
+    if show_errors:
+        cells = result.cells
+        bad = cells.loc[cells["outcome"].isin(["wrong", "missed"])]
+        for _, cell in bad.sort_values(["version", "field", "item"]).iterrows():
+            print(
+                f"  {cell['version']} {cell['field']}: {cell['item']}: "
+                f"got {cell['predicted']!r} want {cell['expected']!r}"
+            )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="engine_accuracy.py", description=__doc__.split("\n")[0])
+    parser.add_argument("sets", nargs="*", default=["invoices", *REAL_SETS])
+    parser.add_argument("--show-errors", action="store_true", help="list wrong and missed values")
+    parser.add_argument("--no-cache", action="store_true", help="run OCR without the disk cache")
+    args = parser.parse_args(argv)
+    for name in args.sets:
+        if name != "invoices" and name not in REAL_SETS:
+            parser.error(f"unknown set {name!r} (invoices, {', '.join(REAL_SETS)})")
+        if name != "invoices" and not (SHARED / name).is_dir():
+            parser.error(f"{SHARED / name} is missing: the real sets live in ../shared/datasets")
+    ocr = OcrEngine() if args.no_cache else CachedOcr()
+    for name in args.sets:
+        measure(name, ocr, args.show_errors)
     return 0
 
 

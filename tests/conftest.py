@@ -25,7 +25,8 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
     for name in list(os.environ):
-        if name.startswith("FIELDWISE_"):
+        # GITHUB_STEP_SUMMARY too: tests run inside GitHub Actions must not write its job summary
+        if name.startswith("FIELDWISE_") or name == "GITHUB_STEP_SUMMARY":
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
 

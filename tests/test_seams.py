@@ -14,8 +14,9 @@ from fieldwise.errors import ConfigError
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "fieldwise"
 
-#: The embedded-mode starter, and the ``serve`` command that runs the service in the foreground.
-STARTERS = {"fieldwise.connection", "fieldwise.cli.serve"}
+#: The embedded-mode starter, and the commands that run the service itself in the foreground
+#: (``serve``: the HTTP service; ``worker``: its job workers).
+STARTERS = {"fieldwise.connection", "fieldwise.cli.serve", "fieldwise.cli.worker"}
 
 
 def _module_name(path: Path) -> str:

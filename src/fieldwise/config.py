@@ -38,6 +38,8 @@ class ServiceSettings:
     rate_limit_per_second: float | None = None  # per API key; None: no limit
     rate_limit_burst: int = 20
     body_read_timeout: float = 60.0  # seconds for a whole request body, else 408
+    lease_seconds: float = 30.0  # a claimed job is recovered this long after its last heartbeat
+    heartbeat_seconds: float = 5.0  # how often a worker renews its leases
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -67,6 +69,9 @@ class ClientSettings:
     api_key: str | None = None
     timeout: float = 30.0
     max_retries: int = 4
+    #: GitHub Actions' job summary file (GITHUB_STEP_SUMMARY): evaluate and gate append their
+    #: Markdown summary to it when it is set.
+    step_summary: Path | None = None
 
 
 def _split(value: str | None) -> tuple[str, ...]:
@@ -111,6 +116,8 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         public_base_url=env.get("FIELDWISE_PUBLIC_BASE_URL") or None,
         rate_limit_per_second=_number(env, "FIELDWISE_RATE_LIMIT", 0.0, minimum=0) or None,
         rate_limit_burst=int(_number(env, "FIELDWISE_RATE_BURST", 20, minimum=1)),
+        lease_seconds=_number(env, "FIELDWISE_LEASE_SECONDS", 30.0, minimum=0.1),
+        heartbeat_seconds=_number(env, "FIELDWISE_HEARTBEAT_SECONDS", 5.0, minimum=0.05),
     )
     return settings.with_overrides(**overrides)
 
@@ -122,5 +129,6 @@ def client_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> C
         base_url=env.get("FIELDWISE_BASE_URL") or None,
         api_key=env.get("FIELDWISE_API_KEY") or None,
         timeout=_number(env, "FIELDWISE_TIMEOUT", 30.0, minimum=0.1),
+        step_summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
     )
     return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, select
 
 from fieldwise.client import Client, ops
 from fieldwise.compare import build_frame, compare, parse_field_specs
-from fieldwise.service.events import events
+from fieldwise.service.events.outbox import events
 from tests.evaluations.conftest import World, make_set, wait_evaluation
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, select
 
 from fieldwise.client import Client, ops
-from fieldwise.service.events import events
+from fieldwise.service.events.outbox import events
 from tests.conftest import ServiceFactory
 from tests.evaluations.conftest import wait_evaluation, wait_for
 

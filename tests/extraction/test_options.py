@@ -193,7 +193,7 @@ def test_defaults_extract_exactly_as_without_the_keys(doc: ParsedDocument) -> No
     [
         ({"strategy": "top"}, "fields[0].strategy: expected one of labels, letterhead"),
         ({"type": "currency", "strategy": "letterhead"}, "fields[0].strategy"),
-        ({"exclude": ["x"]}, "fields[0].exclude: only the letterhead strategy"),
+        ({"exclude": ["x"]}, "fields[0].exclude: only the letterhead and seller strategies"),
         ({"strategy": "letterhead", "exclude": [1]}, "fields[0].exclude[0]"),
         ({"infer_from_symbols": True}, "fields[0].infer_from_symbols: only enum fields"),
         ({"infer_from_symbols": "yes"}, "fields[0].infer_from_symbols: expected true or false"),

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, select
 
 from fieldwise.client import Client, ops
 from fieldwise.client.models import Run, WebhookDelivery
-from fieldwise.service.runs.tables import processor_runs
+from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY
 from tests.reliability.conftest import TERMINAL, TRIVIAL, invoice, make_processor, wait_for
 from tests.runs.test_crash_recovery import _serve

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from fieldwise.client import Client
 from fieldwise.service import RunningService
 from fieldwise.service.app import app_state
-from fieldwise.service.db.tables import files
+from fieldwise.service.resources.files.tables import files
 from tests.conftest import ServiceFactory
 from tests.reliability.conftest import CONFIG, invoice, make_processor, raw
 

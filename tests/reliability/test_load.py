@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from fieldwise.client import AsyncClient, Client, ops
-from fieldwise.service.events import events
+from fieldwise.service.events.outbox import events
 from tests.conftest import TEST_KEY
 from tests.reliability.conftest import TERMINAL, TRIVIAL, make_processor
 from tests.runs.test_crash_recovery import _serve

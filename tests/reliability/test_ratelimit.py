@@ -10,7 +10,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fieldwise.client import Client, ops
 from fieldwise.config import service_settings
 from fieldwise.runner import load_results, run_versions
-from fieldwise.service.ratelimit import TokenBucket
+from fieldwise.service.http.ratelimit import TokenBucket
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.reliability.conftest import MakeWorld
 

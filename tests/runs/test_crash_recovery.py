@@ -8,7 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, select, update
 
 from fieldwise.client import Client, ops
 from fieldwise.service.jobs import jobs
-from fieldwise.service.runs.tables import processor_runs
+from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.runs.conftest import TERMINAL, invoice, make_processor, wait_for
 
@@ -32,7 +32,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _serve(data_dir: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def _serve(
+    data_dir: Path, log: Path, extra_env: Mapping[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``fieldwise serve`` in a child process on ``data_dir`` (``extra_env`` added)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -41,6 +44,7 @@ def _serve(data_dir: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes],
         "FIELDWISE_ALLOW_PYTHON_ENGINES": "1",
         # So the server can import the test engine (tests.runs.slow_engine).
         "PYTHONPATH": os.pathsep.join([str(_REPO), os.environ.get("PYTHONPATH", "")]),
+        **(extra_env or {}),
     }
     command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
     with log.open("ab") as out:
@@ -64,6 +68,7 @@ def _serve(data_dir: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes],
         yield proc, base_url
     finally:
         if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)  # a stopped process cannot die otherwise
             proc.kill()
         proc.wait()
 

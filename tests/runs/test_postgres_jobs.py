@@ -13,9 +13,10 @@ from sqlalchemy import create_engine
 from fieldwise.client import Client, ops
 from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
+from fieldwise.service.app import MIGRATIONS
 from fieldwise.service.clock import SystemClock
-from fieldwise.service.db import migrate
 from fieldwise.service.jobs import claim, enqueue
+from fieldwise.service.store import migrate
 from tests.postgres import postgres_server
 from tests.runs.conftest import invoice, make_processor, wait_run
 
@@ -28,7 +29,7 @@ def pg_url() -> Iterator[str]:
 
 def test_concurrent_claims_take_each_job_once(pg_url: str) -> None:
     engine = create_engine(pg_url, pool_size=10)
-    migrate(engine)
+    migrate(engine, MIGRATIONS)
     clock = SystemClock()
     with engine.begin() as conn:
         queued = {enqueue(conn, clock, "probe", f"t{n}") for n in range(120)}

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, select
 from fieldwise.client import Client, ops
 from fieldwise.errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
-from fieldwise.service.events import events
+from fieldwise.service.events.outbox import events
 from tests.conftest import ServiceFactory
 from tests.runs.conftest import invoice, make_processor, wait_for, wait_run
 

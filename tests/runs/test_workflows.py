@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, select
 from fieldwise.client import Client, ops
 from fieldwise.errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
-from fieldwise.service.events import events
+from fieldwise.service.events.outbox import events
 from tests.runs.conftest import TERMINAL, invoice, make_processor, wait_for
 
 TOTAL = {"fields": [{"name": "total", "type": "currency", "labels": ["Total"]}]}

@@ -9,13 +9,14 @@ from sqlalchemy import Connection, text
 from fieldwise.client import Client
 from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
-from fieldwise.service.db import MIGRATIONS, applied_migrations, make_engine, migrate
+from fieldwise.service.app import MIGRATIONS
+from fieldwise.service.store import applied_migrations, make_engine, migrate
 
 
 def test_migrations_are_named_recorded_and_applied_once(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
-    assert migrate(engine) == [name for name, _ in MIGRATIONS]
-    assert migrate(engine) == []
+    assert migrate(engine, MIGRATIONS) == [name for name, _ in MIGRATIONS]
+    assert migrate(engine, MIGRATIONS) == []
     calls: list[str] = []
 
     def extra(conn: Connection) -> None:

@@ -15,8 +15,8 @@ from fieldwise.client import Client
 from fieldwise.config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import Clock, ManualClock
+from fieldwise.service.events.webhooks import DueRun, run_due
 from fieldwise.service.state import ServiceState
-from fieldwise.service.webhooks import DueRun, run_due
 from tests.conftest import TEST_KEY
 from tests.webhooks.receivers import ScriptedReceiver, SmtpServer
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from fieldwise.client import ops
-from fieldwise.service.events import record_event
+from fieldwise.service.events.outbox import record_event
+from fieldwise.service.events.webhooks import RETRY_DELAYS
 from fieldwise.service.ids import isoformat
-from fieldwise.service.webhooks import RETRY_DELAYS
 from fieldwise.webhooks import SIGNATURE_HEADER, verify
 from tests.webhooks.conftest import START, WebhookService
 from tests.webhooks.receivers import ScriptedReceiver

@@ -9,8 +9,8 @@ from datetime import timedelta
 
 from fieldwise.client import ops
 from fieldwise.service.clock import ManualClock
-from fieldwise.service.webhooks import MAX_ATTEMPTS, RETRY_DELAYS, run_due
-from fieldwise.service.webhooks.delivery import DEFAULT_TIMEOUT
+from fieldwise.service.events.webhooks import MAX_ATTEMPTS, RETRY_DELAYS, run_due
+from fieldwise.service.events.webhooks.delivery import DEFAULT_TIMEOUT
 from tests.webhooks.conftest import START, WebhookService
 from tests.webhooks.receivers import ScriptedReceiver
 from tests.webhooks.test_delivery import emit, register

@@ -11,8 +11,8 @@ import pytest
 
 from fieldwise.client import ops
 from fieldwise.errors import NotFoundError, UnprocessableError
+from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, resolve_target
 from fieldwise.service.ids import parse_iso
-from fieldwise.service.webhooks.ssrf import UnsafeUrl, resolve_target
 from fieldwise.webhooks import SIGNATURE_HEADER, verify
 from tests.webhooks.conftest import WebhookService
 from tests.webhooks.receivers import ScriptedReceiver

@@ -81,6 +81,11 @@ _COMMANDS: dict[str, LazyCommand] = {
             "webhooks",
             "Receive webhooks, manage endpoints, and inspect or retry deliveries.",
         ),
+        "worker": (
+            "worker",
+            "worker",
+            "Run processor, parse, workflow and evaluation jobs until interrupted.",
+        ),
         "workflows": (
             "workflows",
             "workflows",

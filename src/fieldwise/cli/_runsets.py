@@ -18,6 +18,7 @@ from fieldwise.compare.provenance import spec_digest
 from fieldwise.datasets import load_dataset
 from fieldwise.evaluate import Analysis, analyze, combine_runsets, resolve_policy
 from fieldwise.gate import Policy
+from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -163,6 +164,13 @@ _WORDS = {
     "fail": ("FAIL", "red"),
     "inconclusive": ("INCONCLUSIVE", "yellow"),
 }
+
+
+def append_job_summary(cli: CliContext, analysis: Analysis) -> None:
+    """Under GitHub Actions (GITHUB_STEP_SUMMARY set), append the Markdown summary to the job's
+    summary page, so the verdict shows on the run without opening an artifact."""
+    if cli.settings.step_summary is not None:
+        append_summary(analysis.report, cli.settings.step_summary)
 
 
 def echo_verdict(analysis: Analysis) -> None:

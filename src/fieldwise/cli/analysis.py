@@ -12,6 +12,7 @@ from fieldwise.cli._output import echo_json
 from fieldwise.cli._runsets import (
     RESULTS_DIR_OPTION,
     RunsetTarget,
+    append_job_summary,
     echo_verdict,
     load_analysis,
     runset_options,
@@ -143,6 +144,7 @@ def gate_cmd(
         echo_json(gate_json(analysis))
     else:
         echo_verdict(analysis)
+    append_job_summary(cli, analysis)
     ctx.exit(analysis.exit_code)
 
 

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from fieldwise.cli._context import CliContext, json_option
 from fieldwise.cli._output import echo_json
-from fieldwise.cli._runsets import echo_verdict, now_iso
+from fieldwise.cli._runsets import append_job_summary, echo_verdict, now_iso
 from fieldwise.cli._shapes import evaluation_json
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
@@ -128,6 +128,7 @@ def evaluate_cmd(
         )
     if as_json:
         echo_json(evaluation_json(outcome))
+        append_job_summary(cli, outcome.analysis)
         ctx.exit(outcome.analysis.exit_code)
     runset = outcome.runset
     click.echo(
@@ -149,6 +150,7 @@ def evaluate_cmd(
             f"[{shown(acc.low)}, {shown(acc.high)}]{which}"
         )
     echo_verdict(outcome.analysis)
+    append_job_summary(cli, outcome.analysis)
     if outcome.published is not None:
         click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)

@@ -52,8 +52,10 @@ def serve(
 ) -> None:
     """Run the local Document Processing Service until interrupted.
 
-    API keys come from FIELDWISE_API_KEYS (comma-separated); without it, a key is created on
-    the first start, printed once, and stored only as a hash.
+    Admin API keys come from FIELDWISE_API_KEYS (comma-separated); without it, an admin key is
+    created on the first start, printed once, and stored only as a hash. The web console is
+    served under /console (its address is printed at start): sign in with an admin key to
+    manage API keys, webhook endpoints and deliveries.
     """
     settings = service_settings(
         data_dir=data_dir,
@@ -61,5 +63,4 @@ def serve(
         allow_python_engines=allow_python_engines,
         allowed_file_roots=tuple(p.resolve() for p in file_roots) or None,
     )
-    click.echo(f"fieldwise service on http://{host}:{port} (data: {settings.data_dir})", err=True)
     run_service(settings, host=host, port=port, announce=lambda m: click.echo(m, err=True))

@@ -32,7 +32,7 @@ from fieldwise.report._model import (
     VersionFigures,
 )
 from fieldwise.report._text import render_json, render_junit, render_markdown, report_from_json
-from fieldwise.report._write import FORMATS, default_report_dir, write_report
+from fieldwise.report._write import FORMATS, append_summary, default_report_dir, write_report
 
 __all__ = [
     "FORMATS",
@@ -53,6 +53,7 @@ __all__ = [
     "Share",
     "Suspect",
     "VersionFigures",
+    "append_summary",
     "build_report",
     "default_report_dir",
     "make_environment",

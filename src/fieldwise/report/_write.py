@@ -14,7 +14,7 @@ from fieldwise.report._html import render_html
 from fieldwise.report._model import ReportData
 from fieldwise.report._text import render_json, render_junit, render_markdown
 
-__all__ = ["FORMATS", "default_report_dir", "write_report"]
+__all__ = ["FORMATS", "append_summary", "default_report_dir", "write_report"]
 
 #: Format name -> file written in the output folder.
 FORMATS = {"html": "report.html", "md": "summary.md", "junit": "junit.xml", "json": "report.json"}
@@ -66,3 +66,17 @@ def write_report(
     except OSError as exc:
         raise ReportError(f"cannot write the report to {folder}: {exc}") from exc
     return written
+
+
+def append_summary(
+    data: ReportData, path: Path | str, env: jinja2.Environment | None = None
+) -> None:
+    """Append the Markdown summary to ``path`` (GitHub's job summary file, which several steps
+    share, so it is appended to, never overwritten). Raises :class:`ReportError` when it cannot
+    be written."""
+    text = render_markdown(data, env if env is not None else make_environment())
+    try:
+        with Path(path).open("a", encoding="utf-8") as handle:
+            handle.write(text.rstrip("\n") + "\n\n")
+    except OSError as exc:
+        raise ReportError(f"cannot append the summary to {path}: {exc.strerror}") from exc

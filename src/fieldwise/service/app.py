@@ -2,26 +2,140 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from fastapi import FastAPI, Security
+from fastapi import APIRouter, FastAPI, Security
 from fastapi.security import APIKeyHeader
 
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.api_errors import ERROR_RESPONSES, install_error_handlers
-from fieldwise.service.background import FACTORIES
-from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock, SystemClock
-from fieldwise.service.db import make_engine, migrate
-from fieldwise.service.keys import bootstrap_keys
-from fieldwise.service.middleware import ApiKeyMiddleware, BodyLimitMiddleware, RequestIdMiddleware
-from fieldwise.service.ratelimit import RateLimitMiddleware, TokenBucket
-from fieldwise.service.routes import ROUTERS
-from fieldwise.service.runs.configs import config_validator
-from fieldwise.service.state import ServiceState
+from fieldwise.service.console.routes import install_console
+from fieldwise.service.console.sessions import console_sessions
+from fieldwise.service.events.outbox import events
+from fieldwise.service.events.webhooks.dispatcher import webhook_worker
+from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
+from fieldwise.service.http.auth import KeyRing
+from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
+from fieldwise.service.http.middleware import (
+    ApiKeyMiddleware,
+    BodyLimitMiddleware,
+    RequestIdMiddleware,
+)
+from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service.jobs import jobs
+from fieldwise.service.jobs.leases import LeaseKeeper
+from fieldwise.service.jobs.pool import WorkerPool
+from fieldwise.service.jobs.tables import LEASE_COLUMNS
+from fieldwise.service.jobs.workers import JobWorkers
+from fieldwise.service.resources.api_keys import routes as api_keys_routes
+from fieldwise.service.resources.api_keys.ops import KeyAuthenticator, bootstrap_keys
+from fieldwise.service.resources.api_keys.tables import upgrade_api_keys
+from fieldwise.service.resources.evaluation_runs import routes as evaluation_runs_routes
+from fieldwise.service.resources.evaluation_runs.handler import evaluation_services
+from fieldwise.service.resources.evaluation_runs.tables import EVALUATION_TABLES
+from fieldwise.service.resources.evaluation_sets import routes as evaluation_sets_routes
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
+from fieldwise.service.resources.extract import routes as extract_routes
+from fieldwise.service.resources.files import routes as files_routes
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.parse import lifecycle as parse_runs_lifecycle
+from fieldwise.service.resources.parse import routes as parse_routes
+from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.tables import parse_cache, parse_runs
+from fieldwise.service.resources.processors import routes as processors_routes
+from fieldwise.service.resources.processors.configs import config_validator
+from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.resources.runs import lifecycle as runs_lifecycle
+from fieldwise.service.resources.runs import routes as runs_routes
+from fieldwise.service.resources.runs.execute import ProcessorRunHandler
+from fieldwise.service.resources.runs.retention import Sweeper
+from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.resources.webhook_endpoints import routes as webhook_endpoints_routes
+from fieldwise.service.resources.workflows import routes as workflows_routes
+from fieldwise.service.resources.workflows.execution import WorkflowStepHandler
+from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
+from fieldwise.service.state import Background, ServiceState
+from fieldwise.service.store import Migration, adding, creating, make_engine, migrate
+from fieldwise.service.store.blobs import BlobStore
+
+#: Every resource's router, mounted in this order (one line each).
+ROUTERS: tuple[APIRouter, ...] = (
+    files_routes.router,
+    processors_routes.router,
+    evaluation_sets_routes.router,
+    webhook_endpoints_routes.router,
+    runs_routes.router,
+    extract_routes.router,
+    parse_routes.router,
+    workflows_routes.router,
+    evaluation_runs_routes.router,
+    api_keys_routes.router,
+)
+
+#: The schema, as named migrations over every resource's tables; handed to the store's runner.
+#: Append new ones at the end (one line each); never rename or reorder applied ones.
+MIGRATIONS: tuple[Migration, ...] = (
+    (
+        "0001_core_resources",
+        # api_keys: created (or upgraded from its first shape) by 0007.
+        creating(files, processors, versions, evaluation_sets, items),
+    ),
+    ("0002_event_outbox", creating(events)),
+    ("0003_webhooks", creating(*WEBHOOK_TABLES)),
+    (
+        "0004_runs_and_jobs",
+        creating(jobs, processor_runs, parse_runs, parse_cache, workflows, workflow_runs, batches),
+    ),
+    ("0005_evaluation_runs", creating(*EVALUATION_TABLES)),
+    ("0006_job_leases", adding(jobs, *LEASE_COLUMNS)),
+    ("0007_api_key_scopes", upgrade_api_keys),
+    ("0008_console_sessions", creating(console_sessions)),
+)
+
+
+def run_workers(state: ServiceState) -> WorkerPool:
+    """The pool of processor-run, parse-run and workflow-step jobs (one parse cache for both)."""
+    cache = ParseCache(state)
+    return WorkerPool(
+        state,
+        {
+            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache),
+            parse_runs_lifecycle.JOB_KIND: parse_runs_lifecycle.ParseRunHandler(cache),
+            runs_lifecycle.WORKFLOW_STEP: WorkflowStepHandler(),
+        },
+    )
+
+
+def job_workers(state: ServiceState) -> JobWorkers:
+    """Every job pool, started once this process may claim. Evaluation jobs have a pool of
+    their own: they wait on processor runs, so the two pools never starve each other."""
+    return JobWorkers(
+        state.settings.resolved_database_url,
+        [run_workers(state), evaluation_services(state)],
+        announce=_stderr,
+    )
+
+
+def _lease_keeper(state: ServiceState) -> LeaseKeeper:
+    return state.leases
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+#: What runs beside the routes while the app lives (started in order, stopped in reverse).
+BACKGROUND: tuple[Callable[[ServiceState], Background], ...] = (
+    _lease_keeper,
+    webhook_worker,
+    job_workers,
+    Sweeper,
+)
 
 # Documents the header in the OpenAPI schema; ApiKeyMiddleware is what enforces it.
 _api_key_doc = APIKeyHeader(name="x-api-key", auto_error=False)
@@ -47,6 +161,45 @@ def _check_writable(data_dir: Path) -> None:
         raise ConfigError(f"the data dir {data_dir} is not writable ({exc.strerror})") from None
 
 
+def build_state(
+    settings: ServiceSettings, *, clock: Clock | None = None, keyring: KeyRing | None = None
+) -> ServiceState:
+    """What every part of the service shares: the migrated database, blobs, clock, leases."""
+    _check_writable(settings.data_dir)
+    clock = clock or SystemClock()
+    engine = make_engine(settings.resolved_database_url, idle_in_transaction=settings.lease_seconds)
+    migrate(engine, MIGRATIONS)
+    return ServiceState(
+        settings=settings,
+        engine=engine,
+        blobs=BlobStore(settings.blob_dir),
+        keyring=keyring or KeyRing(()),
+        clock=clock,
+        leases=LeaseKeeper(engine, clock, settings.lease_seconds, settings.heartbeat_seconds),
+        config_validator=config_validator(allow_python=settings.allow_python_engines),
+    )
+
+
+def start_background(state: ServiceState) -> list[Background]:
+    """Start everything in :data:`BACKGROUND`, in order; stop with :func:`stop_background`."""
+    started: list[Background] = []
+    try:
+        for factory in BACKGROUND:
+            worker = factory(state)
+            worker.start()
+            started.append(worker)
+    except BaseException:
+        stop_background(state, started)
+        raise
+    return started
+
+
+def stop_background(state: ServiceState, started: list[Background]) -> None:
+    for worker in reversed(started):
+        worker.stop()
+    state.engine.dispose()
+
+
 def create_app(
     settings: ServiceSettings,
     *,
@@ -54,35 +207,19 @@ def create_app(
     announce: Callable[[str], None] | None = None,
 ) -> FastAPI:
     """Build the service: migrate the database, load keys, mount routes and middleware."""
-    _check_writable(settings.data_dir)
-    clock = clock or SystemClock()
-    engine = make_engine(settings.resolved_database_url)
-    migrate(engine)
+    state = build_state(settings, clock=clock)
     keyring = bootstrap_keys(
-        engine, settings, clock, **({"announce": announce} if announce else {})
+        state.engine, settings, state.clock, **({"announce": announce} if announce else {})
     )
-    state = ServiceState(
-        settings=settings,
-        engine=engine,
-        blobs=BlobStore(settings.blob_dir),
-        keyring=keyring,
-        clock=clock,
-        config_validator=config_validator(allow_python=settings.allow_python_engines),
-    )
+    state = replace(state, keyring=keyring)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        workers = [factory(state) for factory in FACTORIES]
-        started = []
+        started = start_background(state)
         try:
-            for worker in workers:
-                worker.start()
-                started.append(worker)
             yield
         finally:
-            for worker in reversed(started):
-                worker.stop()
-            engine.dispose()
+            stop_background(state, started)
 
     app = FastAPI(
         lifespan=lifespan,
@@ -109,7 +246,9 @@ def create_app(
     if settings.rate_limit_per_second:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
-    app.add_middleware(ApiKeyMiddleware, keyring=keyring)
+    authenticate = KeyAuthenticator(state.engine, keyring, state.clock)
+    install_console(app, state, authenticate)
+    app.add_middleware(ApiKeyMiddleware, authenticate=authenticate, exempt=("/console",))
     app.add_middleware(RequestIdMiddleware)
     return app
 

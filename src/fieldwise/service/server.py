@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -15,8 +17,8 @@ from starlette.types import ASGIApp
 
 from fieldwise.config import ServiceSettings, service_settings
 from fieldwise.errors import ConfigError
-from fieldwise.service.app import create_app
-from fieldwise.service.auth import generate_key
+from fieldwise.service.app import build_state, create_app, start_background, stop_background
+from fieldwise.service.http.auth import generate_key
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -53,10 +55,21 @@ def serve(
     port: int = 8765,
     announce: Callable[[str], None] | None = None,
 ) -> None:
-    """Run the service in the foreground until interrupted."""
+    """Run the service in the foreground until interrupted, announcing the addresses of the
+    service and of its console (with the port actually bound, so ``port=0`` shows the real one).
+    """
+    say = announce or (lambda message: print(message, file=sys.stderr, flush=True))
     sock = bind_socket(host, port)
+    bound_host, bound_port = sock.getsockname()[:2]
+    url = (
+        f"http://[{bound_host}]:{bound_port}"
+        if ":" in bound_host
+        else f"http://{bound_host}:{bound_port}"
+    )
+    say(f"fieldwise service on {url} (data: {settings.data_dir})")
+    say(f"console: {url}/console (sign in with an admin API key)")
     try:
-        app = create_app(settings, announce=announce)
+        app = create_app(settings, announce=say)
     except BaseException:
         sock.close()  # e.g. a read-only data dir: fail without leaking the listening socket
         raise
@@ -64,6 +77,26 @@ def serve(
         app, log_level="info", access_log=False, timeout_graceful_shutdown=5, **_UVICORN_LIMITS
     )
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def work(settings: ServiceSettings, *, stop: threading.Event | None = None) -> None:
+    """Run the job workers, webhook dispatcher and sweeper without HTTP until SIGINT/SIGTERM
+    (or ``stop``): one more process sharing the work of a PostgreSQL database
+    (``fieldwise worker``)."""
+    stop = stop or threading.Event()
+    state = build_state(settings)
+    previous = {
+        sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        started = start_background(state)
+        try:
+            stop.wait()
+        finally:
+            stop_background(state, started)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @dataclass

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import Request
 from sqlalchemy import Engine
 
 from fieldwise.config import ServiceSettings
 from fieldwise.errors import ConfigError
-from fieldwise.service.api_errors import ApiError
-from fieldwise.service.auth import KeyRing
-from fieldwise.service.blobs import BlobStore
 from fieldwise.service.clock import Clock
+from fieldwise.service.http.auth import KeyRing
+from fieldwise.service.http.errors import ApiError
+from fieldwise.service.jobs.leases import LeaseKeeper
+from fieldwise.service.store.blobs import BlobStore
+
+
+class Background(Protocol):
+    """Something that runs beside the routes while the app lives (workers, dispatcher, sweeper)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,7 @@ class ServiceState:
     blobs: BlobStore
     keyring: KeyRing
     clock: Clock
+    leases: LeaseKeeper
     config_validator: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:

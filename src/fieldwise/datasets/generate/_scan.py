@@ -103,6 +103,11 @@ def _image_pdf(pages: list[tuple[bytes, tuple[int, int], tuple[float, float]]]) 
         kids.append(b"%d 0 R" % len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
+    return pdf_file(objects)
+
+
+def pdf_file(objects: list[bytes]) -> bytes:
+    """A PDF file from its object bodies (object 1 is the catalog): header, objects, xref."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

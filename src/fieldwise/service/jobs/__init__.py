@@ -1,36 +1,43 @@
-"""Durable background jobs: a table, atomic claims, a worker pool, recovery after a crash.
+"""Durable background jobs: a table, leased claims, a worker pool, recovery of lost workers.
 
 - :func:`enqueue` adds a job in the caller's transaction; :func:`claim` takes the oldest
-  queued one atomically; handlers finish jobs with :func:`finish_jobs` in their terminal
-  transaction.
-- :class:`WorkerPool` runs ``settings.workers`` threads; on start it calls :func:`recover`,
-  which re-queues jobs a killed process left running (up to ``max_attempts``) or fails them.
+  queued one with a lease (a token and an expiry); the process's
+  :class:`~fieldwise.service.jobs.leases.LeaseKeeper` renews it while the work runs.
+- :class:`~fieldwise.service.jobs.durable.DurableRuns` is the one lifecycle of every job-backed
+  run kind; its terminal moves succeed only under the job's lease.
+- :class:`~fieldwise.service.jobs.pool.WorkerPool` runs ``settings.workers`` threads and
+  recovers jobs whose lease expired (re-queued up to ``max_attempts``, then failed).
+- :class:`~fieldwise.service.jobs.workers.JobWorkers` starts the pools once this process may
+  claim (on SQLite one process at a time).
 """
 
 from __future__ import annotations
 
-from fieldwise.service.jobs.pool import JobHandler, WorkerPool, recover
 from fieldwise.service.jobs.queue import (
     DEFAULT_MAX_ATTEMPTS,
     Job,
     claim,
     delete_jobs,
     enqueue,
+    finish_job,
     finish_jobs,
+    held,
+    release,
+    requeue,
 )
-from fieldwise.service.jobs.tables import JOB_STATES, create_jobs_table, jobs
+from fieldwise.service.jobs.tables import JOB_STATES, jobs
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
     "JOB_STATES",
     "Job",
-    "JobHandler",
-    "WorkerPool",
     "claim",
-    "create_jobs_table",
     "delete_jobs",
     "enqueue",
+    "finish_job",
     "finish_jobs",
+    "held",
     "jobs",
-    "recover",
+    "release",
+    "requeue",
 ]

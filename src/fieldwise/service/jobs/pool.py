@@ -1,22 +1,32 @@
 """The worker pool: threads that claim jobs from the database and run their handlers.
 
 CPU-bound work (parsing, OCR, extraction) runs in these threads, never on the API's event
-loop. Idle workers poll the table with a short back-off, so jobs enqueued by any process
-(and jobs re-queued by recovery) are picked up without an in-memory signal.
+loop. Idle workers poll the table with a short back-off, so jobs enqueued by any process (and
+jobs re-queued by recovery) are picked up without an in-memory signal. Every claim carries a
+lease the process's :class:`~fieldwise.service.jobs.leases.LeaseKeeper` renews; each heartbeat
+the pool also recovers jobs whose lease expired, in whichever process held them.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Mapping
 from typing import Protocol
 
 from sqlalchemy import Connection
 
 from fieldwise.service.clock import Clock
-from fieldwise.service.ids import new_id
-from fieldwise.service.jobs.queue import Job, claim, finish_jobs, interrupted, requeue
+from fieldwise.service.jobs.queue import (
+    Job,
+    claim,
+    expired,
+    finish_job,
+    orphans,
+    requeue,
+    take_over,
+)
 from fieldwise.service.state import ServiceState
 
 log = logging.getLogger("fieldwise.service.jobs")
@@ -38,36 +48,54 @@ class JobHandler(Protocol):
         """Reset an interrupted target to queued; False when it is already terminal or gone."""
 
 
-def recover(state: ServiceState, handlers: Mapping[str, JobHandler]) -> tuple[int, int]:
-    """Deal with jobs a dead process left running: re-queue them, or fail them once they have
-    used up their attempts. Returns ``(requeued, failed)``."""
-    requeued = failed = 0
+def recover(
+    state: ServiceState, handlers: Mapping[str, JobHandler], *, every_other_owner: bool = False
+) -> tuple[int, int]:
+    """Take back jobs whose worker was lost: re-queue them, or fail them once they have used
+    up their attempts. Returns ``(requeued, failed)``.
+
+    Only jobs whose lease expired are taken, one conditional UPDATE each (of two recoverers one
+    wins); ``every_other_owner`` takes every job another process holds, for a process that
+    knows it is the only one allowed to claim (SQLite, after taking the claim lock).
+    """
+    kinds = tuple(handlers)
+    keeper = state.leases
     with state.engine.connect() as conn:
-        lost = interrupted(conn)
-    for job in lost:
-        handler = handlers.get(job.kind)
-        if handler is None:
-            continue
-        if job.attempts >= job.max_attempts:
-            handler.fail(
-                state,
-                job,
-                "worker_lost",
-                f"the service stopped while this run was in progress, {job.attempts} times; "
-                "it was not retried again",
-            )
-            failed += 1
-            continue
+        if every_other_owner:
+            lost = orphans(conn, kinds, keeper.owner)
+        else:
+            lost = expired(conn, state.clock.now(), kinds)
+    requeued = failed = 0
+    for seen in lost:
+        handler = handlers[seen.kind]
         with state.engine.begin() as conn:
-            if handler.requeue(conn, state.clock, job.target_id):
-                requeue(conn, job.id)
-                requeued += 1
-            else:
-                finish_jobs(conn, state.clock, job.target_id)
-    if lost:
-        log.warning(
-            "recovered %d interrupted jobs: %d re-queued, %d failed", len(lost), requeued, failed
+            job = take_over(
+                conn,
+                state.clock,
+                seen,
+                keeper.owner,
+                only_expired=not every_other_owner,
+                lease=keeper.duration,
+            )
+            if job is None:
+                continue
+            if job.attempts < job.max_attempts:
+                if handler.requeue(conn, state.clock, job.target_id):
+                    requeue(conn, job)
+                    requeued += 1
+                else:
+                    finish_job(conn, state.clock, job.id)
+                continue
+        handler.fail(
+            state,
+            job,
+            "worker_lost",
+            f"the worker running this was lost (its process stopped or froze) {job.attempts} "
+            "times; it was not retried again",
         )
+        failed += 1
+    if requeued or failed:
+        log.warning("recovered lost jobs: %d re-queued, %d failed", requeued, failed)
     return requeued, failed
 
 
@@ -77,12 +105,17 @@ class WorkerPool:
     def __init__(self, state: ServiceState, handlers: Mapping[str, JobHandler]) -> None:
         self.state = state
         self.handlers = dict(handlers)
-        self.owner = new_id("wrk", 12)
+        self.keeper = state.leases
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._recovered_at = 0.0
+        self._recovery = threading.Lock()
 
-    def start(self) -> None:
-        recover(self.state, self.handlers)
+    def start(self, *, every_other_owner: bool = False) -> None:
+        """Recover lost jobs (``every_other_owner``: see :func:`recover`), then start."""
+        self._stop.clear()
+        recover(self.state, self.handlers, every_other_owner=every_other_owner)
+        self._recovered_at = time.monotonic()
         for n in range(max(1, self.state.settings.workers)):
             thread = threading.Thread(target=self._loop, name=f"fieldwise-worker-{n}", daemon=True)
             thread.start()
@@ -96,21 +129,43 @@ class WorkerPool:
 
     def run_one(self) -> bool:
         """Claim and run one job; False when none was queued."""
-        job = claim(self.state.engine, self.state.clock, self.owner, tuple(self.handlers))
+        job = claim(
+            self.state.engine,
+            self.state.clock,
+            self.keeper.owner,
+            tuple(self.handlers),
+            lease=self.keeper.duration,
+        )
         if job is None:
             return False
         handler = self.handlers[job.kind]
+        self.keeper.hold(job)
         try:
             handler.run(self.state, job)
         except Exception as exc:  # a bug must fail the run, not kill the worker
             log.exception("job %s (%s %s) crashed", job.id, job.kind, job.target_id)
             handler.fail(self.state, job, "internal_error", f"{type(exc).__name__}: {exc}")
+        finally:
+            self.keeper.drop(job)
         return True
+
+    def _recover_when_due(self) -> None:
+        """Once per heartbeat interval (one thread at a time), recover expired leases."""
+        if time.monotonic() - self._recovered_at < self.keeper.interval:
+            return
+        if not self._recovery.acquire(blocking=False):
+            return
+        try:
+            self._recovered_at = time.monotonic()
+            recover(self.state, self.handlers)
+        finally:
+            self._recovery.release()
 
     def _loop(self) -> None:
         idle = _IDLE_MIN
         while not self._stop.is_set():
             try:
+                self._recover_when_due()
                 worked = self.run_one()
             except Exception:  # the database may be briefly unavailable; keep the worker
                 log.exception("worker loop error")

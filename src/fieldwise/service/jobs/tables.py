@@ -1,13 +1,15 @@
-"""The job table: one row per unit of background work (a processor run, a parse run)."""
+"""The job table: one row per unit of background work (a processor run, a parse run, a
+workflow step, an evaluation run), with the lease of the worker that holds it."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Connection, Integer, String, Table
+from sqlalchemy import Column, Integer, String, Table
 
-from fieldwise.service.db.tables import metadata, seq_column
+from fieldwise.service.store.columns import metadata, seq_column
 
-#: ``queued`` → ``running`` → ``finished``; a crash leaves ``running`` rows that
-#: :func:`fieldwise.service.jobs.recover` re-queues or abandons at the next start.
+#: ``queued`` → ``running`` → ``finished``. A ``running`` job carries a lease (a token and an
+#: expiry its worker renews); only a job whose lease expired is recovered: re-queued, or
+#: abandoned after ``max_attempts`` (:func:`fieldwise.service.jobs.recover`).
 JOB_STATES = ("queued", "running", "finished")
 
 jobs = Table(
@@ -24,8 +26,9 @@ jobs = Table(
     Column("created_at", String(32), nullable=False),
     Column("claimed_at", String(32), nullable=True),
     Column("finished_at", String(32), nullable=True),
+    Column("lease_token", String(40), nullable=True),
+    Column("lease_expires_at", String(32), nullable=True, index=True),
 )
 
-
-def create_jobs_table(conn: Connection) -> None:
-    metadata.create_all(conn, tables=[jobs])
+#: Added by migration ``0006_job_leases`` to databases made before leases.
+LEASE_COLUMNS = ("lease_token", "lease_expires_at")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fieldwise.errors import ConfigError
+from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
 __all__ = [
     "COLUMN_TYPES",
@@ -30,7 +31,9 @@ DATE_ORDERS = ("DMY", "MDY", "YMD")
 DATE_ORDER_CHOICES = (*DATE_ORDERS, "auto")
 # "labels": labels, or a scan for self-validating types without labels (the original rules);
 # "letterhead": labels first, else the most prominent text at the top of page 1
-STRATEGIES = ("labels", "letterhead")
+# "seller" / "buyer": labels first, else the party named with a legal form (see parties.py)
+# "address": labels first, else the lines under the seller's name (see addresses.py)
+STRATEGIES = ("labels", "letterhead", "seller", "buyer", "address")
 OCCURRENCES = ("best", "first")
 SUB_LINES = ("merge", "skip")
 CELLS = ("words", "gaps")
@@ -62,6 +65,9 @@ _FIELD_KEYS = {
     "sub_lines",
     "cells",
     "occurrence",
+    "section",
+    "vocabulary",
+    "percent",
 }
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _ENTRYPOINT = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_]\w*$")
@@ -94,6 +100,9 @@ class FieldSpec:
     sub_lines: str = "merge"
     cells: str = "words"
     occurrence: str = "best"
+    section: tuple[str, ...] = ()
+    vocabulary: str | None = None
+    percent: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,9 +197,12 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if kind != "array" and ("columns" in raw or "column_types" in raw):
         raise _fail(f"{where}.columns", "only array fields take columns")
     labels = _strings(raw.get("labels", []), f"{where}.labels")
-    return FieldSpec(
-        name, kind, labels, pattern, position, required, values, columns, **_options(raw, where)
-    )
+    options = _options(raw, where)
+    if options["vocabulary"] is not None:
+        # the built-in labels of the concept follow the config's own (which come first)
+        extra = [x for x in CONCEPTS[options["vocabulary"]] if x not in labels]
+        labels = (*labels, *extra)
+    return FieldSpec(name, kind, labels, pattern, position, required, values, columns, **options)
 
 
 def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
@@ -204,11 +216,11 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The opt-in field options; each is refused on a type it does not apply to."""
     kind = raw.get("type", "string")
     strategy = _choice(raw, "strategy", STRATEGIES, where)
-    if strategy == "letterhead" and kind != "string":
-        raise _fail(f"{where}.strategy", "the letterhead strategy reads string fields only")
+    if strategy != "labels" and kind != "string":
+        raise _fail(f"{where}.strategy", f"the {strategy} strategy reads string fields only")
     exclude = _strings(raw.get("exclude", []), f"{where}.exclude")
-    if exclude and strategy != "letterhead":
-        raise _fail(f"{where}.exclude", "only the letterhead strategy takes exclude")
+    if exclude and strategy not in ("letterhead", "seller"):
+        raise _fail(f"{where}.exclude", "only the letterhead and seller strategies take exclude")
     infer = raw.get("infer_from_symbols", False)
     if not isinstance(infer, bool):
         raise _fail(f"{where}.infer_from_symbols", "expected true or false")
@@ -219,16 +231,32 @@ def _options(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
         raise _fail(f"{where}.occurrence", "array fields read one table")
     sub_lines = _choice(raw, "sub_lines", SUB_LINES, where)
     cells = _choice(raw, "cells", CELLS, where)
+    section = _strings(raw.get("section", []), f"{where}.section")
+    if section and kind == "array":
+        raise _fail(f"{where}.section", "array fields read one table, not a section")
     if kind != "array" and ("sub_lines" in raw or "cells" in raw):
         key = "sub_lines" if "sub_lines" in raw else "cells"
         raise _fail(f"{where}.{key}", "only array fields take this option")
+    vocabulary = raw.get("vocabulary")
+    if vocabulary is not None and vocabulary not in CONCEPTS:
+        raise _fail(
+            f"{where}.vocabulary", f"unknown concept {vocabulary!r} (one of {', '.join(CONCEPTS)})"
+        )
+    percent = raw.get("percent", vocabulary == "vat_rate")
+    if not isinstance(percent, bool):
+        raise _fail(f"{where}.percent", "expected true or false")
+    if percent and kind != "number":
+        raise _fail(f"{where}.percent", "only number fields read percentages")
     return {
+        "vocabulary": vocabulary,
+        "percent": percent,
         "strategy": strategy,
         "exclude": exclude,
         "infer_from_symbols": infer,
         "sub_lines": sub_lines,
         "cells": cells,
         "occurrence": occurrence,
+        "section": section,
     }
 
 

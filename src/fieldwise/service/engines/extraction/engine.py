@@ -15,32 +15,43 @@ Confidence of a value is the product of independent pieces of evidence, each in 
 - an array field: header match x the share of cells its rows fill, x 0.8 when rows wrap.
 
 Opt-in strategies (a config without their keys extracts exactly as before):
-``"strategy": "letterhead"`` (:mod:`.letterhead`), ``"infer_from_symbols": true``
+``"strategy": "letterhead"`` (:mod:`.letterhead`), ``"seller"`` / ``"buyer"``
+(:mod:`.parties`), ``"address"`` (:mod:`.addresses`), ``"infer_from_symbols": true``
 (:mod:`.symbols`) and ``"date_order": "auto"`` (:mod:`.dates`), each with its own confidence.
 ``"occurrence": "first"`` takes the first label in reading order that has a value (x 0.85
-when a later label had a stronger, different value). Per field the order is: labels; then
+when a later label had a stronger, different value). ``"section"`` reads a field only inside
+the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` adds built-in
+labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
+deducted amounts against the other amounts (:mod:`.consistency`), a due date never before
+the issue date; ``"percent": true`` reads rates. Per field the order is: labels; then
 symbol inference; then the scan for a self-validating type (fields without labels); then
-the letterhead.
+the strategy.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.consistency import consistent_amount, consistent_total
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
+from fieldwise.service.engines.extraction.parties import party
+from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import find_table
 from fieldwise.service.engines.extraction.typed import parse_typed, validity
+from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["extract"]
@@ -63,18 +74,34 @@ def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | Non
         pattern=spec.pattern,
         values=spec.values,
         lenient_dates=config.lenient_dates,
+        percent=spec.percent,
     )
 
 
-def _candidates(
+def _within(
     doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
+) -> set[tuple[int, int]] | None:
+    """The (page, line) pairs a field with a ``section`` may read; None: anywhere."""
+    if not spec.section:
+        return None
+    every = [h for other in config.fields for h in other.section]
+    return section_lines(doc, spec.section, every)
+
+
+def _candidates(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
     groups: list[list[Candidate]] = []
     for hit in find_labels(doc, spec.labels, config.label_threshold):
+        if within is not None and (hit.page, hit.line) not in within:
+            continue
         out: list[Candidate] = []
         groups.append(out)
-        for snippet in value_snippets(doc, hit, spec.position):
+        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent):
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
@@ -94,6 +121,42 @@ def _candidates(
     return groups
 
 
+def _amounts(doc: ParsedDocument, labels: Sequence[str], config: ExtractionConfig) -> list[float]:
+    """Every amount read under ``labels``, the best supported first (for consistency checks)."""
+    spec = FieldSpec("_check", "currency", tuple(labels))
+    found = [c for group in _candidates(doc, spec, config, None) for c in group]
+    found.sort(key=lambda c: -c.confidence)  # stable: reading order among equals
+    return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
+
+
+def _consistent(
+    doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, flat: list[Candidate]
+) -> Candidate | None:
+    """The candidate the page's other amounts confirm (see consistency.py), or None."""
+
+    def amounts(labels: Sequence[str]) -> list[float]:
+        return _amounts(doc, labels, config)
+
+    if spec.vocabulary == "grand_total":
+        return consistent_total(flat, amounts)
+    if spec.vocabulary is not None:
+        return consistent_amount(spec.vocabulary, flat, amounts)
+    return None
+
+
+def _not_before_issue(
+    doc: ParsedDocument, config: ExtractionConfig, flat: list[Candidate]
+) -> list[Candidate]:
+    """A due date is never before the issue date: drop candidates that are (a period's
+    start, an order date), unless nothing would be left."""
+    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"])
+    issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    if issue is None:
+        return flat
+    kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
+    return kept or flat
+
+
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
     """``"occurrence": "first"``: the first label in reading order that has a value."""
     for index, group in enumerate(groups):
@@ -111,12 +174,19 @@ def _first(groups: list[list[Candidate]]) -> Candidate | None:
     return None
 
 
-def _scan(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
+def _scan(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
+) -> Candidate | None:
     """Without a label: the first value of a self-validating type in reading order."""
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
     for p, page in enumerate(doc.pages):
-        for line in page.lines:
+        for li, line in enumerate(page.lines):
+            if within is not None and (p, li) not in within:
+                continue
             parsed = _parse(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
@@ -141,18 +211,28 @@ def _best(candidates: list[Candidate]) -> Candidate | None:
 
 def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     best = None
+    within = _within(doc, spec, config)
     if spec.labels:
-        groups = _candidates(doc, spec, config)
+        groups = _candidates(doc, spec, config, within)
         if spec.occurrence == "first":
             best = _first(groups)
         else:
-            best = _best([c for group in groups for c in group])
+            flat = [c for group in groups for c in group]
+            if spec.vocabulary == "due_date" and spec.type == "date":
+                flat = _not_before_issue(doc, config, flat)
+            if spec.vocabulary is not None and spec.type in ("currency", "number"):
+                best = _consistent(doc, spec, config, flat)
+            best = best or _best(flat)
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
-        best = _scan(doc, spec, config)
+        best = _scan(doc, spec, config, within)
     if best is None and spec.strategy == "letterhead":
         best = letterhead(doc, spec, config)
+    if best is None and spec.strategy in ("seller", "buyer"):
+        best = party(doc, spec, config)
+    if best is None and spec.strategy == "address":
+        best = address(doc, spec, config)
     return best
 
 

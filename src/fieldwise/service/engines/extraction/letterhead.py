@@ -13,7 +13,7 @@ rising to 0.95 when the winner is 1.5 times taller, times the OCR score of its w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from statistics import median
 
 from rapidfuzz import fuzz
@@ -81,8 +81,16 @@ def _cells(doc: ParsedDocument) -> list[tuple[tuple[Word, ...], float]]:
     return out
 
 
-def letterhead(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
-    """The most prominent text at the top of page 1 that is not a title or another label."""
+def letterhead(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    skip: Callable[[str], bool] | None = None,
+) -> Candidate | None:
+    """The most prominent text at the top of page 1 that is not a title or another label.
+
+    ``skip`` drops more candidate texts (the seller strategy drops address-like ones).
+    """
     if not doc.pages:
         return None
     labelled = _labelled_words(doc, spec, config)
@@ -96,6 +104,8 @@ def letterhead(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -
         if _is_excluded(text, excluded, config.label_threshold):
             continue
         if pattern is not None and not pattern.search(text):
+            continue
+        if skip is not None and skip(text):
             continue
         found.append((text, height, min(w.confidence for w in cell)))
     if not found:

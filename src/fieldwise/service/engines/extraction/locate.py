@@ -12,7 +12,14 @@ __all__ = ["Snippet", "value_snippets"]
 
 # How much a position counts as evidence: the words just after a label are the classic
 # "Label: value"; a separate column is nearly as good; the line below is a weaker guess.
-POSITION_WEIGHT = {"same-cell": 1.0, "next-cell": 0.97, "below": 0.85, "below-far": 0.7}
+# A rate printed before its label ("zzgl. 19 % MwSt.") is read only when asked (``before``).
+POSITION_WEIGHT = {
+    "same-cell": 1.0,
+    "next-cell": 0.97,
+    "below": 0.85,
+    "before": 0.8,
+    "below-far": 0.7,
+}
 
 
 @dataclass(frozen=True)
@@ -45,8 +52,13 @@ def _snippet(words: Sequence[Word], page: int, where: str, label_cell: str = "")
     return Snippet(" ".join(w.text for w in words), tuple(words), page, where, label_cell)
 
 
-def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Snippet]:
-    """Snippets near ``hit`` allowed by ``position`` ("right", "below" or "any")."""
+def value_snippets(
+    doc: ParsedDocument, hit: LabelHit, position: str, *, before: bool = False
+) -> list[Snippet]:
+    """Snippets near ``hit`` allowed by ``position`` ("right", "below" or "any").
+
+    ``before`` also offers the words before the label in its cell (weaker evidence).
+    """
     page = doc.pages[hit.page]
     line = page.lines[hit.line]
     out: list[Snippet] = []
@@ -67,6 +79,8 @@ def value_snippets(doc: ParsedDocument, hit: LabelHit, position: str) -> list[Sn
                     out.append(_snippet(rest, hit.page, "same-cell"))
                 if n + 1 < len(cells):
                     out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell))
+                if before and hit.start > index:
+                    out.append(_snippet(line.words[index : hit.start], hit.page, "before"))
                 break
             index += len(cell)
     if position in ("below", "any"):

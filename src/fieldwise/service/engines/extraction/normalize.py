@@ -13,41 +13,61 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-__all__ = ["Parsed", "parse_amount", "parse_bool", "parse_date", "parse_enum", "parse_string"]
+from fieldwise.service.engines.extraction.months import month_number
+from fieldwise.service.engines.extraction.vocabulary import CURRENCY_CODES, CURRENCY_SYMBOLS
 
-_CUR = r"(?:€|\$|£|EUR|USD|GBP|CHF)"
+__all__ = [
+    "Parsed",
+    "parse_amount",
+    "parse_bool",
+    "parse_date",
+    "parse_enum",
+    "parse_percent",
+    "parse_string",
+]
+
+# longest marks first, so "R$" is not read as "$"; a mark or code made of letters must not
+# sit inside a word ("FORM 12"), but may touch its number ("EUR200.00", "RM29.30"). One
+# lookaround pair for all of them keeps the alternation cheap.
+_LETTER_MARKS = sorted(
+    {m for m in CURRENCY_SYMBOLS if m[0].isalpha()} | set(CURRENCY_CODES), key=len, reverse=True
+)
+_OTHER_MARKS = sorted((m for m in CURRENCY_SYMBOLS if not m[0].isalpha()), key=len, reverse=True)
+_CUR = (
+    "(?:"
+    + "|".join(re.escape(m) for m in _OTHER_MARKS)
+    + r"|(?<![^\W\d_])(?:"
+    + "|".join(re.escape(m) for m in _LETTER_MARKS)
+    + r")(?![^\W\d_]))"
+)
 _AMOUNT = re.compile(
     rf"(?P<neg>[-−(])?\s?(?P<cur1>{_CUR})?\s?(?P<neg2>[-−])?"
     r"(?<![\d.,])(?P<num>\d{1,3}(?: \d{3})+[.,]\d{1,2}"
     r"|\d{1,3}(?:[.,'’\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)"
     rf"(?![.,]?\d)(?:\s?(?P<cur2>{_CUR}))?(?P<pct>\s?%)?"
 )
-_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
-_MONTHS = {
-    "jan": 1, "january": 1, "januar": 1, "jänner": 1,
-    "feb": 2, "february": 2, "februar": 2,
-    "mar": 3, "march": 3, "mär": 3, "märz": 3, "maerz": 3,
-    "apr": 4, "april": 4,
-    "may": 5, "mai": 5,
-    "jun": 6, "june": 6, "juni": 6,
-    "jul": 7, "july": 7, "juli": 7,
-    "aug": 8, "august": 8,
-    "sep": 9, "sept": 9, "september": 9,
-    "oct": 10, "october": 10, "okt": 10, "oktober": 10,
-    "nov": 11, "november": 11,
-    "dec": 12, "december": 12, "dez": 12, "dezember": 12,
-}  # fmt: skip
-_MONTH = r"(?P<mon>[A-Za-zäÄ]{3,9})\.?"
+_MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
+# a year glued to an OCR'd time ("14/02/20199:41AM", "18/03/1815: 17") still ends the date;
+# a glued four-digit year must look like one (19xx, 20xx), else the two digits are the year
+_YEAR_END = r"(?:(?!\d)|(?=\d{1,2}\s?:\s?\d{2})|(?=\d{1,2}\.\d{2}\s?:))"
 _DATES = [
     re.compile(r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
-    re.compile(r"(?<!\d)(?P<a>\d{1,2})[./-](?P<b>\d{1,2})[./-](?P<y>\d{4}|\d{2})(?!\d)"),
-    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})\.?\s+{_MONTH}\s+(?P<y>\d{{4}})(?!\d)"),
-    re.compile(rf"{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})(?!\d)"),
+    re.compile(
+        rf"(?<!\d)(?P<a>\d{{1,2}})[./-](?P<b>\d{{1,2}})[./-](?P<y>(?:19|20)\d{{2}}{_YEAR_END}|\d{{2}}{_YEAR_END})"
+    ),
+    # "3. Mai 2024", "12 maart 2019", "4 de julio de 2021"
+    re.compile(
+        rf"(?<!\d)(?P<d>\d{{1,2}})\.?\s+(?:de\s+)?{_MONTH}\s+(?:de\s+)?(?P<y>\d{{4}})(?!\d)"
+    ),
+    # "May 4, 2019" and OCR's "May 4 , 2019"
+    re.compile(rf"{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s+(?P<y>\d{{4}})(?!\d)"),
 ]
 # "lenient_dates": hyphens or no space around a month name ("28-Sep-2025", OCR's "16May2026",
-# "March1,2025"); kept apart so configs without the key read dates exactly as before
+# "March1,2025", "13 Sep, 2022"); kept apart so configs without the key read dates as before
 _LENIENT_DATES = [
-    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})(?:[-.]|\s*){_MONTH}(?:[-,]|\s*)(?P<y>\d{{4}})(?!\d)"),
+    re.compile(
+        rf"(?<!\d)(?P<d>\d{{1,2}})(?:[-./]|\s*){_MONTH}(?:[-,./]\s*|\s*)(?P<y>\d{{4}}|\d{{2}})(?!\d)"
+    ),
     re.compile(rf"{_MONTH}(?:-|\s*)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s*(?P<y>\d{{4}})(?!\d)"),
 ]
 _TRUE = {"yes", "true", "y", "x", "✓", "✔", "ja", "paid", "bezahlt", "1", "on"}
@@ -104,10 +124,22 @@ def parse_amount(snippet: str) -> Parsed | None:
         if match.group("neg") or match.group("neg2"):
             value = -value
         symbol = match.group("cur1") or match.group("cur2")
-        currency = _SYMBOLS.get(symbol, symbol) if symbol else None
+        currency = CURRENCY_SYMBOLS.get(symbol, symbol) if symbol else None
         text = match.group(0).strip()
         return Parsed(value, text, _exact(snippet, match.start(), match.end()), currency)
     return None
+
+
+_PERCENT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,4})?)\s?%")
+
+
+def parse_percent(snippet: str) -> Parsed | None:
+    """The first percentage, as its number: "19 %" and "19,0%" are 19.0, "(0%)" is 0.0."""
+    match = _PERCENT.search(snippet)
+    if match is None:
+        return None
+    value = float(match.group(1).replace(",", "."))
+    return Parsed(value, match.group(0), _exact(snippet, match.start(), match.end()))
 
 
 def _year(text: str) -> int:
@@ -140,10 +172,10 @@ def parse_date(snippet: str, order: str = "DMY", *, lenient: bool = False) -> Pa
                 elif index == 0:
                     date = dt.date(int(groups["y"]), int(groups["m"]), int(groups["d"]))
                 else:
-                    mon = _MONTHS.get(groups["mon"].lower())
+                    mon = month_number(groups["mon"])
                     if mon is None:
                         continue
-                    date = dt.date(int(groups["y"]), mon, int(groups["d"]))
+                    date = dt.date(_year(groups["y"]), mon, int(groups["d"]))
             except ValueError:
                 continue
             exact = _exact(snippet, match.start(), match.end()) and not ambiguous
@@ -167,7 +199,9 @@ def parse_enum(snippet: str, values: tuple[str, ...]) -> Parsed | None:
     tokens = re.findall(r"[\w€$£]+|[€$£]", snippet)
     lowered = {v.lower(): v for v in values}
     for token in tokens:
-        value = lowered.get(token.lower()) or lowered.get(_SYMBOLS.get(token, "").lower())
+        value = lowered.get(token.lower()) or lowered.get(
+            (CURRENCY_SYMBOLS.get(token) or "").lower()
+        )
         if value is not None:
             return Parsed(value, token, len(tokens) == 1)
     for token in tokens:

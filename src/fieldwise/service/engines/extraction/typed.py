@@ -11,6 +11,7 @@ from fieldwise.service.engines.extraction.normalize import (
     parse_bool,
     parse_date,
     parse_enum,
+    parse_percent,
     parse_string,
 )
 
@@ -37,10 +38,13 @@ def parse_typed(
     pattern: str | None = None,
     values: tuple[str, ...] = (),
     lenient_dates: bool = False,
+    percent: bool = False,
 ) -> Parsed | None:
     """The first value of ``kind`` in ``text`` (and matching ``pattern`` when given)."""
     parsed: Parsed | None
-    if kind in ("currency", "number"):
+    if percent:
+        parsed = parse_percent(text)
+    elif kind in ("currency", "number"):
         parsed = parse_amount(text)
     elif kind == "date":
         parsed = parse_date(text, date_order, lenient=lenient_dates)

@@ -6,6 +6,7 @@ from fieldwise.service.engines.parsing.errors import CorruptDocument, ParseError
 from fieldwise.service.engines.parsing.markdown import page_markdown
 from fieldwise.service.engines.parsing.model import Page, ParsedDocument
 from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
+from fieldwise.service.engines.parsing.safety import safe_document
 from fieldwise.service.engines.parsing.sniff import sniff_format
 
 __all__ = ["DEFAULT_MAX_PAGES", "parse_document"]
@@ -46,7 +47,8 @@ def _read(fmt: str, data: bytes, max_pages: int, engine: OcrEngine | None) -> Pa
         raise PageLimitExceeded(len(pages), max_pages)
     if markdown is None:
         markdown = "\n\n".join(m for m in (page_markdown(p) for p in pages) if m)
-    return ParsedDocument(format=fmt, pages=pages, markdown=markdown)
+    # the one exit of every reader: no character may fail a run later (see safety.py)
+    return safe_document(ParsedDocument(format=fmt, pages=pages, markdown=markdown))
 
 
 def parse_document(

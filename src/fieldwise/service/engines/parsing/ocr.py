@@ -16,7 +16,10 @@ from PIL import Image
 
 from fieldwise.service.engines.parsing.model import Box, Word
 
-__all__ = ["OcrEngine", "get_ocr_engine"]
+__all__ = ["OcrEngine", "Region", "get_ocr_engine"]
+
+# one recognized text region: its corner points in pixels, its text and its score
+Region = tuple[list[tuple[float, float]], str, float]
 
 # OCR often glues "Label:value"; splitting after the colon gives the label its own word.
 _TOKEN = re.compile(r"[^\s:]+:?|:")
@@ -36,15 +39,22 @@ class OcrEngine:
             self._engine = RapidOCR()
         return self._engine
 
-    def recognize(self, image: Image.Image, scale: float = 1.0) -> list[Word]:
-        """Words found in ``image``; boxes are divided by ``scale`` (pixels per page unit)."""
+    def regions(self, image: Image.Image) -> list[Region]:
+        """The raw recognized text regions of ``image``: corner points (pixels), text, score."""
         import numpy as np
 
         pixels = np.asarray(image.convert("RGB"))
         with self._lock:
             result, _ = self._load()(pixels)
+        return [
+            ([(float(p[0]), float(p[1])) for p in points], str(text), float(score))
+            for points, text, score in result or []
+        ]
+
+    def recognize(self, image: Image.Image, scale: float = 1.0) -> list[Word]:
+        """Words found in ``image``; boxes are divided by ``scale`` (pixels per page unit)."""
         words: list[Word] = []
-        for points, text, score in result or []:
+        for points, text, score in self.regions(image):
             xs = [float(p[0]) / scale for p in points]
             ys = [float(p[1]) / scale for p in points]
             words.extend(_split_region(str(text), Box(min(xs), min(ys), max(xs), max(ys)), score))

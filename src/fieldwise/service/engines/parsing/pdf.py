@@ -11,6 +11,7 @@ from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitE
 from fieldwise.service.engines.parsing.layout import group_lines
 from fieldwise.service.engines.parsing.model import Box, Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
+from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 
 __all__ = ["parse_pdf"]
 
@@ -27,6 +28,20 @@ def _open(data: bytes) -> pdfium.PdfDocument:
         raise CorruptDocument(f"the PDF is corrupt or truncated ({exc})") from exc
 
 
+def _surrogate(raw: object, code: int, i: int, count: int) -> tuple[str, bool]:
+    """Char ``i`` (a UTF-16 surrogate ``code``) as a whole code point, and whether it took
+    char ``i + 1`` too.
+
+    PDFium reports one UTF-16 unit per char index: a glyph mapped to an emoji arrives as a high
+    and a low surrogate at two indices, which are joined here; a lone half becomes U+FFFD.
+    """
+    if 0xD800 <= code <= 0xDBFF and i + 1 < count:
+        joined = join_utf16(code, pdfium_c.FPDFText_GetUnicode(raw, i + 1))
+        if joined is not None:
+            return joined, True
+    return REPLACEMENT, False
+
+
 def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
     textpage = page.get_textpage()
     try:
@@ -34,9 +49,18 @@ def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
         words: list[Word] = []
         chars: list[str] = []
         box: Box | None = None
-        for i in range(pdfium_c.FPDFText_CountChars(raw)):
+        count = pdfium_c.FPDFText_CountChars(raw)
+        skip = -1
+        for i in range(count):
+            if i == skip:
+                continue  # the low half of a surrogate pair read with its high half
             code = pdfium_c.FPDFText_GetUnicode(raw, i)
-            ch = chr(code) if 0 < code < 0x110000 else " "
+            if 0xD800 <= code <= 0xDFFF:
+                ch, pair = _surrogate(raw, code, i, count)
+                if pair:
+                    skip = i + 1
+            else:
+                ch = chr(code) if 0 < code < 0x110000 else " "
             if ch.isspace() or ch == "\x00" or pdfium_c.FPDFText_IsGenerated(raw, i) == 1:
                 if chars and box is not None:
                     words.append(Word("".join(chars), box))

@@ -17,7 +17,8 @@ def decode_text(data: bytes) -> str:
     """Decode UTF-8 (with or without BOM), UTF-16 with BOM, else Latin-1 as a last resort."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            # a pair cut in half is one bad character, not a bad file: safety.py replaces it
+            return data.decode("utf-16", errors="surrogatepass")
         except UnicodeDecodeError as exc:
             raise CorruptDocument("the text is not valid UTF-16") from exc
     try:

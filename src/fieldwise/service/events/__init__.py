@@ -1,0 +1,1 @@
+"""What happened, and telling others: the event outbox and webhook delivery."""

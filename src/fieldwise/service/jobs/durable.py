@@ -1,0 +1,189 @@
+"""The one lifecycle of every durable run (processor, parse, workflow and evaluation runs).
+
+``queued`` → ``in_progress`` → ``succeeded`` | ``failed`` | ``canceled`` (and ``queued`` →
+``canceled``). A run kind is a table with ``status``, ``attempts`` and the timing columns, and
+a job kind; :class:`DurableRuns` moves its rows:
+
+- :meth:`~DurableRuns.create`: insert a queued row and enqueue its job (one transaction);
+- claim: the worker pool claims the job with a lease (:func:`fieldwise.service.jobs.claim`);
+- :meth:`~DurableRuns.start`: ``queued`` → ``in_progress`` for the claimed job;
+- heartbeat: the lease keeper renews the job's lease (:meth:`~DurableRuns.heartbeat`);
+- :meth:`~DurableRuns.finish` / :meth:`~DurableRuns.fail`: to a terminal state, only while the
+  worker still holds its lease (the job's token) and the row is still in the states it left;
+- :meth:`~DurableRuns.cancel`: a user's ``queued``/``in_progress`` → ``canceled``;
+- :meth:`~DurableRuns.requeue`: a recovered run goes back to ``queued``.
+
+Each move is a conditional UPDATE whose row count says who won, so of two racing callers (two
+claimants, a worker finishing and a user canceling, a frozen worker and the one that recovered
+its job) exactly one changes the row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
+
+from fieldwise.service.clock import Clock
+from fieldwise.service.ids import isoformat, new_id
+from fieldwise.service.jobs.queue import (
+    DEFAULT_LEASE,
+    Job,
+    add_job,
+    finish_jobs,
+    release,
+    renew,
+)
+
+#: Every durable run's states; the last three are terminal.
+RUN_STATES = ("queued", "in_progress", "succeeded", "failed", "canceled")
+TERMINAL = ("succeeded", "failed", "canceled")
+ACTIVE = ("queued", "in_progress")
+
+
+@dataclass(frozen=True)
+class DurableRuns:
+    """The lifecycle of one run kind: rows of ``table``, jobs of kind ``kind``."""
+
+    kind: str
+    table: Table
+    prefix: str
+
+    def get(self, conn: Connection, run_id: str) -> Row[Any] | None:
+        return conn.execute(select(self.table).where(self.table.c.id == run_id)).first()
+
+    def status_of(self, engine: Engine, run_id: str) -> str | None:
+        """The current status, read in its own connection (workers check it between stages)."""
+        with engine.connect() as conn:
+            value = conn.execute(
+                select(self.table.c.status).where(self.table.c.id == run_id)
+            ).scalar()
+        return None if value is None else str(value)
+
+    def create(
+        self,
+        conn: Connection,
+        clock: Clock,
+        values: dict[str, Any],
+        *,
+        claimed_by: str | None = None,
+        lease: timedelta = DEFAULT_LEASE,
+    ) -> tuple[str, Job]:
+        """Insert a queued run with ``values`` and enqueue its job, in the caller's transaction.
+
+        ``claimed_by`` (a process owner) makes it ``in_progress`` at once, its job held by
+        that process under a lease (work done right away, such as a synchronous parse).
+        """
+        run_id = new_id(self.prefix)
+        stamp = isoformat(clock.now())
+        conn.execute(
+            insert(self.table).values(
+                id=run_id,
+                status="in_progress" if claimed_by else "queued",
+                attempts=1 if claimed_by else 0,
+                queued_at=stamp,
+                started_at=stamp if claimed_by else None,
+                created_at=stamp,
+                updated_at=stamp,
+                **values,
+            )
+        )
+        job = add_job(conn, clock, self.kind, run_id, claimed_by=claimed_by, lease=lease)
+        return run_id, job
+
+    def start(self, engine: Engine, clock: Clock, job: Job) -> Row[Any] | None:
+        """``queued`` → ``in_progress`` for a claimed job; None (and the job released) when
+        the run is gone or no longer queued (canceled meanwhile)."""
+        with engine.begin() as conn:
+            row = self.mark_started(conn, clock, job.target_id, attempt=job.attempts)
+            if row is None:
+                release(conn, clock, job)
+            return row
+
+    def mark_started(
+        self, conn: Connection, clock: Clock, run_id: str, *, attempt: int | None = None
+    ) -> Row[Any] | None:
+        """``queued`` → ``in_progress`` in the caller's transaction; None if not queued."""
+        stamp = isoformat(clock.now())
+        values: dict[str, Any] = {"status": "in_progress", "started_at": stamp}
+        if attempt is not None:
+            values["attempts"] = attempt
+        won = conn.execute(
+            update(self.table)
+            .where(self.table.c.id == run_id, self.table.c.status == "queued")
+            .values(**values, updated_at=stamp)
+        ).rowcount
+        return self.get(conn, run_id) if won else None
+
+    def heartbeat(
+        self, conn: Connection, clock: Clock, job: Job, lease: timedelta = DEFAULT_LEASE
+    ) -> bool:
+        """Renew the job's lease; False when it was lost (another process took the job)."""
+        return renew(conn, clock, job, lease)
+
+    def finish(
+        self,
+        conn: Connection,
+        clock: Clock,
+        run_id: str,
+        status: str,
+        *,
+        job: Job | None = None,
+        from_states: tuple[str, ...] = ("in_progress",),
+        values: dict[str, Any] | None = None,
+    ) -> Row[Any] | None:
+        """Move a run in ``from_states`` to the terminal ``status`` with ``values``; return the
+        row, or None when nothing changed (then the caller must change nothing else).
+
+        With ``job`` (a worker's), the move happens only while the job's lease is still this
+        worker's: a worker that froze past its lease cannot overwrite the result of the one
+        that recovered its job. The run's jobs are finished in the same transaction.
+        """
+        if job is not None and job.token is not None and not release(conn, clock, job):
+            return None
+        stamp = isoformat(clock.now())
+        changed = conn.execute(
+            update(self.table)
+            .where(self.table.c.id == run_id, self.table.c.status.in_(from_states))
+            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {}))
+        ).rowcount
+        if not changed:
+            return None
+        finish_jobs(conn, clock, run_id)
+        return self.get(conn, run_id)
+
+    def fail(
+        self,
+        conn: Connection,
+        clock: Clock,
+        run_id: str,
+        reason: str,
+        message: str,
+        *,
+        job: Job | None = None,
+        from_states: tuple[str, ...] = ("in_progress",),
+        values: dict[str, Any] | None = None,
+    ) -> Row[Any] | None:
+        """:meth:`finish` as ``failed`` with a reason (a code) and a message."""
+        failure = {"failure_reason": reason, "failure_message": message, **(values or {})}
+        return self.finish(
+            conn, clock, run_id, "failed", job=job, from_states=from_states, values=failure
+        )
+
+    def cancel(
+        self, conn: Connection, clock: Clock, run_id: str, values: dict[str, Any] | None = None
+    ) -> Row[Any] | None:
+        """A user's cancel: ``queued``/``in_progress`` → ``canceled``; None if already ended."""
+        return self.finish(conn, clock, run_id, "canceled", from_states=ACTIVE, values=values)
+
+    def requeue(self, conn: Connection, clock: Clock, run_id: str) -> bool:
+        """A recovered ``queued``/``in_progress`` run goes back to ``queued``; False when it
+        already ended or is gone."""
+        changed = conn.execute(
+            update(self.table)
+            .where(self.table.c.id == run_id, self.table.c.status.in_(ACTIVE))
+            .values(status="queued", started_at=None, updated_at=isoformat(clock.now()))
+        ).rowcount
+        return bool(changed)

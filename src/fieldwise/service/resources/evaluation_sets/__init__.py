@@ -1,0 +1,1 @@
+"""Evaluation sets and their items."""

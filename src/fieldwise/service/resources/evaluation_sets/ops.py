@@ -1,0 +1,49 @@
+"""Operations on evaluation sets that other parts of the service (the console) call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Engine, func, select
+
+from fieldwise.service.http.dependencies import common_fields, fetch
+from fieldwise.service.http.pagination import page
+from fieldwise.service.resources.evaluation_sets.schemas import EvaluationSetPublic
+from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
+
+
+def _item_counts(conn: Connection, set_ids: list[str]) -> dict[str, int]:
+    """Item counts of several sets in one grouped query (a list page costs one, not N)."""
+    query = (
+        select(items.c.eval_set_id, func.count())
+        .where(items.c.eval_set_id.in_(set_ids))
+        .group_by(items.c.eval_set_id)
+    )
+    return {set_id: int(count) for set_id, count in conn.execute(query)}
+
+
+def sets_public(conn: Connection, rows: list[Any]) -> list[EvaluationSetPublic]:
+    counts = _item_counts(conn, [row.id for row in rows])
+    return [
+        EvaluationSetPublic(
+            **common_fields(row),
+            name=row.name,
+            description=row.description,
+            metadata=row.metadata,
+            item_count=counts.get(row.id, 0),
+        )
+        for row in rows
+    ]
+
+
+def list_sets(
+    engine: Engine, *, limit: int, cursor: str | None
+) -> tuple[list[EvaluationSetPublic], str | None]:
+    with engine.connect() as conn:
+        rows, next_cursor = page(conn, evaluation_sets, [], limit=limit, cursor=cursor)
+        return sets_public(conn, list(rows)), next_cursor
+
+
+def get_set(engine: Engine, eval_set_id: str) -> EvaluationSetPublic:
+    with engine.connect() as conn:
+        return sets_public(conn, [fetch(conn, evaluation_sets, eval_set_id, "evaluation set")])[0]

@@ -1,0 +1,1 @@
+"""``POST /extract/path``: a processor run answered in the same request."""

@@ -1,0 +1,1 @@
+"""Files: uploads into the blob store, listing, content, deletion."""

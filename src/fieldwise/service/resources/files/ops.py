@@ -1,0 +1,127 @@
+"""Operations on files other resources use: store a blob's row, take an upload, delete with
+everything derived, unlink unused blobs after commit."""
+
+from __future__ import annotations
+
+import mimetypes
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Any
+
+from fastapi import Request
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import Connection, Row, delete, func, insert, select
+from starlette.datastructures import UploadFile
+
+from fieldwise.service.http.dependencies import fetch, now
+from fieldwise.service.http.errors import ApiError
+from fieldwise.service.ids import new_id
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.state import ServiceState
+from fieldwise.service.store.blobs import BlobTooLarge
+
+
+def safe_filename(name: str | None) -> str:
+    """The last path component only, so a name can never point outside anything."""
+    if not name:
+        return "upload"
+    base = PurePosixPath(PureWindowsPath(name).name).name.strip().replace("\x00", "")
+    return base[:255] if base not in ("", ".", "..") else "upload"
+
+
+def store_file(
+    state: ServiceState,
+    conn: Connection,
+    *,
+    sha256: str,
+    size: int,
+    filename: str,
+    content_type: str,
+    purpose: str,
+    metadata: dict[str, Any],
+    derived_from: str | None = None,
+) -> Row[Any]:
+    """Insert a file row for a blob already in the store."""
+    stamp = now(state)
+    file_id = new_id("file")
+    conn.execute(
+        insert(files).values(
+            id=file_id,
+            filename=filename,
+            content_type=content_type,
+            size=size,
+            sha256=sha256,
+            purpose=purpose,
+            derived_from=derived_from,
+            metadata=metadata,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+    )
+    return fetch(conn, files, file_id, "file")
+
+
+@dataclass(frozen=True)
+class StoredUpload:
+    """An uploaded part already written to the blob store."""
+
+    sha256: str
+    size: int
+    filename: str
+    content_type: str
+
+
+def require_multipart(request: Request, hint: str) -> None:
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        raise ApiError(415, f"Send multipart/form-data ({hint}).")
+
+
+async def store_upload(state: ServiceState, part: object) -> StoredUpload:
+    """Stream the ``file`` part into the blob store (413 past the upload limit)."""
+    if not isinstance(part, UploadFile):
+        raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
+    try:
+        sha, size = await run_in_threadpool(
+            state.blobs.put_stream, part.file, state.settings.max_upload_bytes
+        )
+    except BlobTooLarge:
+        raise ApiError(
+            413,
+            f"file: larger than the upload limit ({state.settings.max_upload_mb:g} MB).",
+            param="file",
+        ) from None
+    filename = safe_filename(part.filename)
+    mime = part.content_type or ""
+    if not mime or mime == "application/octet-stream":
+        mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    return StoredUpload(sha, size, filename, mime)
+
+
+def delete_files(state: ServiceState, conn: Connection, file_ids: list[str]) -> list[str]:
+    """Delete file rows, everything derived from them, and blobs no other file uses.
+
+    Returns the sha256 of blobs to unlink once the transaction has committed.
+    """
+    doomed: set[str] = set()
+    frontier = list(file_ids)
+    while frontier:
+        doomed.update(frontier)
+        derived = conn.execute(select(files.c.id).where(files.c.derived_from.in_(frontier)))
+        frontier = [r.id for r in derived if r.id not in doomed]
+    shas = {r.sha256 for r in conn.execute(select(files.c.sha256).where(files.c.id.in_(doomed)))}
+    conn.execute(delete(files).where(files.c.id.in_(doomed)))
+    still_used = {
+        r.sha256
+        for r in conn.execute(
+            select(files.c.sha256, func.count())
+            .where(files.c.sha256.in_(shas))
+            .group_by(files.c.sha256)
+        )
+    }
+    return sorted(shas - still_used)
+
+
+def unlink(state: ServiceState, shas: list[str]) -> None:
+    """Remove blobs :func:`delete_files` reported unused (after its transaction committed)."""
+    for sha in shas:
+        state.blobs.delete(sha)

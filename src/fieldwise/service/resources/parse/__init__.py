@@ -1,0 +1,1 @@
+"""Parse runs: synchronous and queued parsing of uploaded documents."""

@@ -1,0 +1,224 @@
+"""Parse runs (``prun_…``): the synchronous parse and the queued one a worker executes.
+
+Output formats: ``markdown`` (default), ``text``, and ``json`` (pages, lines and words with
+boxes). The output is stored as a file (purpose ``parse_output``) derived from the stored input
+(purpose ``parse_input``), so deleting the run or the input removes both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, Row, select
+
+from fieldwise.service.clock import Clock
+from fieldwise.service.engines.parsing import ParsedDocument, ParseError
+from fieldwise.service.events.outbox import record_event
+from fieldwise.service.jobs import Job, release
+from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.tables import parse_runs
+from fieldwise.service.state import ServiceState
+
+JOB_KIND = "parse_run"
+PARSE_RUNS = DurableRuns(JOB_KIND, parse_runs, "prun")
+FORMATS = ("markdown", "text", "json")
+_MEDIA = {
+    "markdown": ("md", "text/markdown"),
+    "text": ("txt", "text/plain"),
+    "json": ("json", "application/json"),
+}
+
+
+class _Lost(Exception):
+    """The job's lease was lost while parsing: another process owns the run now."""
+
+
+def render(doc: ParsedDocument, fmt: str) -> Any:
+    if fmt == "json":
+        return doc.to_json()
+    return doc.text if fmt == "text" else doc.markdown
+
+
+def encode(output: Any) -> bytes:
+    if isinstance(output, str):
+        return output.encode()
+    return json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
+
+
+def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
+    if row.output_file_id is None:
+        return None
+    sha = conn.execute(select(files.c.sha256).where(files.c.id == row.output_file_id)).scalar()
+    if sha is None or not state.blobs.exists(sha):
+        return None
+    data = state.blobs.read(sha).decode()
+    return json.loads(data) if row.format == "json" else data
+
+
+def insert_parse_run(
+    state: ServiceState,
+    conn: Connection,
+    *,
+    fmt: str,
+    filename: str,
+    input_file_id: str,
+    base_url: str,
+    webhook_url: str | None,
+    queued: bool,
+) -> tuple[str, Job]:
+    """A parse run, queued for a worker or (``queued=False``) held by this process's request
+    under a lease; returns its id and job."""
+    return PARSE_RUNS.create(
+        conn,
+        state.clock,
+        {
+            "format": fmt,
+            "filename": filename,
+            "input_file_id": input_file_id,
+            "webhook_url": webhook_url,
+            "base_url": base_url,
+        },
+        claimed_by=None if queued else state.leases.owner,
+        lease=state.leases.duration,
+    )
+
+
+def _output_uri(row: Any, output_file_id: str | None) -> str | None:
+    return f"{row.base_url}/files/{output_file_id}" if output_file_id else None
+
+
+def finish_parse_run(
+    conn: Connection,
+    clock: Clock,
+    row: Row[Any],
+    status: str,
+    *,
+    job: Job | None = None,
+    output_file_id: str | None = None,
+    page_count: int | None = None,
+    reason: str | None = None,
+    message: str | None = None,
+    notify: bool = True,
+) -> bool:
+    values = {
+        "output_file_id": output_file_id,
+        "page_count": page_count,
+        "failure_reason": reason,
+        "failure_message": message,
+    }
+    done = PARSE_RUNS.finish(
+        conn, clock, row.id, status, job=job, from_states=ACTIVE, values=values
+    )
+    if done is None:
+        return False
+    if notify:
+        data: dict[str, Any] = {
+            "parse_run_id": row.id,
+            "status": status,
+            "format": row.format,
+            "output_uri": _output_uri(row, output_file_id),
+            "page_count": page_count,
+        }
+        if status == "failed":
+            data.update(failure_reason=reason, failure_message=message)
+        kind = "parse.run.completed" if status == "succeeded" else "parse.run.failed"
+        record_event(conn, clock, kind, data, target_url=row.webhook_url)
+    return True
+
+
+def execute_parse(
+    state: ServiceState, cache: ParseCache, row: Row[Any], job: Job, *, notify: bool
+) -> tuple[str, str | None]:
+    """Parse the run's input and finish the run; returns ``(status, error code)``.
+
+    A ParseError becomes a failed run (its ``code`` as the failure reason). When ``job``'s
+    lease was lost meanwhile the run is left to whoever recovered it: ``("lost", None)``.
+    """
+    with state.engine.connect() as conn:
+        input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
+    if input_file is None:
+        with state.engine.begin() as conn:
+            finish_parse_run(
+                conn,
+                state.clock,
+                row,
+                "failed",
+                job=job,
+                reason="input_missing",
+                message="the input was deleted",
+                notify=notify,
+            )
+        return "failed", "input_missing"
+    try:
+        doc = cache.get(input_file)
+    except ParseError as exc:
+        with state.engine.begin() as conn:
+            finish_parse_run(
+                conn,
+                state.clock,
+                row,
+                "failed",
+                job=job,
+                reason=exc.code,
+                message=str(exc),
+                notify=notify,
+            )
+        return "failed", exc.code
+    suffix, media = _MEDIA[row.format]
+    sha, size = state.blobs.put_bytes(encode(render(doc, row.format)))
+    try:
+        with state.engine.begin() as conn:
+            out = store_file(
+                state,
+                conn,
+                sha256=sha,
+                size=size,
+                filename=f"{row.id}.{suffix}",
+                content_type=media,
+                purpose="parse_output",
+                metadata={"parse_run_id": row.id},
+                derived_from=input_file.id,
+            )
+            done = finish_parse_run(
+                conn,
+                state.clock,
+                row,
+                "succeeded",
+                job=job,
+                output_file_id=out.id,
+                page_count=len(doc.pages),
+                notify=notify,
+            )
+            if not done:
+                raise _Lost  # roll back the output's file row; its blob may stay for others
+    except _Lost:
+        return "lost", None
+    return "succeeded", None
+
+
+class ParseRunHandler:
+    """The ``parse_run`` job kind (``POST /parse/file/async``)."""
+
+    def __init__(self, cache: ParseCache) -> None:
+        self.cache = cache
+
+    def run(self, state: ServiceState, job: Job) -> None:
+        row = PARSE_RUNS.start(state.engine, state.clock, job)
+        if row is not None:
+            execute_parse(state, self.cache, row, job, notify=True)
+
+    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+        with state.engine.begin() as conn:
+            row = PARSE_RUNS.get(conn, job.target_id)
+            failed = row is not None and finish_parse_run(
+                conn, state.clock, row, "failed", job=job, reason=reason, message=message
+            )
+            if not failed:
+                release(conn, state.clock, job)
+
+    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
+        return PARSE_RUNS.requeue(conn, clock, target_id)

@@ -1,0 +1,1 @@
+"""Processors and their versions."""

@@ -1,0 +1,97 @@
+"""Operations on processors and versions that other parts of the service (the console) call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, update
+
+from fieldwise.service.http.dependencies import common_fields, fetch, now
+from fieldwise.service.http.errors import ApiError
+from fieldwise.service.http.pagination import page
+from fieldwise.service.resources.processors.schemas import ProcessorPublic, VersionPublic
+from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.state import ServiceState
+
+
+def processor_public(row: Any) -> ProcessorPublic:
+    return ProcessorPublic(
+        **common_fields(row),
+        name=row.name,
+        type=row.type,
+        description=row.description,
+        confidence_threshold=row.confidence_threshold,
+        default_version_id=row.default_version_id,
+    )
+
+
+def version_public(row: Any) -> VersionPublic:
+    return VersionPublic(
+        **common_fields(row),
+        processor_id=row.processor_id,
+        number=row.number,
+        status=row.status,
+        description=row.description,
+        config=row.config,
+        published_at=row.published_at,
+    )
+
+
+def list_processors(
+    engine: Engine, *, limit: int, cursor: str | None
+) -> tuple[list[ProcessorPublic], str | None]:
+    with engine.connect() as conn:
+        rows, next_cursor = page(conn, processors, [], limit=limit, cursor=cursor)
+    return [processor_public(r) for r in rows], next_cursor
+
+
+def get_processor(engine: Engine, processor_id: str) -> ProcessorPublic:
+    with engine.connect() as conn:
+        return processor_public(fetch(conn, processors, processor_id, "processor"))
+
+
+def list_versions(
+    engine: Engine, processor_id: str, *, limit: int, cursor: str | None
+) -> tuple[list[VersionPublic], str | None]:
+    with engine.connect() as conn:
+        fetch(conn, processors, processor_id, "processor")
+        rows, next_cursor = page(
+            conn, versions, [versions.c.processor_id == processor_id], limit=limit, cursor=cursor
+        )
+    return [version_public(r) for r in rows], next_cursor
+
+
+def publish_version(state: ServiceState, processor_id: str, version_id: str) -> VersionPublic:
+    """Publish a drafted version: the processor's default for new runs. 409 if published."""
+    stamp = now(state)
+    with state.engine.begin() as conn:
+        fetch(conn, processors, processor_id, "processor")
+        # Conditional update: of two concurrent publishes exactly one sees the drafted row.
+        changed = conn.execute(
+            update(versions)
+            .where(
+                versions.c.id == version_id,
+                versions.c.processor_id == processor_id,
+                versions.c.status == "drafted",
+            )
+            .values(status="published", published_at=stamp, updated_at=stamp)
+        ).rowcount
+        row = fetch(conn, versions, version_id, "version", processor_id=processor_id)
+        if not changed:
+            raise ApiError(
+                409, f"Version {version_id!r} is already published.", code="invalid_state"
+            )
+        conn.execute(
+            update(processors)
+            .where(processors.c.id == processor_id)
+            .values(default_version_id=version_id, updated_at=stamp)
+        )
+    return version_public(row)
+
+
+def get_version(engine: Engine, processor_id: str, version_id: str) -> VersionPublic:
+    with engine.connect() as conn:
+        fetch(conn, processors, processor_id, "processor")
+        return version_public(
+            fetch(conn, versions, version_id, "version", processor_id=processor_id)
+        )

@@ -1,0 +1,192 @@
+"""Executing a processor run in a worker: load → parse → extract → store, checking between
+stages whether the run was canceled, and finishing with one conditional transaction."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from fieldwise.errors import ConfigError
+from fieldwise.service.clock import Clock
+from fieldwise.service.engines.extraction import (
+    ExtractionError,
+    extract,
+    extract_key_values,
+    validate_config,
+)
+from fieldwise.service.engines.parsing import ParseError
+from fieldwise.service.jobs import Job, held, release
+from fieldwise.service.jobs.durable import ACTIVE
+from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.tables import files
+from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
+from fieldwise.service.state import ServiceState
+
+log = logging.getLogger("fieldwise.service.jobs")
+
+
+class _Stop(Exception):
+    """The run was canceled or deleted meanwhile: drop the work."""
+
+
+class _Failed(Exception):
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class ProcessorRunHandler:
+    """The ``processor_run`` job kind."""
+
+    def __init__(self, cache: ParseCache) -> None:
+        self.cache = cache
+
+    def run(self, state: ServiceState, job: Job) -> None:
+        row = start_run(state.engine, state.clock, job)
+        if row is None:
+            return
+        try:
+            output = self._work(state, row, job)
+        except _Stop:
+            _report_lost(state, job)
+            return
+        except _Failed as failure:
+            with state.engine.begin() as conn:
+                finish_run(
+                    conn,
+                    state.clock,
+                    row.id,
+                    "failed",
+                    job=job,
+                    reason=failure.reason,
+                    message=failure.message,
+                )
+            return
+        self._store(state, row, job, output)
+
+    def _check(self, state: ServiceState, row: Any, job: Job) -> None:
+        """Between stages: stop when the run was canceled or deleted, or our lease was lost."""
+        if state.leases.lost(job) or status_of(state.engine, row.id) != "in_progress":
+            raise _Stop
+
+    def _work(self, state: ServiceState, row: Any, job: Job) -> dict[str, Any]:
+        with state.engine.connect() as conn:
+            input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
+            config_raw, threshold = self._version(conn, row)
+        if input_file is None or not state.blobs.exists(input_file.sha256):
+            raise _Failed("input_missing", f"the input file {row.input_file_id} was deleted")
+        try:
+            doc = self.cache.get(input_file)
+        except ParseError as exc:
+            raise _Failed(exc.code, str(exc)) from None
+        self._check(state, row, job)
+        if config_raw is None:
+            return extract_key_values(doc, confidence_threshold=threshold)
+        try:
+            config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
+            output = extract(doc, config, confidence_threshold=threshold)
+        except ConfigError as exc:
+            raise _Failed("invalid_config", str(exc)) from None
+        except ExtractionError as exc:
+            raise _Failed("extraction_error", str(exc)) from None
+        self._check(state, row, job)
+        return output
+
+    def _version(self, conn: Connection, row: Any) -> tuple[dict[str, Any] | None, float | None]:
+        if row.processor_id is None:
+            return None, None
+        config = conn.execute(
+            select(versions.c.config).where(versions.c.id == row.version_id)
+        ).scalar()
+        threshold = conn.execute(
+            select(processors.c.confidence_threshold).where(processors.c.id == row.processor_id)
+        ).scalar()
+        if config is None:
+            raise _Failed("version_missing", f"version {row.version_id} no longer exists")
+        return dict(config), threshold
+
+    def _store(self, state: ServiceState, row: Any, job: Job, output: dict[str, Any]) -> None:
+        body = json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
+        sha, size = state.blobs.put_bytes(body)
+        try:
+            self._commit(state, row, job, sha, size, output)
+        except _Stop:
+            _report_lost(state, job)
+            # Canceled while we stored, or our lease was lost (another process recovered the
+            # run): the transaction rolled back, keep nothing of it.
+            _drop_blob_if_unused(state, sha)
+
+    def _commit(
+        self, state: ServiceState, row: Any, job: Job, sha: str, size: int, output: dict[str, Any]
+    ) -> None:
+        with state.engine.begin() as conn:
+            out_file = store_file(
+                state,
+                conn,
+                sha256=sha,
+                size=size,
+                filename=f"{row.id}.json",
+                content_type="application/json",
+                purpose="output",
+                metadata={"run_id": row.id},
+                derived_from=row.input_file_id,
+            )
+            done = finish_run(
+                conn,
+                state.clock,
+                row.id,
+                "succeeded",
+                job=job,
+                output=output,
+                output_file_id=out_file.id,
+            )
+            if not done:
+                raise _Stop
+
+    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+        with state.engine.begin() as conn:
+            failed = finish_run(
+                conn,
+                state.clock,
+                job.target_id,
+                "failed",
+                job=job,
+                from_states=ACTIVE,
+                reason=reason,
+                message=message,
+            )
+            if not failed:
+                release(conn, state.clock, job)
+
+    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
+        return requeue_run(conn, clock, target_id)
+
+
+def _report_lost(state: ServiceState, job: Job) -> None:
+    """Say so when work is dropped because another process took the job over (not merely
+    because the run was canceled or deleted)."""
+    with state.engine.connect() as conn:
+        still_ours = held(conn, job)
+    if not still_ours and not _finished_by_cancel(state, job):
+        log.warning(
+            "job %s (run %s): its lease was lost to another process; the result is dropped",
+            job.id,
+            job.target_id,
+        )
+
+
+def _finished_by_cancel(state: ServiceState, job: Job) -> bool:
+    return status_of(state.engine, job.target_id) in (None, "canceled")
+
+
+def _drop_blob_if_unused(state: ServiceState, sha: str) -> None:
+    with state.engine.connect() as conn:
+        used = conn.execute(select(files.c.id).where(files.c.sha256 == sha).limit(1)).first()
+    if used is None:
+        state.blobs.delete(sha)

@@ -1,0 +1,124 @@
+"""Processor runs (spec endpoints 8, 9, 10): create, read, list, cancel, delete.
+
+A run is ``queued`` at creation and executed by the worker pool (``FIELDWISE_WORKERS``
+threads): ``in_progress`` → ``succeeded`` (``output`` inline, ``output_uri`` under
+``{base_url}/files/``) | ``failed`` (``failure_reason``, ``failure_message``) | ``canceled``.
+Outputs older than ``FIELDWISE_RETENTION_DAYS`` (default 30) are removed by a sweeper.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from sqlalchemy import Connection, Row
+
+from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
+from fieldwise.service.http.errors import ApiError, not_found
+from fieldwise.service.http.pagination import page
+from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.jobs.durable import TERMINAL
+from fieldwise.service.resources.files.ops import unlink
+from fieldwise.service.resources.processors.tables import processors
+from fieldwise.service.resources.runs.lifecycle import (
+    finish_run,
+    get_run,
+)
+from fieldwise.service.resources.runs.removal import delete_processor_runs
+from fieldwise.service.resources.runs.schemas import (
+    ProcessorRunCreate,
+    ProcessorRunPublic,
+    RunStatus,
+)
+from fieldwise.service.resources.runs.submit import submit_run
+from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.resources.runs.views import run_public
+
+router = APIRouter(tags=["runs"])
+
+
+def _run(conn: Connection, processor_id: str, run_id: str) -> Row[Any]:
+    fetch(conn, processors, processor_id, "processor")
+    row = get_run(conn, run_id)
+    if row is None or row.processor_id != processor_id:
+        raise not_found("run", run_id)
+    return row
+
+
+@router.post("/processors/{processor_id}/runs", status_code=201, response_model=ProcessorRunPublic)
+def create_run(
+    processor_id: str, body: ProcessorRunCreate, request: Request, state: State
+) -> ProcessorRunPublic:
+    """Queue a run of the processor on ``input_path`` (a file id, ``{base_url}/files/{id}``,
+    or ``file://`` under an allowed root). ``params.version_id`` picks the version; without
+    it the published one (409 when none is published)."""
+    version_id = body.params.get("version_id")
+    if version_id is not None and not isinstance(version_id, str):
+        raise ApiError(422, "params.version_id: must be a string.", param="params.version_id")
+    with state.engine.begin() as conn:
+        run_id = submit_run(
+            state,
+            conn,
+            processor_id=processor_id,
+            version_id=version_id,
+            input_path=body.input_path,
+            params=body.params,
+            base_url=state.base_url(request),
+        )
+        row = get_run(conn, run_id)
+    return run_public(row)
+
+
+@router.get("/processors/{processor_id}/runs", response_model=ListOf[ProcessorRunPublic])
+def list_runs(
+    processor_id: str,
+    state: State,
+    limit: Limit = 100,
+    cursor: Cursor = None,
+    status: Annotated[RunStatus | None, Query(description="Only runs in this state.")] = None,
+    version_id: Annotated[str | None, Query(description="Only runs of this version.")] = None,
+) -> ListOf[ProcessorRunPublic]:
+    where = [processor_runs.c.processor_id == processor_id]
+    if status:
+        where.append(processor_runs.c.status == status)
+    if version_id:
+        where.append(processor_runs.c.version_id == version_id)
+    with state.engine.connect() as conn:
+        fetch(conn, processors, processor_id, "processor")
+        rows, next_cursor = page(conn, processor_runs, where, limit=limit, cursor=cursor)
+    return ListOf[ProcessorRunPublic](data=[run_public(r) for r in rows], next_cursor=next_cursor)
+
+
+@router.get("/processors/{processor_id}/runs/{run_id}", response_model=ProcessorRunPublic)
+def get_processor_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPublic:
+    with state.engine.connect() as conn:
+        return run_public(_run(conn, processor_id, run_id))
+
+
+@router.post("/processors/{processor_id}/runs/{run_id}/cancel", response_model=ProcessorRunPublic)
+def cancel_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPublic:
+    """``queued`` or ``in_progress`` → ``canceled``; the worker stops between stages.
+    409 when the run is already finished."""
+    with state.engine.begin() as conn:
+        row = _run(conn, processor_id, run_id)
+        if row.status in TERMINAL or not finish_run(
+            conn, state.clock, run_id, "canceled", from_states=("queued", "in_progress")
+        ):
+            current = get_run(conn, run_id)
+            raise ApiError(
+                409,
+                f"Run {run_id!r} is already {current.status if current else row.status}; "
+                "only queued or in-progress runs can be canceled.",
+                code="invalid_state",
+            )
+        return run_public(get_run(conn, run_id))
+
+
+@router.delete("/processors/{processor_id}/runs/{run_id}", response_model=DeletedPublic)
+def delete_run(processor_id: str, run_id: str, state: State) -> DeletedPublic:
+    """Remove the run and its output artifacts now (an unfinished run is canceled first)."""
+    with state.engine.begin() as conn:
+        _run(conn, processor_id, run_id)
+        unused = delete_processor_runs(state, conn, [run_id])
+    unlink(state, unused)
+    return DeletedPublic(id=run_id, object="processor_run")

@@ -1,0 +1,1 @@
+"""Webhook endpoints, deliveries, the workspace secret and dead-letter notifications."""

@@ -1,0 +1,1 @@
+"""Workflows, workflow runs and batch runs."""

@@ -1,0 +1,37 @@
+"""Engine construction: SQLite (default, WAL) or any SQLAlchemy URL such as PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+
+
+def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:
+    """An engine tuned for the service: WAL and a busy timeout on SQLite, pre-ping elsewhere.
+
+    ``idle_in_transaction`` (seconds, PostgreSQL): the server ends a session that sits in an
+    open transaction longer, so a process frozen mid-transaction (SIGSTOP, a stuck VM) cannot
+    hold row locks that would stop the others from recovering its jobs.
+    """
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # Isolation is managed by SQLAlchemy's BEGIN; WAL lets readers run beside a writer.
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    connect_args: dict[str, Any] = {}
+    if idle_in_transaction and url.startswith("postgresql"):
+        millis = max(1000, int(idle_in_transaction * 1000))
+        connect_args["options"] = f"-c idle_in_transaction_session_timeout={millis}"
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=10, max_overflow=20, connect_args=connect_args
+    )

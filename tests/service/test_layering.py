@@ -1,0 +1,205 @@
+"""The service's layering, checked on its source: imports flow one way, modules stay small.
+
+app/server → resources → core (http, store, jobs, events, and the state/clock/ids kernel)
+→ engines. Every import counts, including the ones inside functions (a circle hidden behind a
+function-level import is still a circle).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import fieldwise.service
+
+ROOT = Path(fieldwise.service.__file__).parent
+PACKAGE = "fieldwise.service"
+CORE = ("http", "store", "jobs", "events", "state", "clock", "ids")
+MAX_LINES = 400
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join((PACKAGE, *parts))
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _imported(tree: ast.AST, module: str, is_package: bool, known: Mapping[str, Path]) -> set[str]:
+    """Every fieldwise module imported anywhere in ``tree`` (a ``from m import x`` names the
+    module ``m.x`` when that is a module, else ``m``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+    return {name for name in found if name.startswith("fieldwise.")}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the service modules it imports."""
+    known = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        deps = _imported(tree, name, path.name == "__init__.py", known)
+        graph[name] = {d for d in deps if d in known and d != name}
+    return graph
+
+
+def _toolkit_imports() -> dict[str, set[str]]:
+    """Module → every fieldwise module outside the service it imports."""
+    known = _modules()
+    result: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        deps = _imported(tree, name, path.name == "__init__.py", known)
+        result[name] = {d for d in deps if not d.startswith(PACKAGE)}
+    return result
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def _layer(module: str) -> tuple[str, ...]:
+    return tuple(module.removeprefix(PACKAGE).strip(".").split("."))
+
+
+def _is_routes(parts: tuple[str, ...]) -> bool:
+    return parts[-1] == "routes" or parts[-1].startswith("routes_")
+
+
+def test_no_resource_imports_another_resources_routes() -> None:
+    offenders = []
+    for module, deps in import_graph().items():
+        parts = _layer(module)
+        if parts[0] != "resources" or len(parts) < 2:
+            continue
+        for dep in deps:
+            target = _layer(dep)
+            other = target[0] == "resources" and len(target) > 2 and target[1] != parts[1]
+            if other and _is_routes(target):
+                offenders.append(f"{module} -> {dep}")
+    assert offenders == []
+
+
+def test_no_import_circles_in_the_service() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_engines_import_nothing_of_the_service_above_them() -> None:
+    offenders = [
+        f"{module} -> {dep}"
+        for module, deps in import_graph().items()
+        if _layer(module)[0] == "engines"
+        for dep in deps
+        if _layer(dep)[0] != "engines"
+    ]
+    assert offenders == []
+
+
+def test_the_core_imports_no_resource_and_not_the_app() -> None:
+    offenders = [
+        f"{module} -> {dep}"
+        for module, deps in import_graph().items()
+        if _layer(module)[0] in CORE
+        for dep in deps
+        if _layer(dep)[0] in ("resources", "app", "server")
+    ]
+    assert offenders == []
+
+
+def test_only_the_app_and_server_import_the_app() -> None:
+    offenders = [
+        f"{module} -> {dep}"
+        for module, deps in import_graph().items()
+        if _layer(module)[0] not in ("app", "server", "")
+        for dep in deps
+        if _layer(dep)[0] in ("app", "server")
+    ]
+    assert offenders == []
+
+
+def test_the_service_never_imports_the_client_or_the_cli() -> None:
+    offenders = [
+        f"{module} -> {dep}"
+        for module, deps in _toolkit_imports().items()
+        for dep in deps
+        if dep.split(".")[1] in ("client", "cli", "runner", "sync", "evaluate")
+    ]
+    assert offenders == []
+
+
+def test_no_module_is_longer_than_400_lines() -> None:
+    lengths = {
+        name: len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in _modules().items()
+    }
+    assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
+
+
+def test_the_circle_finder_finds_a_hidden_circle() -> None:
+    """The check above would pass vacuously if the finder missed circles: it does not."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_function_level_imports_count() -> None:
+    tree = ast.parse("def f():\n    from fieldwise.service.clock import Clock\n")
+    known = _modules()
+    assert _imported(tree, "fieldwise.service.x", False, known) == {"fieldwise.service.clock"}
