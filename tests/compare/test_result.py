@@ -7,7 +7,7 @@ doc2 total 11 wrong (10 expected). v2: doc1 total correct, doc1 date missed, doc
 from __future__ import annotations
 
 import dataclasses
-import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +75,19 @@ def test_render_table() -> None:
         "support",
         "v1",
         "v2",
-        "delta",
+        "delta(pp)",
         "regressed",
         "fixed",
         "p(holm)",
-        "MDE",
+        "MDE(pp)",
+        "flag",
     ]
+    # every column has a header
+    assert len(lines[0].split()) == len(lines[1].split())
+    # p-values read alike: three decimals, "<0.001" below that
+    end = lines[0].index("p(holm)") + len("p(holm)")  # right-aligned column
+    p_values = [line[:end].split()[-1] for line in lines[2:4]]
+    assert all(re.fullmatch(r"<0\.001|\d\.\d{3}", p) for p in p_values), p_values
     # regressions first: date drops from 100% to 0%
     assert lines[2].split()[:6] == ["date", "date", "1", "100.0%", "0.0%", "-100.0"]
     assert lines[3].split()[:7] == ["total", "currency", "*", "2", "50.0%", "100.0%", "+50.0"]
@@ -104,7 +111,26 @@ def test_parquet_round_trip(tmp_path: Path) -> None:
     frames = read_frames(tmp_path / "out")
     assert frames["fields"]["accuracy"].tolist() == pytest.approx(r.fields["accuracy"].tolist())
     cells = frames["cells"]
-    assert [json.loads(v) for v in cells["predicted"].dropna()][:2] == ["05.03.2018", "529,87"]
+    assert cells["predicted"].dropna().tolist()[:2] == ["05.03.2018", "529,87"]
+    assert frames["cells"]["expected"].tolist() == r.cells["expected"].tolist()
+    stored = pd.read_parquet(tmp_path / "out" / "cells.parquet")
+    # strings are stored as they are, never as JSON text ('"EUR"')
+    assert stored["predicted"].dropna().tolist()[:2] == ["05.03.2018", "529,87"]
+    assert set(stored["predicted_kind"].dropna()) <= {"string", "number", "boolean", "object"}
+
+
+def test_parquet_keeps_numbers_and_booleans_typed(tmp_path: Path) -> None:
+    truth = {"a": {"n": 3, "ok": True, "s": "EUR"}, "b": {"n": 2.5, "ok": False, "s": "USD"}}
+    outputs = {"v1": {d: {"value": v} for d, v in truth.items()}}
+    r = compare(build_frame(truth, outputs), {}, baseline="v1")
+    write_frames(r, tmp_path / "out")
+    stored = pd.read_parquet(tmp_path / "out" / "cells.parquet").set_index("field")
+    assert stored.loc["n", "expected_number"].tolist() == [3.0, 2.5]
+    assert stored.loc["ok", "expected_boolean"].tolist() == [True, False]
+    assert stored.loc["s", "expected"].tolist() == ["EUR", "USD"]
+    back = read_frames(tmp_path / "out")["cells"].set_index("field")
+    assert back.loc["n", "expected"].tolist() == [3, 2.5]
+    assert back.loc["ok", "expected"].tolist() == [True, False]
 
 
 def test_unknown_version() -> None:
@@ -151,3 +177,13 @@ def test_three_versions_give_two_comparisons_and_a_three_column_table() -> None:
     assert pair.candidates == ("v3",)
     assert set(pair.fields["version"]) == {"v1", "v3"}
     assert pair.delta == r.bootstraps["v3"].delta == 0.0
+
+
+def test_render_table_names_versions_by_label() -> None:
+    r = result()
+    text = render_table(r, {"v1": "published", "v2": "latest-draft"})
+    assert text.splitlines()[0].split()[3:5] == ["published", "latest-draft"]
+    assert "published (v1): field accuracy" in text
+    # two versions with one label: the ids, so the columns stay distinct
+    same = render_table(r, {"v1": "x", "v2": "x"})
+    assert same.splitlines()[0].split()[3:5] == ["v1", "v2"]

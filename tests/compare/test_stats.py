@@ -131,7 +131,7 @@ def test_paired_sample_size_formula() -> None:
 def test_underpowered_field_warns_with_sample_size() -> None:
     result = compare(make_frame(), {}, baseline="v1", candidate="v2", n_bootstrap=100)
     assert any(
-        w.startswith("g: delta -0.0667 on 15 documents is not significant")
+        w.startswith("g: delta -6.7 pp on 15 documents is not significant")
         and "documents would detect it with 80% power" in w
         for w in result.warnings
     )

@@ -35,7 +35,9 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _accuracies(text: str) -> dict[str, str]:
-    return dict(re.findall(r"^(ver_\w+): field accuracy ([\d.]+%)", text, flags=re.MULTILINE))
+    # "published (ver_…): field accuracy 93.1% …", or the bare id
+    line = r"^(?:[\w-]+ \()?(ver_\w+)\)?: field accuracy ([\d.]+%)"
+    return dict(re.findall(line, text, flags=re.MULTILINE))
 
 
 def test_evaluate_then_compare_gate_report_agree(

@@ -47,6 +47,12 @@ def test_two_versions_give_one_record_per_pair(make_world: MakeWorld) -> None:
     assert [v.version_id for v in loaded.manifest.versions] == [world.v1, world.v2]
     assert len(loaded.items) == 4
     assert all(i.file_sha256 for i in loaded.items)
+    # what evaluate scores in memory is what the disk holds
+    assert result.loaded is not None
+    assert result.loaded.manifest == loaded.manifest
+    assert result.loaded.items == loaded.items
+    by_pair = {r.pair: r for r in loaded.records}
+    assert {r.pair: r for r in result.loaded.records} == by_pair
 
 
 def test_rerun_is_served_from_the_cache(make_world: MakeWorld) -> None:

@@ -71,6 +71,7 @@ _COMMANDS: dict[str, LazyCommand] = {
             "Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON.",
         ),
         "run": ("run", "run", "Run processor versions over every item of an evaluation set."),
+        "runsets": ("runsets", "runsets", "List and show the run sets kept on disk."),
         "runs": ("runs", "runs", "Start, inspect, cancel and delete processor runs."),
         "serve": ("serve", "serve", "Run the local Document Processing Service until interrupted."),
         "sync": ("sync", "sync", "Make an evaluation set mirror the local DATASET folder."),

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from fieldwise.cli._context import CliContext, pass_cli
+from fieldwise.cli._context import CliContext, json_option, pass_cli
+from fieldwise.cli._output import echo_json
 from fieldwise.cli._runsets import (
     RESULTS_DIR_OPTION,
     RunsetTarget,
@@ -16,6 +17,7 @@ from fieldwise.cli._runsets import (
     load_analysis,
     runset_options,
 )
+from fieldwise.cli._shapes import comparison_json, gate_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.errors import ConfigError
 from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
@@ -46,8 +48,9 @@ def _formats(value: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write every comparison table as Parquet into this folder.",
 )
+@json_option
 @pass_cli
-def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None) -> None:
+def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json: bool) -> None:
     """Compare the versions of one or more run sets field by field and print the tables.
 
     Field accuracy (correct / expected) per field and version, strict and cell accuracy,
@@ -58,9 +61,15 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None) -> None
     (else the command names what changed and exits 2, unless --force).
     """
     analysis = load_analysis(cli, target, with_policy=False)
+    if as_json:
+        if out is not None:
+            write_frames(analysis.scored.result, out)
+        echo_json(comparison_json(analysis))
+        return
     for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
         click.echo(f"FORCED despite: {forced}")
-    click.echo(render_table(analysis.scored.result))
+    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
+    click.echo(render_table(analysis.scored.result, labels))
     failed = analysis.scored.failed_runs
     if failed:
         names = ", ".join(sorted({f"{f.shown} ({f.version})" for f in failed})[:10])
@@ -86,14 +95,25 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None) -> None
     type=click.Path(file_okay=False, path_type=Path),
     help="Output folder [default: reports/<dataset>/<time>-<baseline>-vs-<candidate>/].",
 )
+@json_option
 @pass_cli
 def report_cmd(
-    cli: CliContext, target: RunsetTarget, policy_path: Path | None, formats: str, out: Path | None
+    cli: CliContext,
+    target: RunsetTarget,
+    policy_path: Path | None,
+    formats: str,
+    out: Path | None,
+    as_json: bool,
 ) -> None:
     """Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON."""
     wanted = _formats(formats)
     analysis = load_analysis(cli, target, policy_path=policy_path)
     paths = write_outputs(analysis, wanted, out, make_environment())
+    if as_json:
+        shape = gate_json(analysis)
+        shape["reports"] = {fmt: str(path) for fmt, path in paths.items()}
+        echo_json(shape)
+        return
     echo_verdict(analysis)
     for fmt, path in paths.items():
         click.echo(f"{fmt}: {path}")
@@ -102,8 +122,11 @@ def report_cmd(
 @click.command("gate")
 @runset_options
 @_POLICY
+@json_option
 @click.pass_context
-def gate_cmd(ctx: click.Context, target: RunsetTarget, policy_path: Path | None) -> None:
+def gate_cmd(
+    ctx: click.Context, target: RunsetTarget, policy_path: Path | None, as_json: bool
+) -> None:
     """Decide whether each candidate of a run set may be published.
 
     Exit 0 pass, 1 fail (reasons printed), 3 inconclusive (a non-inferiority margin the
@@ -117,7 +140,10 @@ def gate_cmd(ctx: click.Context, target: RunsetTarget, policy_path: Path | None)
     if not analysis.verdicts:
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(analysis)
-    echo_verdict(analysis)
+    if as_json:
+        echo_json(gate_json(analysis))
+    else:
+        echo_verdict(analysis)
     append_job_summary(cli, analysis)
     ctx.exit(analysis.exit_code)
 

@@ -9,6 +9,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fieldwise.cli._context import json_option
+from fieldwise.cli._output import echo_json
 from fieldwise.datasets import Dataset, ground_truth_hash, init_dataset, load_dataset
 
 if TYPE_CHECKING:
@@ -85,9 +87,15 @@ def generate(
 
 @datasets.command("validate")
 @click.argument("dataset", type=click.Path(path_type=Path))
-def validate(dataset: Path) -> None:
+@json_option
+def validate(dataset: Path, as_json: bool) -> None:
     """Check a dataset folder; list every problem with file and line (exit 2 on problems)."""
     loaded = load_dataset(dataset)
+    if as_json:
+        from fieldwise.cli._shapes import dataset_json
+
+        echo_json(dataset_json(loaded, ground_truth_hash(loaded)))
+        return
     click.echo(_summary(loaded))
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}")

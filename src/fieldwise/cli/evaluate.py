@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fieldwise.cli._context import CliContext
+from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._output import echo_json
 from fieldwise.cli._runsets import append_job_summary, echo_verdict, now_iso
+from fieldwise.cli._shapes import evaluation_json
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
 from fieldwise.runner import Progress as RunProgress
@@ -59,6 +62,7 @@ from fieldwise.runner import Progress as RunProgress
 )
 @click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@json_option
 @click.pass_context
 def evaluate_cmd(
     ctx: click.Context,
@@ -72,13 +76,15 @@ def evaluate_cmd(
     concurrency: int,
     no_cache: bool,
     quiet: bool,
+    as_json: bool,
 ) -> None:
     """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
 
     With no --base-url this uses the embedded local service, and creates the dataset's
     processor from its shipped configs (baseline published, candidate drafted) if needed.
     Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
-    inconclusive (a margin the documents cannot decide), 2 on errors.
+    inconclusive (a margin the documents cannot decide), 2 on errors. Progress goes to
+    standard error, results to standard output.
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
@@ -99,6 +105,7 @@ def evaluate_cmd(
         MofNCompleteColumn(),
         TextColumn("failed {task.fields[failed]} · cached {task.fields[cached]}"),
         TimeRemainingColumn(),
+        console=Console(stderr=True),
         disable=quiet,
         transient=True,
     ) as bar:
@@ -119,6 +126,10 @@ def evaluate_cmd(
             stage=stage,
             progress=progress,
         )
+    if as_json:
+        echo_json(evaluation_json(outcome))
+        append_job_summary(cli, outcome.analysis)
+        ctx.exit(outcome.analysis.exit_code)
     runset = outcome.runset
     click.echo(
         f"run set {runset.runset_id}: {runset.done} pairs ({runset.cached} cached, "

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from fieldwise.cli._context import CliContext
+from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._output import echo_json
 from fieldwise.cli._runsets import RESULTS_DIR_OPTION, _recorded_metadata
 from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare.export import EXPORT_FORMATS, export_bytes, export_table, write_export
@@ -40,6 +41,7 @@ __all__ = ["export_cmd"]
     "evaluation set.",
 )
 @RESULTS_DIR_OPTION
+@json_option
 @click.pass_obj
 def export_cmd(
     cli: CliContext,
@@ -48,6 +50,7 @@ def export_cmd(
     out: Path | None,
     dataset_path: Path | None,
     results_dir: Path,
+    as_json: bool,
 ) -> None:
     """Export a run set as one table, one row per document.
 
@@ -68,6 +71,9 @@ def export_cmd(
         return
     target = out or Path(f"{runset_id}.{fmt}")
     write_export(table, fmt, target)
+    if as_json:
+        echo_json({"schema": 1, "path": str(target), "format": fmt, "documents": len(table)})
+        return
     click.echo(f"wrote {len(table)} documents to {target}")
 
 

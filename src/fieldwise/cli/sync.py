@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fieldwise.cli._context import CliContext, pass_cli
+from fieldwise.cli._context import CliContext, json_option, pass_cli
+from fieldwise.cli._output import echo_json
+from fieldwise.cli._shapes import sync_json
 from fieldwise.datasets import load_dataset
 from fieldwise.sync import sync_dataset
 
@@ -24,6 +27,7 @@ STATE_DIR = Path(".fieldwise")
     help="Report items whose file left the dataset instead of deleting them.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
 @pass_cli
 def sync(
     cli: CliContext,
@@ -32,6 +36,7 @@ def sync(
     dry_run: bool,
     keep_removed: bool,
     quiet: bool,
+    as_json: bool,
 ) -> None:
     """Make an evaluation set mirror the local DATASET folder.
 
@@ -49,6 +54,7 @@ def sync(
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
+        console=Console(stderr=True),
         disable=quiet,
         transient=True,
     ) as bar:
@@ -67,6 +73,9 @@ def sync(
             keep_removed=keep_removed,
             progress=advance,
         )
+    if as_json:
+        echo_json(sync_json(loaded, result))
+        return
     counts = result.plan.counts()
     verb = "would" if result.dry_run else "did"
     click.echo(

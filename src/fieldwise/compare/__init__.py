@@ -7,6 +7,7 @@ Pure (no network, no CLI): build the long frame with :func:`build_frame`, read f
 
 from __future__ import annotations
 
+from fieldwise._entry import make_callable
 from fieldwise.compare._io import read_frames, write_frames
 from fieldwise.compare.align import align_arrays, cell_field
 from fieldwise.compare.comparators import (
@@ -79,3 +80,6 @@ __all__ = [
     "specs_from_recorded",
     "write_frames",
 ]
+
+# ``fieldwise.compare(truth, predictions)`` is the top-level entry point (see fieldwise._entry)
+make_callable(__name__, "fieldwise.api:compare")

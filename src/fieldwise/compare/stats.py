@@ -31,6 +31,7 @@ __all__ = [
     "BootstrapInterval",
     "bootstrap_delta",
     "flip_units",
+    "format_p",
     "holm",
     "mcnemar_exact",
     "paired_sample_size",
@@ -56,6 +57,15 @@ SIGNIFICANCE_COLUMNS = (
     "warning",
 )
 
+
+
+def format_p(value: float | None) -> str:
+    """A p-value with three decimals, "<0.001" below that, "-" when missing: every p printed
+    reads alike (never "1" beside "0.000199")."""
+    if value is None or math.isnan(float(value)):
+        return "-"
+    p = float(value)
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
@@ -139,8 +149,8 @@ def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dic
         warning = ""
         if needed is not None and p >= alpha and needed > n:
             warning = (
-                f"{field}: delta {delta:+.4f} on {n} documents is not significant "
-                f"(p={p:.3g}); about {needed} documents would detect it with "
+                f"{field}: delta {100 * delta:+.1f} pp on {n} documents is not significant "
+                f"(p={format_p(p)}); about {needed} documents would detect it with "
                 f"{power:.0%} power"
             )
         rows.append(

@@ -9,11 +9,13 @@ table; with several, a side-by-side table comes first, then one comparison table
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
 from fieldwise.compare.result import ComparisonResult
+from fieldwise.compare.stats import format_p
 
 __all__ = ["render_table"]
 
@@ -63,7 +65,7 @@ def _test_cells(
         "-" if math.isnan(delta) else f"{100 * delta:+.1f}",
         "-" if s is None else str(int(s["regressed"])),
         "-" if s is None else str(int(s["fixed"])),
-        "-" if s is None else f"{float(s['p_holm']):.3g}",
+        "-" if s is None else format_p(s["p_holm"]),
         mde,
         flag,
     ]
@@ -98,10 +100,12 @@ def _single(result: ComparisonResult) -> list[str]:
     return _lines(header, rows)
 
 
-_TEST_HEADER = ["delta", "regressed", "fixed", "p(holm)", "MDE", ""]
+#: One header per cell of :func:`_test_cells`; deltas and MDEs are percentage points (pp).
+#: One word each, so every column has a header even when the flag cell is empty.
+_TEST_HEADER = ["delta(pp)", "regressed", "fixed", "p(holm)", "MDE(pp)", "flag"]
 
 
-def _paired(result: ComparisonResult) -> list[str]:
+def _paired(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     """One candidate: versions and the test in one table, regressions first."""
     (candidate,) = result.candidates
     tables = _by_version(result)
@@ -112,11 +116,11 @@ def _paired(result: ComparisonResult) -> list[str]:
         delta, cells = _test_cells(result, candidate, name, tables)
         versions = [_pct(_figure(tables[v], name)) for v in result.versions]
         keyed.append((delta, str(name), [str(name), kind, support, *versions, *cells]))
-    header = ["field", "type", "support", *result.versions, *_TEST_HEADER]
+    header = ["field", "type", "support", *(shown[v] for v in result.versions), *_TEST_HEADER]
     return _lines(header, [row for _, _, row in sorted(keyed, key=lambda k: (k[0], k[1]))])
 
 
-def _many(result: ComparisonResult) -> list[str]:
+def _many(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     """Several candidates: every version side by side, then one table per candidate."""
     tables = _by_version(result)
     names = sorted(set().union(*(t.index for t in tables.values())))
@@ -124,30 +128,39 @@ def _many(result: ComparisonResult) -> list[str]:
         [str(n), *_kind(tables, n), *(_pct(_figure(tables[v], n)) for v in result.versions)]
         for n in names
     ]
-    out = _lines(["field", "type", "support", *result.versions], rows)
+    out = _lines(["field", "type", "support", *(shown[v] for v in result.versions)], rows)
     for candidate in result.candidates:
         keyed = []
         for name in names:
             delta, cells = _test_cells(result, candidate, name, tables)
             keyed.append((delta, str(name), [str(name), *cells]))
-        out += ["", f"{candidate} vs {result.baseline}:"]
+        out += ["", f"{shown[candidate]} vs {shown[result.baseline]}:"]
         out += _lines(
             ["field", *_TEST_HEADER], [r for _, _, r in sorted(keyed, key=lambda k: k[:2])]
         )
     return out
 
 
-def render_table(result: ComparisonResult) -> str:
+def render_table(result: ComparisonResult, labels: Mapping[str, str] | None = None) -> str:
     """Field accuracy per field and version, each candidate's test against the baseline
-    (delta in points, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
+    (delta in pp, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
     first), then the overall lines, list-field rows and warnings. ``*`` marks critical fields.
-    Deterministic."""
+    ``labels`` names versions in the column headers (``published`` rather than its id; the
+    overall lines give both) when no two versions share a label. Deterministic."""
+    given = {v: (labels or {}).get(v, v) for v in result.versions}
+    unique = len(set(given.values())) == len(given)
+    shown = given if unique else {v: v for v in result.versions}
+
+    def named(version: str) -> str:
+        label = shown.get(version, version)
+        return version if label == version else f"{label} ({version})"
+
     if not result.candidates:
         out = _single(result)
     elif len(result.candidates) == 1:
-        out = _paired(result)
+        out = _paired(result, shown)
     else:
-        out = _many(result)
+        out = _many(result, shown)
     out.append("")
     order = {v: i for i, v in enumerate(result.versions)}
 
@@ -158,7 +171,7 @@ def render_table(result: ComparisonResult) -> str:
 
     for _, r in in_order(result.overall).iterrows():
         out.append(
-            f"{r['version']}: field accuracy {_pct(r['field_accuracy'])} "
+            f"{named(str(r['version']))}: field accuracy {_pct(r['field_accuracy'])} "
             f"[{_pct(r['field_accuracy_low'])}, {_pct(r['field_accuracy_high'])}], "
             f"strict accuracy {_pct(r['strict_accuracy'])}, cell accuracy "
             f"{_pct(r['accuracy'])}, precision {_pct(r['precision'])}, recall "
@@ -167,16 +180,16 @@ def render_table(result: ComparisonResult) -> str:
         )
     for _, r in in_order(result.lists).iterrows():
         out.append(
-            f"{r['version']} {r['field']}: row recall {_pct(r['row_recall'])}, cardinality "
-            f"error {float(r['cardinality_error']):.2f}, truncation prefix "
+            f"{named(str(r['version']))} {r['field']}: row recall {_pct(r['row_recall'])}, "
+            f"cardinality error {float(r['cardinality_error']):.2f}, truncation prefix "
             f"{_pct(r['truncation_prefix'])}, {int(r['short_documents'])} document(s) short"
         )
     for candidate in result.candidates:
         b = result.bootstraps.get(candidate)
         if b is not None:
             out.append(
-                f"{candidate}: cell accuracy delta {100 * b.delta:+.2f} points, "
-                f"{100 * b.confidence:.0f}% interval [{100 * b.low:+.2f}, {100 * b.high:+.2f}] "
+                f"{named(candidate)}: cell accuracy delta {100 * b.delta:+.2f} pp, "
+                f"{100 * b.confidence:.0f}% interval [{100 * b.low:+.2f}, {100 * b.high:+.2f}] pp "
                 f"({b.n_resamples} document resamples, seed {b.seed})"
             )
     if result.recommended_threshold is not None:

@@ -1,5 +1,6 @@
 """The main job: score run sets, decide, report — and ``evaluate`` a dataset end to end."""
 
+from fieldwise._entry import make_callable
 from fieldwise.evaluate.analysis import (
     VERDICT_FILE,
     Analysis,
@@ -32,3 +33,6 @@ __all__ = [
     "score_runset",
     "write_outputs",
 ]
+
+# ``fieldwise.evaluate(dataset)`` is the top-level entry point (see fieldwise._entry)
+make_callable(__name__, "fieldwise.api:evaluate")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from fieldwise.gate import (
     decide_all,
     load_policy,
     policy_from_mapping,
+    with_critical,
     worst,
 )
 from fieldwise.report import ReportContext, ReportData, build_report, default_report_dir
@@ -63,7 +64,6 @@ def resolve_policy(
 ) -> Policy:
     """The gate policy: ``--policy`` file, else the dataset's ``[gate]``, else the one
     recorded with the evaluation set; fields marked ``critical`` always count as critical."""
-    critical = tuple(sorted(name for name, spec in specs.items() if spec.critical))
     if policy_path is not None:
         policy = load_policy(policy_path)
     elif dataset_toml is not None:
@@ -72,10 +72,7 @@ def resolve_policy(
         policy = policy_from_mapping(recorded_gate, source="evaluation set gate")
     else:
         policy = Policy(source="default policy")
-    merged = tuple(sorted(set(policy.critical) | set(critical)))
-    if merged == policy.critical:
-        return policy
-    return replace(policy, critical=merged)
+    return with_critical(policy, specs)
 
 
 def analyze(

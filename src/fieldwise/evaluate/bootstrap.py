@@ -13,8 +13,8 @@ from typing import Any
 
 from fieldwise.client import Client, Version, ops
 from fieldwise.datasets import Dataset
-from fieldwise.errors import ConfigError, NotFoundError
-from fieldwise.service.ids import slugify
+from fieldwise.errors import ConfigError
+from fieldwise.runner import alias_targets
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,17 @@ def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
             f"{dataset.root / 'dataset.toml'}: no [processor] table; "
             "add one or pass the processor and versions explicitly"
         )
-    processor_id = slugify(section.name)
     created: list[str] = []
-    try:
-        processor = client.get_processor(processor_id)
-    except NotFoundError:
+    # the service names processors' ids; the toolkit finds its processor by name over HTTP
+    named = [p for p in client.list_processors() if p.name == section.name]
+    if len(named) > 1:
+        raise ConfigError(
+            f"{len(named)} processors are named {section.name!r} "
+            f"({', '.join(p.id for p in named)}); rename all but one"
+        )
+    if named:
+        processor = named[0]
+    else:
         processor = client.create_processor(section.name, description=section.description)
         created.append(f"processor {processor.id}")
     versions = list(client.list_versions(processor.id))
@@ -76,10 +82,5 @@ def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
         if baseline is not None and baseline.status != "published":
             baseline = client.publish_version(processor.id, baseline.id)
     candidate = find_or_create("candidate", publish=False)
-    aliases = {}
-    if baseline is not None:
-        aliases["published"] = baseline.id
-    drafts = [v for v in versions if v.status == "drafted"]
-    if drafts:
-        aliases["latest-draft"] = max(drafts, key=lambda v: v.number).id
+    aliases = alias_targets(baseline.id if baseline is not None else None, versions)
     return ProcessorSetup(processor.id, baseline, candidate, tuple(created), aliases)

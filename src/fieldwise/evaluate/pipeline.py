@@ -20,7 +20,6 @@ from fieldwise.runner import (
     Connection,
     Progress,
     RunSet,
-    load_runset,
     run_versions,
 )
 from fieldwise.sync import SyncResult, sync_dataset
@@ -141,7 +140,9 @@ def _evaluate(
         progress=progress,
     )
     stage("comparing")
-    loaded = load_runset(runset.runset_id, options.results_dir)
+    # the runner hands back what it recorded; reading it back from disk would only repeat it
+    loaded = runset.loaded
+    assert loaded is not None  # run_versions always sets it
     analysis = analyze(loaded, specs, policy, generated_at=generated_at, seed=options.seed)
     env = make_environment()
     paths = write_outputs(

@@ -9,7 +9,7 @@ decide (exit 2). ``publish_if_passed(client, processor_id, version_id, verdict)`
 from __future__ import annotations
 
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
-from fieldwise.gate._policy import Policy, load_policy, policy_from_mapping
+from fieldwise.gate._policy import Policy, load_policy, policy_from_mapping, with_critical
 from fieldwise.gate._verdict import (
     EXIT_CODES,
     STATUSES,
@@ -36,5 +36,6 @@ __all__ = [
     "load_policy",
     "policy_from_mapping",
     "publish_if_passed",
+    "with_critical",
     "worst",
 ]

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from fieldwise.compare.stats import format_p
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 
@@ -20,7 +21,13 @@ def exact(value: float) -> Fraction:
 
 
 def pct(value: Fraction | float) -> str:
+    """An accuracy: 0.9375 -> "93.75%"."""
     return f"{float(value) * 100:.2f}%"
+
+
+def pp(value: Fraction | float) -> str:
+    """A difference of accuracies in percentage points: 0.0625 -> "6.25 pp"."""
+    return f"{float(value) * 100:.2f} pp"
 
 
 def rule(
@@ -140,7 +147,7 @@ def field_rules(
                 drop,
                 limit,
                 f"{name}: field accuracy {pct(b.accuracy)} -> {pct(c.accuracy)} "
-                f"(drop {pct(drop)}); at most {pct(limit)} allowed",
+                f"(drop {pp(drop)}); at most {pp(limit)} allowed",
             )
         )
     regressed = flips.regressed if flips else 0
@@ -170,7 +177,7 @@ def field_rules(
                 flips.p_holm,
                 policy.alpha,
                 f"{name}: {flips.regressed} regressed vs {flips.fixed} fixed, "
-                f"Holm-adjusted p={flips.p_holm:.3g}"
+                f"Holm-adjusted p={format_p(flips.p_holm)}"
                 + ("; a significant regression" if not ok else "")
                 + f" (alpha {policy.alpha:g})",
             )
@@ -190,7 +197,7 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
             math.nan,
             -margin,
             f"{name}: no paired documents, so a regression beyond the margin "
-            f"{pct(margin)} cannot be ruled out",
+            f"{pp(margin)} cannot be ruled out",
             inconclusive=True,
         )
     low, high = flips.delta_low, flips.delta_high
@@ -202,7 +209,7 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
             True,
             low,
             -margin,
-            f"{name}: {interval} lies above -{pct(margin)}: not worse by more than the margin",
+            f"{name}: {interval} lies above -{pp(margin)}: not worse by more than the margin",
         )
     if Fraction(high) < -exact(margin):
         return rule(
@@ -211,7 +218,7 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
             False,
             high,
             -margin,
-            f"{name}: {interval} lies below -{pct(margin)}: worse by more than the margin",
+            f"{name}: {interval} lies below -{pp(margin)}: worse by more than the margin",
         )
     return rule(
         "non_inferiority",
@@ -219,7 +226,7 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
         False,
         low,
         -margin,
-        f"{name}: {interval} reaches below -{pct(margin)}: the data cannot rule out a "
+        f"{name}: {interval} reaches below -{pp(margin)}: the data cannot rule out a "
         "regression beyond the margin (more documents would decide it)",
         inconclusive=True,
     )
@@ -241,12 +248,12 @@ def row_rules(tests: pd.DataFrame, policy: Policy) -> list[RuleResult]:
         beyond = limit is not None and drop > exact(limit)
         text = (
             f"{name}: row recall {pct(before)} -> {pct(after)}; {lost} document(s) lost rows, "
-            f"{gained} gained (Holm-adjusted p={p:.3g})"
+            f"{gained} gained (Holm-adjusted p={format_p(p)})"
         )
         if significant:
             text += "; the candidate extracts significantly fewer rows"
         if beyond:
-            text += f"; a drop of {pct(drop)}, at most {pct(limit or 0)} allowed"
+            text += f"; a drop of {pp(drop)}, at most {pp(limit or 0)} allowed"
         out.append(
             rule(
                 "row_recall",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -160,17 +160,20 @@ def load_policy(path: Path | str, *, field_specs: Mapping[str, Any] | None = Non
         table = data["gate"]
     else:
         table = data
-    for name, spec in (field_specs or {}).items():
-        if getattr(spec, "critical", False):
-            critical.add(str(name))
-    policy = policy_from_mapping(table, source=str(path))
-    if critical:
-        policy = _with_critical(policy, critical)
-    return policy
+    policy = with_critical(policy_from_mapping(table, source=str(path)), critical)
+    return with_critical(policy, field_specs or {})
 
 
-def _with_critical(policy: Policy, extra: set[str]) -> Policy:
-    return replace(policy, critical=tuple(sorted({*policy.critical, *extra})))
+def with_critical(policy: Policy, fields: Iterable[str] | Mapping[str, Any]) -> Policy:
+    """``policy`` with ``fields`` counted as critical too: names, or field specs of which
+    those marked ``critical`` count. The one place critical fields are merged; returns
+    ``policy`` itself when nothing is added."""
+    if isinstance(fields, Mapping):
+        names = {str(n) for n, spec in fields.items() if getattr(spec, "critical", False)}
+    else:
+        names = {str(n) for n in fields}
+    merged = tuple(sorted({*policy.critical, *names}))
+    return policy if merged == policy.critical else replace(policy, critical=merged)
 
 
 def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:

@@ -7,10 +7,10 @@ from typing import Any
 import pandas as pd
 
 from fieldwise.compare import ComparisonResult
+from fieldwise.compare.field_intervals import field_intervals
 from fieldwise.errors import ReportError
 from fieldwise.gate import Verdict, worst
 from fieldwise.report import _versions
-from fieldwise.report._intervals import field_intervals
 from fieldwise.report._items import format_value, units
 from fieldwise.report._model import (
     CalibrationRow,

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare.codes import sorted_codes
 from fieldwise.report._model import OUTCOME_CODES, Example, ItemTable
 
 __all__ = ["Units", "format_value", "outcome_codes", "sorted_codes", "units"]
@@ -53,19 +54,6 @@ class Units:
     table: ItemTable
     regressions: tuple[Example, ...]
     improvements: tuple[Example, ...]
-
-
-def sorted_codes(values: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:
-    """Integer codes of ``values`` numbered in sorted (string) order, and the sorted names.
-
-    Hashing first and sorting only the distinct names is much faster than sorting a million
-    strings (and categorical inputs may carry unsorted or unused categories)."""
-    codes, uniques = pd.factorize(values)
-    names = np.array([str(u) for u in uniques], dtype=object)
-    order = np.argsort(names, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[codes], [str(n) for n in names[order]]
 
 
 def outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:

@@ -22,10 +22,12 @@ from fieldwise.runner._model import (
     VersionRef,
 )
 from fieldwise.runner._plan import Connection
+from fieldwise.runner._resolve import alias_targets
 from fieldwise.runner._run import WAIT_MODES, RunInterrupted, arun_versions, run_versions
 from fieldwise.runner._store import (
     DEFAULT_RESULTS_DIR,
     RESULT_COLUMNS,
+    list_runsets,
     load_results,
     load_runset,
 )
@@ -49,7 +51,9 @@ __all__ = [
     "RunSet",
     "VersionRef",
     "WebhookListen",
+    "alias_targets",
     "arun_versions",
+    "list_runsets",
     "load_results",
     "load_runset",
     "run_versions",

@@ -235,6 +235,9 @@ class RunSet:
     resumed: int
     new_runs: int
     elapsed_s: float
+    #: The run set as :func:`~fieldwise.runner.load_runset` would read it back (manifest,
+    #: items, the last record per pair), kept in memory so callers need not re-read the disk.
+    loaded: LoadedRunSet | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
+from fieldwise.client.lookup import NAME_PAGE, one_named
 from fieldwise.compare.provenance import config_digest
 from fieldwise.errors import NotFoundError, RunnerError
 from fieldwise.runner._model import ItemSnapshot, VersionRef
@@ -18,13 +19,11 @@ async def resolve_eval_set(aclient: AsyncClient, name_or_id: str) -> EvaluationS
             return await aclient.call(ops.get_evaluation_set(name_or_id))
         except NotFoundError:
             pass  # a set may be named like an id; try the name before giving up
-    page = await aclient.call(ops.list_evaluation_sets(limit=2, name=name_or_id))
-    if not page.data:
+    page = await aclient.call(ops.list_evaluation_sets(limit=NAME_PAGE, name=name_or_id))
+    found = one_named(page.data, name_or_id, "evaluation set")
+    if found is None:
         raise RunnerError(f"no evaluation set with id or name {name_or_id!r}")
-    if len(page.data) > 1:
-        ids = ", ".join(s.id for s in page.data)
-        raise RunnerError(f"several evaluation sets are named {name_or_id!r} ({ids}); pass an id")
-    return page.data[0]
+    return found
 
 
 async def resolve_processor(aclient: AsyncClient, processor_id: str) -> Processor:
@@ -43,6 +42,19 @@ async def _all_versions(aclient: AsyncClient, processor_id: str) -> list[Version
     ]
 
 
+def alias_targets(default_version_id: str | None, versions: list[Version]) -> dict[str, str]:
+    """What the aliases name right now: ``published`` the processor's default version,
+    ``latest-draft`` its highest-numbered drafted one (an alias with no target is absent).
+    The one definition of the aliases: the runner and ``evaluate``'s set-up both use it."""
+    targets: dict[str, str] = {}
+    if default_version_id is not None:
+        targets["published"] = default_version_id
+    drafts = [v for v in versions if v.status == "drafted"]
+    if drafts:
+        targets["latest-draft"] = max(drafts, key=lambda v: v.number).id
+    return targets
+
+
 async def resolve_versions(
     aclient: AsyncClient, processor: Processor, requested: list[str]
 ) -> tuple[VersionRef, ...]:
@@ -52,17 +64,14 @@ async def resolve_versions(
         raise RunnerError("give at least one version (a ver_… id, 'published' or 'latest-draft')")
     known = await _all_versions(aclient, processor.id)
     by_id = {v.id: v for v in known}
-    drafts = sorted((v for v in known if v.status == "drafted"), key=lambda v: v.number)
+    targets = alias_targets(processor.default_version_id, known)
     refs: list[VersionRef] = []
     for name in requested:
-        if name == "published":
-            if processor.default_version_id is None:
-                raise RunnerError(f"processor {processor.id!r} has no published version")
-            version_id = processor.default_version_id
-        elif name == "latest-draft":
-            if not drafts:
-                raise RunnerError(f"processor {processor.id!r} has no drafted version")
-            version_id = drafts[-1].id
+        if name in ("published", "latest-draft"):
+            if name not in targets:
+                which = "published" if name == "published" else "drafted"
+                raise RunnerError(f"processor {processor.id!r} has no {which} version")
+            version_id = targets[name]
         elif name in by_id:
             version_id = name
         else:

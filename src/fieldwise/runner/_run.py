@@ -15,7 +15,7 @@ from fieldwise.client import AsyncClient
 from fieldwise.errors import RunnerError
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
 from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
-from fieldwise.runner._model import Manifest, Progress, RunRecord, RunSet
+from fieldwise.runner._model import LoadedRunSet, Manifest, Progress, RunRecord, RunSet
 from fieldwise.runner._plan import Connection, prepare_runset
 from fieldwise.runner._store import DEFAULT_RESULTS_DIR, RecordWriter
 from fieldwise.runner._webhook_wait import WebhookListen, listening
@@ -137,6 +137,9 @@ async def arun_versions(
                 resumed=tally.resumed,
                 new_runs=runner.runs_started,
                 elapsed_s=time.monotonic() - started,
+                loaded=LoadedRunSet(
+                    loaded.directory, manifest, loaded.items, tuple(tally.done.values())
+                ),
             )
 
         report(tally.progress())

@@ -172,6 +172,20 @@ def load_runset(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> Load
     return read_runset(Path(results_dir) / runset_id)
 
 
+def list_runsets(results_dir: Path = DEFAULT_RESULTS_DIR) -> list[LoadedRunSet]:
+    """Every readable run set under ``results_dir``, newest first (ids sort by time);
+    folders that are not run sets are skipped."""
+    if not Path(results_dir).is_dir():
+        return []
+    found = []
+    for directory in sorted(Path(results_dir).glob("rs_*"), reverse=True):
+        try:
+            found.append(read_runset(directory))
+        except RunnerError:
+            continue
+    return found
+
+
 def load_results(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> pd.DataFrame:
     """One row per recorded (item, version) pair, with the item's ground truth alongside.
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.client import Client, EvaluationSet, ops
+from fieldwise.client.lookup import NAME_PAGE, one_named
 from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
 from fieldwise.datasets.sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
 from fieldwise.errors import NotFoundError
@@ -35,9 +36,13 @@ def _find_or_create_set(
             return client.call(ops.get_evaluation_set(known))
         except NotFoundError:
             pass  # deleted on the server behind our back: find by name or make a new one
-    found = client.call(ops.list_evaluation_sets(limit=1, name=name)).data
-    if found:
-        return found[0]
+    found = one_named(
+        client.call(ops.list_evaluation_sets(limit=NAME_PAGE, name=name)).data,
+        name,
+        "evaluation set",
+    )
+    if found is not None:
+        return found
     if not create:
         return None
     return client.call(ops.create_evaluation_set(name, description=description))

@@ -1,4 +1,5 @@
-"""Per-field bootstrap intervals of the accuracy delta (compare gives only the overall one).
+"""Per-field bootstrap intervals of the cell-accuracy delta (``bootstrap_delta`` in stats
+gives the overall one; the report shows these beside each field).
 
 Resampling documents for one field only matters through each document's tuple
 (ok cells and cells, baseline and candidate). Drawing n documents uniformly with replacement is
@@ -13,7 +14,10 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from fieldwise.report._items import outcome_codes, sorted_codes
+from fieldwise.compare.codes import sorted_codes
+
+#: The outcomes a cell counts as right for cell accuracy.
+_OK = ("correct", "both_empty")
 
 __all__ = ["field_intervals"]
 
@@ -36,7 +40,7 @@ def field_intervals(
             "field": field_code,
             "item": item_code,
             "cand": (versions == candidate).to_numpy(dtype=bool),
-            "ok": np.isin(outcome_codes(cells["outcome"]), (0, 4)).astype(np.int64),
+            "ok": cells["outcome"].isin(_OK).to_numpy(dtype=np.int64),
             "n": np.ones(len(cells), dtype=np.int64),
         }
     )

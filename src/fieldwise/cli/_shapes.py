@@ -1,0 +1,232 @@
+"""The ``--json`` shapes of the commands that print results (documented in docs/json.md).
+
+Every builder returns plain JSON values: shares stay shares (0.931, not "93.1%"), a delta of
+accuracy is a share too (its pp rendering belongs to the tables), missing figures are null.
+Keys are only ever added, never renamed or removed, so scripts can rely on them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from fieldwise.datasets import Dataset
+    from fieldwise.evaluate import Analysis, Evaluation
+    from fieldwise.gate import Verdict
+    from fieldwise.runner import LoadedRunSet
+    from fieldwise.sync import SyncResult
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "comparison_json",
+    "dataset_json",
+    "evaluation_json",
+    "gate_json",
+    "runset_json",
+    "sync_json",
+    "verdict_json",
+]
+
+#: Bumped only when a key changes meaning or disappears (never so far).
+SCHEMA_VERSION = 1
+
+
+def _value(value: Any) -> Any:
+    """numpy/pandas scalars to Python; NaN and NA to None; anything else to its text."""
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        with contextlib.suppress(ValueError, AttributeError):
+            value = value.item()
+    if value is None or isinstance(value, str | bool | int | list | dict):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    import pandas as pd
+
+    return None if pd.isna(value) else str(value)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [
+        {str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")
+    ]
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """One candidate's verdict: status pass / fail / inconclusive and why."""
+    return {
+        "candidate": verdict.candidate,
+        "baseline": verdict.baseline,
+        "status": verdict.status,
+        "passed": verdict.passed,
+        "exit_code": verdict.exit_code,
+        "reasons": list(verdict.reasons),
+        "policy_source": verdict.policy_source,
+        "rules": [
+            {
+                "name": r.name,
+                "rule": r.rule,
+                "status": r.status,
+                "field": r.field,
+                "message": r.message,
+                "observed": _value(r.observed),
+                "threshold": _value(r.threshold),
+            }
+            for r in verdict.rules
+        ],
+    }
+
+
+def _labels(runset: LoadedRunSet) -> dict[str, str]:
+    return {v.version_id: v.requested for v in runset.manifest.versions}
+
+
+def gate_json(analysis: Analysis) -> dict[str, Any]:
+    """``gate --json``: every candidate's verdict and the exit code (the worst verdict)."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "runset_id": analysis.runset.manifest.runset_id,
+        "labels": _labels(analysis.runset),
+        "status": analysis.status,
+        "exit_code": analysis.exit_code,
+        "forced": list(analysis.report.provenance.forced) if analysis.report.provenance else [],
+        "verdicts": [verdict_json(v) for v in analysis.verdicts],
+    }
+
+
+def comparison_json(analysis: Analysis) -> dict[str, Any]:
+    """``compare --json``: per-field figures per version, each candidate's tests against the
+    baseline (``delta`` a share; ``p_holm`` Holm-adjusted McNemar p), the overall figures."""
+    result = analysis.scored.result
+    significance = result.significance
+    columns = [
+        c
+        for c in (
+            "candidate", "field", "delta", "fixed", "regressed", "p_value", "p_holm",
+            "significant", "mde", "warning", "delta_low", "delta_high",
+        )
+        if c in significance.columns
+    ]  # fmt: skip
+    field_columns = [
+        c
+        for c in (
+            "version", "field", "type", "critical", "support", "field_accuracy",
+            "field_accuracy_low", "field_accuracy_high", "strict_accuracy", "accuracy",
+            "precision", "recall", "f1", "correct", "wrong", "missed", "spurious",
+        )
+        if c in result.fields.columns
+    ]  # fmt: skip
+    return {
+        "schema": SCHEMA_VERSION,
+        "runset_id": analysis.runset.manifest.runset_id,
+        "baseline": result.baseline,
+        "candidates": list(result.candidates),
+        "versions": list(result.versions),
+        "labels": _labels(analysis.runset),
+        "fields": _records(result.fields[field_columns]),
+        "tests": _records(significance[columns]),
+        "overall": _records(result.overall),
+        "warnings": list(result.warnings),
+        "failed_runs": [
+            {"version": f.version, "item": f.item, "document": f.shown, "error": f.error}
+            for f in analysis.scored.failed_runs
+        ],
+        "forced": list(analysis.report.provenance.forced) if analysis.report.provenance else [],
+    }
+
+
+def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
+    """``evaluate --json``: the run set's counts, each version's field accuracy with its
+    interval, the verdicts, what was published and where the reports are."""
+    runset = outcome.runset
+    return {
+        "schema": SCHEMA_VERSION,
+        "dataset": outcome.analysis.report.dataset,
+        "eval_set_id": outcome.sync.eval_set_id,
+        "processor_id": outcome.setup.processor_id,
+        "runset": {
+            "runset_id": runset.runset_id,
+            "pairs": runset.done,
+            "cached": runset.cached,
+            "failed": runset.failed,
+        },
+        "versions": [
+            {
+                "version": figures.version,
+                "label": figures.label,
+                "field_accuracy": figures.field_accuracy.value,
+                "field_accuracy_low": figures.field_accuracy.low,
+                "field_accuracy_high": figures.field_accuracy.high,
+            }
+            for figures in outcome.analysis.report.versions
+        ],
+        "status": outcome.analysis.status,
+        "exit_code": outcome.analysis.exit_code,
+        "verdicts": [verdict_json(v) for v in outcome.analysis.verdicts],
+        "published": outcome.published.id if outcome.published is not None else None,
+        "reports": {fmt: str(path) for fmt, path in outcome.report_paths.items()},
+    }
+
+
+def sync_json(dataset: Dataset, result: SyncResult) -> dict[str, Any]:
+    """``sync --json``: the plan's counts (what was done, or would be with --dry-run)."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "dataset": dataset.name,
+        "eval_set_name": result.eval_set_name,
+        "eval_set_id": result.eval_set_id,
+        "dry_run": result.dry_run,
+        "counts": result.plan.counts(),
+        "kept_removed": [{"path": i.path, "id": i.id} for i in result.plan.kept_removed],
+        "ground_truth_hash": result.ground_truth_hash,
+    }
+
+
+def dataset_json(dataset: Dataset, ground_truth_hash: str) -> dict[str, Any]:
+    """``datasets validate --json``: what the dataset holds (it is valid, or exit 2)."""
+    processor = dataset.processor
+    return {
+        "schema": SCHEMA_VERSION,
+        "valid": True,
+        "name": dataset.name,
+        "items": len(dataset.items),
+        "ground_truth_hash": ground_truth_hash,
+        "fields": {
+            name: {"type": spec.get("type"), "critical": bool(spec.get("critical"))}
+            for name, spec in dataset.fields.items()
+        },
+        "processor": None
+        if processor is None
+        else {
+            "name": processor.name,
+            "versions": {v.key: str(v.file) for v in processor.versions},
+        },
+        "warnings": [str(w) for w in dataset.warnings],
+    }
+
+
+def runset_json(runset: LoadedRunSet) -> dict[str, Any]:
+    """One run set (``runsets list --json`` rows, ``runsets show --json``)."""
+    manifest = runset.manifest
+    statuses: dict[str, int] = {}
+    for record in runset.records:
+        statuses[record.status] = statuses.get(record.status, 0) + 1
+    return {
+        "runset_id": manifest.runset_id,
+        "created_at": manifest.created_at,
+        "dataset": manifest.dataset,
+        "processor_id": manifest.processor_id,
+        "eval_set_id": manifest.eval_set_id,
+        "eval_set_name": manifest.eval_set_name,
+        "ground_truth_hash": manifest.ground_truth_hash,
+        "versions": [v.to_json() for v in manifest.versions],
+        "items": manifest.item_count,
+        "pairs": manifest.pair_count,
+        "recorded": len({r.pair for r in runset.records}),
+        "complete": runset.complete,
+        "statuses": dict(sorted(statuses.items())),
+        "directory": str(runset.directory),
+    }
