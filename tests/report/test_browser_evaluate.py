@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from fieldwise.datasets.generate import generate_dataset
-from fieldwise.report import make_environment, report_from_json, write_report
+from fieldwise.report import report_from_json
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -188,11 +188,11 @@ def test_real_report_fits_names_forest_sort_filter(
 def test_documents_are_linked_with_small_thumbnails(
     browser: Browser, evaluated: tuple[Path, dict[str, object]], tmp_path: Path
 ) -> None:
+    # `fieldwise evaluate` itself links the report to the dataset's documents
     html, saved = evaluated
     data = report_from_json((html.parent / "report.json").read_text(encoding="utf-8"))
     root = Path(str(saved["dataset_root"]))
-    paths = write_report(data, tmp_path, ["html"], make_environment(), documents_root=root)
-    page, problems = _open(browser, paths["html"], 1440)
+    page, problems = _open(browser, html, 1440)
     links = page.locator("#improvements td.doc a")
     assert links.count() == data.total_improvements > 0
     first = links.first
@@ -206,7 +206,7 @@ def test_documents_are_linked_with_small_thumbnails(
     )
     sizes = thumbs.evaluate_all("ims => ims.map(i => [i.naturalWidth, i.src.length])")
     # each thumbnail is embedded once, however many rows show it
-    html_text = paths["html"].read_text(encoding="utf-8")
+    html_text = html.read_text(encoding="utf-8")
     distinct = set(thumbs.evaluate_all("ims => ims.map(i => i.src)"))
     assert html_text.count("data:image/jpeg") == len(distinct) < thumbs.count()
     assert all(0 < width <= 120 and length < 16_000 for width, length in sizes)

@@ -108,7 +108,9 @@ def report_cmd(
     """Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON."""
     wanted = _formats(formats)
     analysis = load_analysis(cli, target, policy_path=policy_path)
-    paths = write_outputs(analysis, wanted, out, make_environment())
+    paths = write_outputs(
+        analysis, wanted, out, make_environment(), documents_root=target.dataset_path
+    )
     if as_json:
         shape = gate_json(analysis)
         shape["reports"] = {fmt: str(path) for fmt, path in paths.items()}

@@ -141,10 +141,14 @@ def write_outputs(
     out_dir: Path | None,
     env: jinja2.Environment,
     root: Path = Path("reports"),
+    documents_root: Path | None = None,
 ) -> dict[str, Path]:
-    """Write the report files, and the verdicts next to the run set's records."""
+    """Write the report files, and the verdicts next to the run set's records.
+
+    ``documents_root`` (the dataset folder) lets the HTML link each item to its document and
+    show page thumbnails; without it the report names documents only."""
     target = out_dir or default_report_dir(analysis.report, root)
-    paths = write_report_files(analysis.report, target, formats, env)
+    paths = write_report_files(analysis.report, target, formats, env, documents_root)
     if analysis.verdicts:
         save_verdict(analysis)
     return paths

@@ -146,7 +146,12 @@ def _evaluate(
     analysis = analyze(loaded, specs, policy, generated_at=generated_at, seed=options.seed)
     env = make_environment()
     paths = write_outputs(
-        analysis, list(options.formats), options.out_dir, env, root=options.reports_root
+        analysis,
+        list(options.formats),
+        options.out_dir,
+        env,
+        root=options.reports_root,
+        documents_root=dataset.root,
     )
     published = None
     verdict = analysis.verdict
