@@ -13,6 +13,7 @@ URLs over 2,048 characters (item 10; ``/parse/file/async`` accepts them against 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import schemathesis
@@ -42,7 +43,18 @@ def _with_known_ids(case: Any, known: dict[str, list[str]], picks: list[int]) ->
     return case
 
 
-def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None:
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
+
+
+def _seeded_schema(start_service: ServiceFactory) -> tuple[dict[str, list[str]], Any, Any]:
+    """A seeded service's ids, its OpenAPI document, and the schemathesis schema over it."""
     service = start_service(webhook_allow_http=("127.0.0.1",))
     with Client(service.base_url, service.api_key, max_retries=0) as client:
         known = seed(client)
@@ -52,6 +64,21 @@ def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
         expected_statuses=list(SEMANTIC_REFUSALS)
     )
+    return known, document, schema
+
+
+def _collect(check: Callable[[], None], label: str, failures: list[str]) -> None:
+    """Run one operation's hypothesis test; a failure is noted, not raised, so all run."""
+    try:
+        check()
+    except BaseException as exc:  # a FailureGroup is a BaseExceptionGroup
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        failures.append(f"{label}: {str(exc)[:1500]}")
+
+
+def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None:
+    known, document, schema = _seeded_schema(start_service)
     failures: list[str] = []
     operations = 0
     # Deletes last, so the seeded resources are there for every other operation.
@@ -62,23 +89,11 @@ def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None
         picks = st.lists(st.integers(0, 2), min_size=3, max_size=3)
 
         @given(case=operation.as_strategy(), picks=picks)
-        @settings(
-            max_examples=EXAMPLES,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.explicit, Phase.generate],
-        )
+        @FUZZ
         def check(case: Any, picks: list[int]) -> None:
             _with_known_ids(case, known, picks).call_and_validate()
 
-        try:
-            check()
-        except BaseException as exc:  # a FailureGroup is a BaseExceptionGroup
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            failures.append(f"{operation.label}: {str(exc)[:1500]}")
+        _collect(check, operation.label, failures)
     assert operations == sum(len(ops) for ops in document["paths"].values())
     assert not failures, "\n\n".join(failures)
 
@@ -118,15 +133,7 @@ def _takes(document: dict[str, Any], path: str, method: str) -> dict[str, str]:
 def test_values_that_once_broke_the_service_are_refused_everywhere(
     start_service: ServiceFactory,
 ) -> None:
-    service = start_service(webhook_allow_http=("127.0.0.1",))
-    with Client(service.base_url, service.api_key, max_retries=0) as client:
-        known = seed(client)
-    document = service.app.openapi()  # type: ignore[attr-defined]
-    schema = schemathesis.openapi.from_dict(document)
-    schema.config.update(base_url=service.base_url, headers={"x-api-key": TEST_KEY})
-    schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
-        expected_statuses=list(SEMANTIC_REFUSALS)
-    )
+    known, document, schema = _seeded_schema(start_service)
     failures: list[str] = []
     planted = 0
     for result in schema.get_all_operations():
@@ -138,14 +145,7 @@ def test_values_that_once_broke_the_service_are_refused_everywhere(
         values = st.fixed_dictionaries({name: HOSTILE[name] for name in takes})
 
         @given(case=operation.as_strategy(), values=values)
-        @settings(
-            max_examples=EXAMPLES,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.explicit, Phase.generate],
-        )
+        @FUZZ
         def check(case: Any, values: dict[str, str]) -> None:
             for name, value in values.items():
                 if takes[name] == "query":  # noqa: B023 - called below, within this iteration
@@ -154,11 +154,6 @@ def test_values_that_once_broke_the_service_are_refused_everywhere(
                     case.body = {**case.body, name: value}
             _with_known_ids(case, known, [0, 0, 0]).call_and_validate()
 
-        try:
-            check()
-        except BaseException as exc:  # a FailureGroup is a BaseExceptionGroup
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            failures.append(f"{operation.label}: {str(exc)[:1500]}")
+        _collect(check, operation.label, failures)
     assert planted >= 15  # every list (cursor) and every webhook URL field
     assert not failures, "\n\n".join(failures)
