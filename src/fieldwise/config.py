@@ -40,6 +40,11 @@ class ServiceSettings:
     body_read_timeout: float = 60.0  # seconds for a whole request body, else 408
     lease_seconds: float = 30.0  # a claimed job is recovered this long after its last heartbeat
     heartbeat_seconds: float = 5.0  # how often a worker renews its leases
+    # Parsing bounds (None: the parser's safe default, see ParseLimits in the parsing engine).
+    max_csv_columns: int | None = None
+    max_csv_cells: int | None = None
+    max_page_pixels: int | None = None  # a PDF page rendered for OCR; larger is downscaled
+    max_document_pixels: int | None = None  # all of a PDF's rendered pages
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -93,6 +98,13 @@ def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float
     return value
 
 
+def _count(env: Mapping[str, str], name: str) -> int | None:
+    """A positive whole number, or None when unset (the consumer's default applies)."""
+    if not env.get(name):
+        return None
+    return int(_number(env, name, 0, minimum=1))
+
+
 def _flag(env: Mapping[str, str], name: str) -> bool:
     return env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -118,6 +130,10 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         rate_limit_burst=int(_number(env, "FIELDWISE_RATE_BURST", 20, minimum=1)),
         lease_seconds=_number(env, "FIELDWISE_LEASE_SECONDS", 30.0, minimum=0.1),
         heartbeat_seconds=_number(env, "FIELDWISE_HEARTBEAT_SECONDS", 5.0, minimum=0.05),
+        max_csv_columns=_count(env, "FIELDWISE_MAX_CSV_COLUMNS"),
+        max_csv_cells=_count(env, "FIELDWISE_MAX_CSV_CELLS"),
+        max_page_pixels=_count(env, "FIELDWISE_MAX_PAGE_PIXELS"),
+        max_document_pixels=_count(env, "FIELDWISE_MAX_DOCUMENT_PIXELS"),
     )
     return settings.with_overrides(**overrides)
 

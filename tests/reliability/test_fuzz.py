@@ -3,10 +3,17 @@
 Checks: no 5xx, every status documented, every body and content type as documented, schema-
 valid requests accepted and schema-invalid ones refused. Path parameters are often replaced by
 ids of seeded resources so fuzzing reaches past the 404 of an unknown id.
+
+A second pass plants values that once broke the service (#18 item 11) into every operation
+that takes them: huge and non-ASCII-digit cursors, and webhook URLs whose host fails IDNA. Not
+planted yet, because they still fail and their fixes come with the service's re-layout: lone
+surrogates in free-form JSON (item 3; they break every list that returns them), and webhook
+URLs over 2,048 characters (item 10; ``/parse/file/async`` accepts them against its schema).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import schemathesis
@@ -36,7 +43,18 @@ def _with_known_ids(case: Any, known: dict[str, list[str]], picks: list[int]) ->
     return case
 
 
-def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None:
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
+
+
+def _seeded_schema(start_service: ServiceFactory) -> tuple[dict[str, list[str]], Any, Any]:
+    """A seeded service's ids, its OpenAPI document, and the schemathesis schema over it."""
     service = start_service(webhook_allow_http=("127.0.0.1",))
     with Client(service.base_url, service.api_key, max_retries=0) as client:
         known = seed(client)
@@ -46,6 +64,21 @@ def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
         expected_statuses=list(SEMANTIC_REFUSALS)
     )
+    return known, document, schema
+
+
+def _collect(check: Callable[[], None], label: str, failures: list[str]) -> None:
+    """Run one operation's hypothesis test; a failure is noted, not raised, so all run."""
+    try:
+        check()
+    except BaseException as exc:  # a FailureGroup is a BaseExceptionGroup
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        failures.append(f"{label}: {str(exc)[:1500]}")
+
+
+def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None:
+    known, document, schema = _seeded_schema(start_service)
     failures: list[str] = []
     operations = 0
     # Deletes last, so the seeded resources are there for every other operation.
@@ -56,22 +89,71 @@ def test_every_operation_survives_fuzzing(start_service: ServiceFactory) -> None
         picks = st.lists(st.integers(0, 2), min_size=3, max_size=3)
 
         @given(case=operation.as_strategy(), picks=picks)
-        @settings(
-            max_examples=EXAMPLES,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.explicit, Phase.generate],
-        )
+        @FUZZ
         def check(case: Any, picks: list[int]) -> None:
             _with_known_ids(case, known, picks).call_and_validate()
 
-        try:
-            check()
-        except BaseException as exc:  # a FailureGroup is a BaseExceptionGroup
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            failures.append(f"{operation.label}: {str(exc)[:1500]}")
+        _collect(check, operation.label, failures)
     assert operations == sum(len(ops) for ops in document["paths"].values())
+    assert not failures, "\n\n".join(failures)
+
+
+# Hosts under .invalid never resolve (RFC 2606), so no planted URL can reach a real machine.
+_LABEL = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
+_IDNA_INVALID_HOSTS = st.one_of(
+    st.text("abcdefghijklmnopqrstuvwxyz", min_size=64, max_size=100),  # a label over 63
+    st.tuples(_LABEL, _LABEL).map(lambda t: f"{t[0]}..{t[1]}"),  # an empty label
+    _LABEL.map(lambda label: f"xn--{label}-"),  # a malformed A-label
+    st.text(st.characters(categories=["So"]), min_size=1, max_size=3),  # disallowed symbols
+    st.just("\u00fc" * 70),  # over 63 once encoded
+).map(lambda host: f"{host}.invalid")
+HOSTILE_URLS = _IDNA_INVALID_HOSTS.map(lambda host: f"https://{host}/hook")
+HOSTILE_CURSORS = st.one_of(
+    st.integers(2**63 - 2, 10**40).map(lambda n: f"c_{n}"),  # past a 64-bit integer
+    st.integers(4_000, 6_000).map(lambda n: "c_" + "9" * n),  # past int()'s digit limit
+    st.text(st.characters(categories=["Nd"], max_codepoint=0xFFFF), min_size=1, max_size=20)
+    .filter(lambda digits: not digits.isascii())
+    .map(lambda digits: f"c_{digits}"),  # Unicode digits
+)
+HOSTILE = {"cursor": HOSTILE_CURSORS, "url": HOSTILE_URLS, "webhook_url": HOSTILE_URLS}
+
+
+def _takes(document: dict[str, Any], path: str, method: str) -> dict[str, str]:
+    """The names in HOSTILE an operation takes, each with where: "query" or "body"."""
+    operation = document["paths"][path][method.lower()]
+    found = {p["name"]: "query" for p in operation.get("parameters", []) if p["in"] == "query"}
+    for content in operation.get("requestBody", {}).get("content", {}).values():
+        schema = content.get("schema", {})
+        if "$ref" in schema:
+            schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+        found.update(dict.fromkeys(schema.get("properties", {}), "body"))
+    return {name: where for name, where in found.items() if name in HOSTILE}
+
+
+def test_values_that_once_broke_the_service_are_refused_everywhere(
+    start_service: ServiceFactory,
+) -> None:
+    known, document, schema = _seeded_schema(start_service)
+    failures: list[str] = []
+    planted = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        takes = _takes(document, operation.path, operation.method)
+        if not takes or operation.method.upper() == "DELETE":
+            continue
+        planted += 1
+        values = st.fixed_dictionaries({name: HOSTILE[name] for name in takes})
+
+        @given(case=operation.as_strategy(), values=values)
+        @FUZZ
+        def check(case: Any, values: dict[str, str]) -> None:
+            for name, value in values.items():
+                if takes[name] == "query":  # noqa: B023 - called below, within this iteration
+                    case.query = {**(case.query or {}), name: value}
+                elif isinstance(case.body, dict):
+                    case.body = {**case.body, name: value}
+            _with_known_ids(case, known, [0, 0, 0]).call_and_validate()
+
+        _collect(check, operation.label, failures)
+    assert planted >= 15  # every list (cursor) and every webhook URL field
     assert not failures, "\n\n".join(failures)

@@ -16,10 +16,12 @@ def test_runner_survives_resets_timeouts_503s_and_truncated_bodies(
     world = make_world(10, wrap=lambda app: FaultInjector(app, plan))
     plan.fail_rate, plan.delay_rate, plan.delay_seconds = 0.1, 0.1, 0.05
     plan.reset_rate, plan.truncate_rate, plan.hang_rate = 0.1, 0.1, 0.05
-    plan.hang_seconds = 1.5
+    # A hang outlasts the client's timeout by far, and the timeout is far above what any
+    # unhurt request takes on a loaded machine: only injected hangs time out.
+    plan.hang_seconds = 8.0
     plan.mishap_script = ["reset", "truncate", "hang"]
     result = run_versions(
-        world.connection(timeout=1.0, max_retries=10),
+        world.connection(timeout=4.0, max_retries=10),
         eval_set="texts",
         processor_id=world.processor_id,
         versions=[world.v1, world.v2],

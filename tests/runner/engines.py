@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from fieldwise.service.engines.parsing import ParsedDocument
@@ -26,7 +28,31 @@ def fail_marked(doc: ParsedDocument) -> dict[str, Any]:
     return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}
 
 
-def slower(doc: ParsedDocument) -> dict[str, Any]:
-    """So slow that a run the runner sees in flight is still running on the server."""
-    time.sleep(0.8)
+#: The environment variable naming the hold file of :func:`held` (set by the test; the
+#: service runs in the test's process), and the one saying how many runs go through first.
+HOLD_ENV = "FW_TEST_HOLD"
+PASS_ENV = "FW_TEST_HOLD_PASS"
+_HOLD_GUARD_S = 300.0
+
+
+def held(doc: ParsedDocument) -> dict[str, Any]:
+    """The first ``$FW_TEST_HOLD_PASS`` runs (default 1) echo the first line at once; every
+    later run creates ``<hold>.held`` and waits while the hold file exists.
+
+    A test can then act (kill or interrupt the runner) while runs are observably in flight on
+    the server and a known number of records is written, then let them go by deleting the
+    file. The wait gives up after 300 s, a guard against a test that never releases.
+    """
+    hold = Path(os.environ[HOLD_ENV])
+    for slot in range(int(os.environ.get(PASS_ENV, "1"))):
+        try:
+            Path(f"{hold}.pass{slot}").touch(exist_ok=False)  # atomic: one run per slot
+        except FileExistsError:
+            continue
+        break
+    else:
+        Path(f"{hold}.held").touch()
+        deadline = time.monotonic() + _HOLD_GUARD_S
+        while hold.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
     return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}

@@ -2,6 +2,8 @@
 
 A document line ``gate: /path`` makes :func:`gated` create ``/path.started`` and then wait
 until ``/path`` exists, so a test can act (cancel, kill) while the run is in its extract stage.
+The wait gives up after 30 s, or after the seconds of a ``limit: N`` line: a test that needs
+the run still in flight after a long stretch of other work (a loaded machine) says so.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ def gated(doc: ParsedDocument) -> dict[str, Any]:
         for line in doc.text.splitlines()
         if line.startswith("gate:")
     )
+    lines = doc.text.splitlines()
+    limits = [float(line.split(":", 1)[1]) for line in lines if line.startswith("limit:")]
+    limit = limits[0] if limits else _LIMIT_SECONDS
     Path(f"{gate}.started").touch()
-    deadline = time.monotonic() + _LIMIT_SECONDS
+    deadline = time.monotonic() + limit
     while not gate.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     return {"value": {"gate": "opened"}, "metadata": {"gate": {"confidence": 1.0, "page": 1}}}

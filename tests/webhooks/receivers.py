@@ -2,6 +2,9 @@
 
 ``ScriptedReceiver`` answers each POST with the next status of its script (the last one
 repeats), or hangs for ``hang`` seconds, and records every request's headers and raw body.
+With ``hold_from=N`` it holds the N-th request (counting from 0) and every later one open,
+unanswered, until :meth:`ScriptedReceiver.release`: a test can then act while deliveries are
+observably in flight instead of hoping a sleep lands in the right moment.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from aiosmtpd.controller import Controller
+
+_HOLD_GUARD = 300.0  # seconds: only guards against a test that never releases
 
 
 @dataclass
@@ -39,11 +44,13 @@ class ScriptedReceiver:
     statuses: Sequence[int] = (200,)
     hang: float = 0.0
     location: str = ""
+    hold_from: int | None = None
     requests: list[Received] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         receiver = self
         self._release = threading.Event()
+        self._unhold = threading.Event()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
@@ -54,6 +61,8 @@ class ScriptedReceiver:
                 )
                 if receiver.hang:
                     receiver._release.wait(receiver.hang)
+                if receiver.hold_from is not None and index >= receiver.hold_from:
+                    receiver._unhold.wait(_HOLD_GUARD)
                 status = receiver.statuses[min(index, len(receiver.statuses) - 1)]
                 self.send_response(status)
                 if receiver.location:
@@ -75,8 +84,13 @@ class ScriptedReceiver:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/hook"
 
+    def release(self) -> None:
+        """Answer the held requests, and hold no more."""
+        self._unhold.set()
+
     def stop(self) -> None:
         self._release.set()
+        self._unhold.set()
         self._server.shutdown()
         self._server.server_close()
 

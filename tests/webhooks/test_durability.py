@@ -96,13 +96,15 @@ def test_hanging_receiver_is_cut_at_the_timeout(
     started = time.monotonic()
     hooks.run_due(timeout=0.5)
     took = time.monotonic() - started
-    assert 0.4 < took < 5
+    # Cut at the 0.5 s timeout, not after the receiver's 30 s hang; the upper bound is far
+    # from both so a loaded machine cannot fail it.
+    assert 0.4 < took < 25
     [delivery] = hooks.client.call(ops.list_webhook_deliveries(endpoint_id)).data
     assert delivery.state == "retrying"
     attempt = delivery.attempts[0]
     assert attempt.error == "timeout: no answer within 0.5 s"
     assert attempt.status_code is None
-    assert 400 <= attempt.latency_ms < 5000
+    assert 400 <= attempt.latency_ms < 25_000
 
 
 def test_redirects_are_not_followed(hooks: WebhookService, receivers: Receivers) -> None:

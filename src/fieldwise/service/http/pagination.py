@@ -9,11 +9,17 @@ from sqlalchemy import ColumnElement, Connection, Row, Table, select
 from fieldwise.service.http.errors import ApiError
 
 MAX_LIMIT = 1000
+#: The largest ``seq`` a cursor can name: a signed 64-bit integer, what SQLite and PostgreSQL
+#: store. A larger number would overflow the database driver (a 500), so it is no cursor.
+_MAX_SEQ = 2**63 - 1
 
 
 def _decode(cursor: str) -> int:
-    if cursor.startswith("c_") and cursor[2:].isdigit():
-        return int(cursor[2:])
+    digits = cursor.removeprefix("c_") if cursor.startswith("c_") else ""
+    # ASCII digits only ("²".isdigit() is true, int() refuses it), and few enough to compare
+    # without converting a huge string (int() refuses over 4300 digits).
+    if digits.isascii() and digits.isdigit() and len(digits) <= 19 and int(digits) <= _MAX_SEQ:
+        return int(digits)
     raise ApiError(422, "cursor: not a cursor returned by this list.", param="cursor")
 
 

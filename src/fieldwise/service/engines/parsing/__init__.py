@@ -2,7 +2,8 @@
 
 Entry point: :func:`parse_document`. Errors (all :class:`ParseError`, each with ``http_status``):
 :class:`UnsupportedFormat` (415), :class:`CorruptDocument` (422), :class:`PageLimitExceeded` (422;
-the default limit is :data:`DEFAULT_MAX_PAGES` = 500 pages).
+the default limit is :data:`DEFAULT_MAX_PAGES` = 500 pages), :class:`LimitExceeded` (422; the
+other bounds of :class:`ParseLimits`).
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 from fieldwise.service.engines.parsing.api import DEFAULT_MAX_PAGES, parse_document
 from fieldwise.service.engines.parsing.errors import (
     CorruptDocument,
+    LimitExceeded,
     PageLimitExceeded,
     ParseError,
     UnsupportedFormat,
 )
 from fieldwise.service.engines.parsing.layout import split_cells
+from fieldwise.service.engines.parsing.limits import ParseLimits
 from fieldwise.service.engines.parsing.model import Box, Line, Page, ParsedDocument, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
 from fieldwise.service.engines.parsing.sniff import FORMATS, sniff_format
@@ -24,11 +27,13 @@ __all__ = [
     "FORMATS",
     "Box",
     "CorruptDocument",
+    "LimitExceeded",
     "Line",
     "OcrEngine",
     "Page",
     "PageLimitExceeded",
     "ParseError",
+    "ParseLimits",
     "ParsedDocument",
     "UnsupportedFormat",
     "Word",

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from fieldwise.service.engines.parsing.errors import CorruptDocument, ParseError, UnsupportedFormat
+from fieldwise.service.engines.parsing.limits import DEFAULT_MAX_PAGES, ParseLimits
 from fieldwise.service.engines.parsing.markdown import page_markdown
 from fieldwise.service.engines.parsing.model import Page, ParsedDocument
 from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
 from fieldwise.service.engines.parsing.safety import safe_document
 from fieldwise.service.engines.parsing.sniff import sniff_format
 
-__all__ = ["DEFAULT_MAX_PAGES", "parse_document"]
-
-DEFAULT_MAX_PAGES = 500
+__all__ = ["DEFAULT_MAX_PAGES", "ParseLimits", "parse_document"]
 
 
-def _read(fmt: str, data: bytes, max_pages: int, engine: OcrEngine | None) -> ParsedDocument:
+def _read(fmt: str, data: bytes, limits: ParseLimits, engine: OcrEngine | None) -> ParsedDocument:
+    max_pages = limits.max_pages
     markdown: str | None = None
     pages: tuple[Page, ...]
     if fmt == "pdf":
         from fieldwise.service.engines.parsing.pdf import parse_pdf
 
-        pages = parse_pdf(data, max_pages=max_pages, ocr=engine)
+        pages = parse_pdf(data, limits=limits, ocr=engine)
     elif fmt in ("png", "jpeg", "tiff"):
         from fieldwise.service.engines.parsing.images import parse_image
 
@@ -36,7 +36,7 @@ def _read(fmt: str, data: bytes, max_pages: int, engine: OcrEngine | None) -> Pa
     elif fmt == "csv":
         from fieldwise.service.engines.parsing.text import parse_csv
 
-        pages, markdown = parse_csv(data)
+        pages, markdown = parse_csv(data, limits)
     else:
         from fieldwise.service.engines.parsing.text import parse_text
 
@@ -59,17 +59,20 @@ def parse_document(
     max_pages: int = DEFAULT_MAX_PAGES,
     ocr: bool = True,
     ocr_engine: OcrEngine | None = None,
+    limits: ParseLimits | None = None,
 ) -> ParsedDocument:
     """Parse PDF, PNG/JPEG/TIFF, DOCX, HTML, plain text or CSV into a :class:`ParsedDocument`.
 
     The format is sniffed from the bytes; ``filename`` and ``content_type`` only decide when
     the bytes carry no signature. PDF pages without a text layer and images go through OCR
     (``ocr_engine``, default the process-wide :func:`get_ocr_engine`) unless ``ocr`` is false.
-    Documents with more than ``max_pages`` pages (default 500) are refused.
+    Documents with more than ``max_pages`` pages (default 500) are refused; ``limits``, when
+    given, sets every bound (its ``max_pages`` then replaces the argument): CSV columns and
+    cells, and the pixels a PDF's pages may be rendered to for OCR.
 
     Raises only :class:`ParseError` subclasses: :class:`UnsupportedFormat` (HTTP 415),
-    :class:`CorruptDocument` (empty, truncated, damaged or encrypted; 422) and
-    :class:`PageLimitExceeded` (422).
+    :class:`CorruptDocument` (empty, truncated, damaged or encrypted; 422),
+    :class:`PageLimitExceeded` (422) and :class:`LimitExceeded` (422).
     """
     if not data:
         raise CorruptDocument("the document is empty (0 bytes)")
@@ -82,7 +85,7 @@ def parse_document(
         )
     engine = (ocr_engine or get_ocr_engine()) if ocr else None
     try:
-        return _read(fmt, data, max_pages, engine)
+        return _read(fmt, data, limits or ParseLimits(max_pages=max_pages), engine)
     except ParseError:
         raise
     except Exception as exc:  # the one place where library errors become ours

@@ -4,14 +4,21 @@ FieldwiseError
 └── ParseError                 any document that cannot be parsed (http_status 422)
     ├── UnsupportedFormat      the bytes are no format we read (415)
     ├── CorruptDocument        truncated, damaged or encrypted (422)
-    └── PageLimitExceeded      more pages than ``max_pages`` (422)
+    ├── PageLimitExceeded      more pages than ``max_pages`` (422)
+    └── LimitExceeded          past another bound of ``ParseLimits`` (422)
 """
 
 from __future__ import annotations
 
 from fieldwise.errors import FieldwiseError
 
-__all__ = ["CorruptDocument", "PageLimitExceeded", "ParseError", "UnsupportedFormat"]
+__all__ = [
+    "CorruptDocument",
+    "LimitExceeded",
+    "PageLimitExceeded",
+    "ParseError",
+    "UnsupportedFormat",
+]
 
 
 class ParseError(FieldwiseError):
@@ -43,3 +50,16 @@ class PageLimitExceeded(ParseError):
         self.pages = pages
         self.limit = limit
         super().__init__(f"document has {pages} pages; the limit is {limit}")
+
+
+class LimitExceeded(ParseError):
+    """The document is past a bound of ``ParseLimits`` other than pages; the message names
+    what was counted, the limit, and the setting that raises it."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, what: str, count: int, limit: int, setting: str) -> None:
+        self.count = count
+        self.limit = limit
+        self.setting = setting
+        super().__init__(f"{what}: {count}; the limit is {limit} (setting {setting})")

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from fieldwise._pdfium import PDFIUM_LOCK
-from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitExceeded
+from fieldwise.service.engines.parsing.errors import (
+    CorruptDocument,
+    LimitExceeded,
+    PageLimitExceeded,
+)
 from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.limits import ParseLimits
 from fieldwise.service.engines.parsing.model import Box, Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
 from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
@@ -84,12 +91,25 @@ def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
         textpage.close()
 
 
-def parse_pdf(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Page, ...]:
+def render_scale(width: float, height: float, max_pixels: int) -> float:
+    """The OCR scale, or less when a ``width`` x ``height`` pt page would exceed ``max_pixels``
+    rendered at it (a tiny PDF can declare a 14400 x 14400 pt page: 3.3 GB as a bitmap)."""
+    area = max(width, 1.0) * max(height, 1.0)
+    if area * _OCR_SCALE**2 <= max_pixels:
+        return _OCR_SCALE
+    return math.sqrt(max_pixels / area) * 0.999  # the rounded-up bitmap stays under the bound
+
+
+def parse_pdf(data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None) -> tuple[Page, ...]:
     """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given.
 
+    A page is rendered for OCR at most at ``limits.max_page_pixels`` (downscaled beyond), and
+    the document's rendered pixels together at most ``limits.max_document_pixels`` (refused
+    with :class:`LimitExceeded` beyond, before rendering the page that would pass it).
     PDFium is entered only under :data:`PDFIUM_LOCK`; OCR of a rendered page runs outside it,
     so parallel workers still overlap on scans.
     """
+    max_pages = limits.max_pages
     with PDFIUM_LOCK:
         document = _open(data)
     try:
@@ -100,11 +120,14 @@ def parse_pdf(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Pa
         if count == 0:
             raise CorruptDocument("the PDF has no pages")
         pages: list[Page] = []
+        budget = _PixelBudget(limits)
         for index in range(count):
-            width, height, words, image = _read_page(document, index, render=ocr is not None)
+            width, height, words, image, scale = _read_page(
+                document, index, budget=budget if ocr is not None else None
+            )
             source = "text"
             if image is not None and ocr is not None:
-                words = ocr.recognize(image, scale=_OCR_SCALE)
+                words = ocr.recognize(image, scale=scale)
                 source = "ocr"
             pages.append(Page(index + 1, width, height, group_lines(words), source))
         return tuple(pages)
@@ -113,22 +136,47 @@ def parse_pdf(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Pa
             document.close()
 
 
+class _PixelBudget:
+    """The pixels a document's pages may still be rendered to, and each page's scale."""
+
+    def __init__(self, limits: ParseLimits) -> None:
+        self.limits = limits
+        self.spent = 0
+
+    def scale_for(self, width: float, height: float) -> float:
+        """The scale to render a page at; raises :class:`LimitExceeded` past the total."""
+        scale = render_scale(width, height, self.limits.max_page_pixels)
+        pixels = math.ceil(width * scale) * math.ceil(height * scale)
+        if self.spent + pixels > self.limits.max_document_pixels:
+            raise LimitExceeded(
+                "pixels to render this PDF's pages for OCR, at least",
+                self.spent + pixels,
+                self.limits.max_document_pixels,
+                "FIELDWISE_MAX_DOCUMENT_PIXELS",
+            )
+        self.spent += pixels
+        return scale
+
+
 def _read_page(
-    document: pdfium.PdfDocument, index: int, *, render: bool
-) -> tuple[float, float, list[Word], Image.Image | None]:
-    """Size and text-layer words of one page, and its rendering when it has no text layer."""
+    document: pdfium.PdfDocument, index: int, *, budget: _PixelBudget | None
+) -> tuple[float, float, list[Word], Image.Image | None, float]:
+    """Size and text-layer words of one page, and, when it has no text layer and ``budget``
+    is given, its rendering and the scale it was rendered at."""
     with PDFIUM_LOCK:
         page = document[index]
         try:
             width, height = page.get_size()
             words = _text_words(page, height)
             image = None
-            if not words and render:
-                bitmap = page.render(scale=_OCR_SCALE)
+            scale = _OCR_SCALE
+            if not words and budget is not None:
+                scale = budget.scale_for(width, height)
+                bitmap = page.render(scale=scale)
                 try:
                     image = bitmap.to_pil().copy()  # own the pixels before the bitmap closes
                 finally:
                     bitmap.close()
-            return width, height, words, image
+            return width, height, words, image, scale
         finally:
             page.close()

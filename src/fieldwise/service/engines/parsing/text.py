@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from fieldwise.service.engines.parsing.errors import CorruptDocument
+from fieldwise.service.engines.parsing.errors import CorruptDocument, LimitExceeded
+from fieldwise.service.engines.parsing.limits import ParseLimits
 from fieldwise.service.engines.parsing.markdown import page_markdown
 from fieldwise.service.engines.parsing.model import Page
 from fieldwise.service.engines.parsing.textgrid import Block, layout_blocks
@@ -34,17 +35,43 @@ def parse_text(data: bytes) -> tuple[tuple[Page, ...], str]:
     return pages, "\n\n".join(m for m in (page_markdown(p) for p in pages) if m)
 
 
-def parse_csv(data: bytes) -> tuple[tuple[Page, ...], str]:
-    """A CSV file as one table (the dialect is sniffed; the first row is the header)."""
+def parse_csv(data: bytes, limits: ParseLimits | None = None) -> tuple[tuple[Page, ...], str]:
+    """A CSV file as one table (the dialect is sniffed; the first row is the header).
+
+    Refused with :class:`LimitExceeded` as soon as a row has more than ``max_csv_columns``
+    columns or the table as laid out (rows x widest row) more than ``max_csv_cells`` cells,
+    before the rest is read.
+    """
+    limits = limits or ParseLimits()
     text = decode_text(data)
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], ",;\t|")
     except csv.Error:
         dialect = csv.excel
+    rows: list[tuple[str, ...]] = []
+    width = 0
     try:
-        rows = tuple(tuple(row) for row in csv.reader(io.StringIO(text), dialect) if row)
+        for row in csv.reader(io.StringIO(text), dialect):
+            if not row:
+                continue
+            if len(row) > limits.max_csv_columns:
+                raise LimitExceeded(
+                    "CSV columns in a row",
+                    len(row),
+                    limits.max_csv_columns,
+                    "FIELDWISE_MAX_CSV_COLUMNS",
+                )
+            rows.append(tuple(row))
+            width = max(width, len(row))
+            if width * len(rows) > limits.max_csv_cells:
+                raise LimitExceeded(
+                    "CSV cells (rows x widest row)",
+                    width * len(rows),
+                    limits.max_csv_cells,
+                    "FIELDWISE_MAX_CSV_CELLS",
+                )
     except csv.Error as exc:
         raise CorruptDocument(f"the CSV file is malformed ({exc})") from exc
     if not rows:
         return layout_blocks([])
-    return layout_blocks([Block("table", rows=rows)])
+    return layout_blocks([Block("table", rows=tuple(rows))])

@@ -44,9 +44,18 @@ def text_cells(text: str) -> list[tuple[int, str]]:
 
 
 def _table_rows(rows: Sequence[Sequence[str]]) -> list[list[tuple[int, str]]]:
-    width = max(len(r) for r in rows)
-    widths = [max((len(r[i]) if i < len(r) else 0) for r in rows) for i in range(width)]
-    starts = [sum(widths[:i]) + _COLUMN_GAP * i for i in range(width)]
+    """Each row's cells at their column's start: one pass over the cells for the widths, one
+    running sum for the starts (linear in the cells; summing each prefix was quadratic in
+    the columns)."""
+    widths: list[int] = []
+    for row in rows:
+        if len(row) > len(widths):
+            widths.extend([0] * (len(row) - len(widths)))
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+    starts = [0] * len(widths)
+    for i in range(1, len(widths)):
+        starts[i] = starts[i - 1] + widths[i - 1] + _COLUMN_GAP
     return [[(starts[i], cell) for i, cell in enumerate(row) if cell] for row in rows]
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
+import httpx
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
@@ -49,6 +51,17 @@ def _public(address: IPAddress) -> bool:
     return address.is_global and not address.is_multicast
 
 
+def _check_name(host: str) -> None:
+    """Refuse a host name that cannot be encoded for the wire: the resolver encodes it with
+    IDNA 2003 (Python's ``idna`` codec) and httpx with IDNA 2008; either may refuse it (an
+    empty or over-long label, a disallowed code point, a malformed ``xn--`` label)."""
+    try:
+        host.encode("idna")
+        httpx.URL(f"https://{host}/").host  # noqa: B018 - decoding an A-label checks it
+    except (UnicodeError, httpx.InvalidURL) as exc:
+        raise UnsafeUrl(f"the host name {host!r} is not a valid domain name ({exc})") from None
+
+
 def check_url(url: str, allow_http: Iterable[str]) -> SplitResult:
     """Check what can be checked without DNS; raise :class:`UnsafeUrl` naming the problem."""
     try:
@@ -66,7 +79,9 @@ def check_url(url: str, allow_http: Iterable[str]) -> SplitResult:
             f"{host!r} is not one)"
         )
     literal = _literal(host)
-    if literal is not None and not allowed and not _public(literal):
+    if literal is None:
+        _check_name(host)
+    elif not allowed and not _public(literal):
         raise UnsafeUrl(f"{host} is a private, loopback or link-local address")
     return parts
 
@@ -74,7 +89,7 @@ def check_url(url: str, allow_http: Iterable[str]) -> SplitResult:
 def _resolve(host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise UnsafeUrl(f"cannot resolve {host}: {exc}") from None
     addresses: list[IPAddress] = []
     for family, _type, _proto, _name, sockaddr in infos:

@@ -15,7 +15,15 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.engines.parsing import Box, Line, Page, ParsedDocument, Word, parse_document
+from fieldwise.service.engines.parsing import (
+    Box,
+    Line,
+    Page,
+    ParsedDocument,
+    ParseLimits,
+    Word,
+    parse_document,
+)
 from fieldwise.service.ids import isoformat
 from fieldwise.service.resources.files.ops import store_file
 from fieldwise.service.resources.files.tables import files
@@ -77,6 +85,18 @@ def document_from_json(raw: dict[str, Any]) -> ParsedDocument:
     return ParsedDocument(format=raw["format"], pages=pages, markdown=raw["markdown"])
 
 
+def parse_limits(state: ServiceState) -> ParseLimits:
+    """The parser's bounds with the service's settings applied over its defaults."""
+    settings = state.settings
+    given = {
+        "max_csv_columns": settings.max_csv_columns,
+        "max_csv_cells": settings.max_csv_cells,
+        "max_page_pixels": settings.max_page_pixels,
+        "max_document_pixels": settings.max_document_pixels,
+    }
+    return ParseLimits(**{name: value for name, value in given.items() if value is not None})
+
+
 class ParseCache:
     """Parsed documents by content hash; one parse at a time per content in this process."""
 
@@ -98,7 +118,10 @@ class ParseCache:
                 return cached
             data = self.state.blobs.read(input_file.sha256)
             doc = parse_document(
-                data, filename=input_file.filename, content_type=input_file.content_type
+                data,
+                filename=input_file.filename,
+                content_type=input_file.content_type,
+                limits=parse_limits(self.state),
             )
             raw = document_to_json(doc)
             self._store(key, raw, input_file.id)
