@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import ConsoleMessage, Dialog, Page
 
-from tests.report.test_browser import ARGS, CHROMIUM
+from tests.chromium import ARGS, CHROMIUM
 
 __all__ = ["ARGS", "CHROMIUM", "WIDTHS", "Camera", "watch"]
 
