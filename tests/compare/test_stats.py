@@ -170,3 +170,12 @@ def test_table_flags_improvement_and_underpowered_fields() -> None:
     first = render_table(swapped).splitlines()[2]
     assert first.split()[0] == "f"
     assert first.endswith("REGRESSED")
+
+
+def test_p_values_read_alike_inside_sentences() -> None:
+    from fieldwise.compare.stats import format_p, p_phrase
+
+    assert format_p(0.000199) == "<0.001"
+    assert format_p(1.0) == "1.000"
+    assert p_phrase(0.000199) == "p<0.001"
+    assert p_phrase(0.375, "Holm-adjusted p") == "Holm-adjusted p=0.375"

@@ -34,6 +34,7 @@ __all__ = [
     "format_p",
     "holm",
     "mcnemar_exact",
+    "p_phrase",
     "paired_sample_size",
     "significance_table",
     "significance_tables",
@@ -66,6 +67,12 @@ def format_p(value: float | None) -> str:
         return "-"
     p = float(value)
     return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_phrase(value: float | None, label: str = "p") -> str:
+    """``p=0.375`` or ``p<0.001`` (never ``p=<0.001``), for p-values inside sentences."""
+    text = format_p(value)
+    return f"{label}{text}" if text.startswith("<") else f"{label}={text}"
 
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
@@ -150,7 +157,7 @@ def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dic
         if needed is not None and p >= alpha and needed > n:
             warning = (
                 f"{field}: delta {100 * delta:+.1f} pp on {n} documents is not significant "
-                f"(p={format_p(p)}); about {needed} documents would detect it with "
+                f"({p_phrase(p)}); about {needed} documents would detect it with "
                 f"{power:.0%} power"
             )
         rows.append(

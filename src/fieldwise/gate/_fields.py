@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from fieldwise.compare.stats import format_p
+from fieldwise.compare.stats import p_phrase
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 
@@ -177,7 +177,7 @@ def field_rules(
                 flips.p_holm,
                 policy.alpha,
                 f"{name}: {flips.regressed} regressed vs {flips.fixed} fixed, "
-                f"Holm-adjusted p={format_p(flips.p_holm)}"
+                f"Holm-adjusted {p_phrase(flips.p_holm)}"
                 + ("; a significant regression" if not ok else "")
                 + f" (alpha {policy.alpha:g})",
             )
@@ -248,7 +248,7 @@ def row_rules(tests: pd.DataFrame, policy: Policy) -> list[RuleResult]:
         beyond = limit is not None and drop > exact(limit)
         text = (
             f"{name}: row recall {pct(before)} -> {pct(after)}; {lost} document(s) lost rows, "
-            f"{gained} gained (Holm-adjusted p={format_p(p)})"
+            f"{gained} gained (Holm-adjusted {p_phrase(p)})"
         )
         if significant:
             text += "; the candidate extracts significantly fewer rows"
