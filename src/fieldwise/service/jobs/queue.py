@@ -10,6 +10,7 @@ taken from it (expired, recovered, claimed again) can change nothing.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -173,6 +174,17 @@ def release(conn: Connection, clock: Clock, job: Job) -> bool:
         .values(status="finished", finished_at=isoformat(clock.now()), lease_expires_at=None)
     ).rowcount
     return bool(changed)
+
+
+def fail_or_release(
+    engine: Engine, clock: Clock, job: Job, fail_target: Callable[[Connection], bool]
+) -> None:
+    """A handler's ``fail``: in one transaction, fail the job's target (``fail_target`` returns
+    whether it did, which also finishes the job); when it could not — the target is already
+    terminal or gone, or this worker lost its lease — only release the job."""
+    with engine.begin() as conn:
+        if not fail_target(conn):
+            release(conn, clock, job)
 
 
 def finish_jobs(conn: Connection, clock: Clock, target_id: str) -> None:

@@ -19,7 +19,7 @@ from fieldwise.compare import specs_from_recorded
 from fieldwise.errors import CompareError, FieldwiseError
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
-from fieldwise.service.jobs import Job, release, requeue
+from fieldwise.service.jobs import Job, fail_or_release, requeue
 from fieldwise.service.jobs.durable import ACTIVE, TERMINAL
 from fieldwise.service.jobs.pool import WorkerPool
 from fieldwise.service.resources.evaluation_runs.lifecycle import (
@@ -245,8 +245,11 @@ class EvaluationRunHandler:
             return
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        with state.engine.begin() as conn:
-            failed = finish_evaluation(
+        fail_or_release(
+            state.engine,
+            state.clock,
+            job,
+            lambda conn: finish_evaluation(
                 conn,
                 state.clock,
                 job.target_id,
@@ -255,9 +258,8 @@ class EvaluationRunHandler:
                 from_states=ACTIVE,
                 reason=reason,
                 message=message,
-            )
-            if not failed:
-                release(conn, state.clock, job)
+            ),
+        )
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return EVALUATIONS.requeue(conn, clock, target_id)

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Row, select
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events.outbox import record_event
-from fieldwise.service.jobs import Job, release
+from fieldwise.service.jobs import Job, fail_or_release
 from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
 from fieldwise.service.resources.files.ops import store_file
 from fieldwise.service.resources.files.tables import files
@@ -212,13 +212,13 @@ class ParseRunHandler:
             execute_parse(state, self.cache, row, job, notify=True)
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        with state.engine.begin() as conn:
+        def fail_target(conn: Connection) -> bool:
             row = PARSE_RUNS.get(conn, job.target_id)
-            failed = row is not None and finish_parse_run(
+            return row is not None and finish_parse_run(
                 conn, state.clock, row, "failed", job=job, reason=reason, message=message
             )
-            if not failed:
-                release(conn, state.clock, job)
+
+        fail_or_release(state.engine, state.clock, job, fail_target)
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return PARSE_RUNS.requeue(conn, clock, target_id)

@@ -18,7 +18,7 @@ from fieldwise.service.engines.extraction import (
     validate_config,
 )
 from fieldwise.service.engines.parsing import ParseError
-from fieldwise.service.jobs import Job, held, release
+from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE
 from fieldwise.service.resources.files.ops import store_file
 from fieldwise.service.resources.files.tables import files
@@ -150,8 +150,11 @@ class ProcessorRunHandler:
                 raise _Stop
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        with state.engine.begin() as conn:
-            failed = finish_run(
+        fail_or_release(
+            state.engine,
+            state.clock,
+            job,
+            lambda conn: finish_run(
                 conn,
                 state.clock,
                 job.target_id,
@@ -160,9 +163,8 @@ class ProcessorRunHandler:
                 from_states=ACTIVE,
                 reason=reason,
                 message=message,
-            )
-            if not failed:
-                release(conn, state.clock, job)
+            ),
+        )
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return requeue_run(conn, clock, target_id)
