@@ -30,7 +30,7 @@ from fieldwise.compare import (
     parse_number,
     score_cells,
 )
-from fieldwise.compare.normalize import is_empty, normalize_text, parse_bool
+from fieldwise.compare._normalize import is_empty, normalize_text, parse_bool
 
 
 def timed(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fieldwise._config import ClientSettings, ServiceSettings
+from fieldwise._connection import ServiceConnection
 from fieldwise.client import Client, ops
-from fieldwise.config import ClientSettings, ServiceSettings
-from fieldwise.connection import ServiceConnection
 from fieldwise.datasets import load_dataset
 from fieldwise.runner import run_versions
 from fieldwise.service import create_app, start_in_thread

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.faults.Req
 
 from tests.faults import RequestLog
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
 from fieldwise.datasets import load_dataset
 from fieldwise.service import create_app, start_in_thread
 from fieldwise.sync import sync_dataset

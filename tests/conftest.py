@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client
-from fieldwise.config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 
 TEST_KEY = "fw_test_key_0123456789"

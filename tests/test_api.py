@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 import fieldwise
-from fieldwise.compare.inputs import outputs_from_frame, truth_from_frame
-from fieldwise.errors import CompareError
+from fieldwise._errors import CompareError
+from fieldwise.compare._inputs import outputs_from_frame, truth_from_frame
 
 ENTRY_POINTS = (
     "Client", "build_report", "compare", "decide", "evaluate", "load_dataset", "load_policy",

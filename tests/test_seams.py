@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._errors import ConfigError
 from fieldwise.client import Client
-from fieldwise.errors import ConfigError
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "fieldwise"
 
 #: The embedded-mode starter, and the commands that run the service itself in the foreground
 #: (``serve``: the HTTP service; ``worker``: its job workers).
-STARTERS = {"fieldwise.connection", "fieldwise.cli.serve", "fieldwise.cli.worker"}
+STARTERS = {"fieldwise._connection", "fieldwise.cli._serve", "fieldwise.cli._worker"}
 
 
 def _module_name(path: Path) -> str:
@@ -106,3 +106,15 @@ def test_sync_refuses_an_ambiguous_evaluation_set_name(client: Client, tmp_path:
         )
     assert first.id in str(caught.value)
     assert second.id in str(caught.value)
+
+
+def test_one_private_module_convention() -> None:
+    """Outside ``service/`` (one public module, internals by full path: see its layering test),
+    a package's API is its ``__init__``; every other module is private and named ``_x.py``."""
+    toolkit = [p for p in sorted(SRC.rglob("*.py")) if "service" not in p.relative_to(SRC).parts]
+    public = sorted(
+        _module_name(path)
+        for path in toolkit
+        if path.name != "__init__.py" and not path.name.startswith("_")
+    )
+    assert public == []

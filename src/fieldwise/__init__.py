@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from fieldwise.errors import (
+from fieldwise._errors import (
     APIStatusError,
     ClientError,
     CompareError,
@@ -22,7 +22,7 @@ from fieldwise.errors import (
 )
 
 if TYPE_CHECKING:
-    from fieldwise.api import compare, evaluate
+    from fieldwise._api import compare, evaluate
     from fieldwise.client import Client
     from fieldwise.datasets import load_dataset
     from fieldwise.gate import decide, load_policy

@@ -63,9 +63,7 @@ def test_every_result_command_prints_parseable_json(
     assert {row["field"] for row in compared["tests"]} == {
         row["field"] for row in compared["fields"]
     }
-    assert all(
-        row["p_holm"] is None or 0.0 <= row["p_holm"] <= 1.0 for row in compared["tests"]
-    )
+    assert all(row["p_holm"] is None or 0.0 <= row["p_holm"] <= 1.0 for row in compared["tests"])
 
     gate_code, gated = _json(capsys, "gate", runset_id)
     assert gate_code == code == gated["exit_code"]

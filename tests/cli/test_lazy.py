@@ -13,7 +13,13 @@ from fieldwise.cli import cli
 from fieldwise.cli._lazy import LazyGroup
 
 HEAVY = (
-    "fastapi", "pandas", "sqlalchemy", "numpy", "httpx", "fieldwise.service", "fieldwise.compare"
+    "fastapi",
+    "pandas",
+    "sqlalchemy",
+    "numpy",
+    "httpx",
+    "fieldwise.service",
+    "fieldwise.compare",
 )
 
 

@@ -7,8 +7,7 @@ import socket
 
 import pytest
 
-from fieldwise.client import AsyncClient, Client, ops
-from fieldwise.errors import (
+from fieldwise._errors import (
     AuthenticationError,
     ConfigError,
     NotFoundError,
@@ -16,6 +15,7 @@ from fieldwise.errors import (
     ServerError,
     TransportError,
 )
+from fieldwise.client import AsyncClient, Client, ops
 from fieldwise.service import RunningService
 from tests.conftest import ServiceFactory
 from tests.faults import FaultInjector, FaultPlan

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import calibration_table, confidence_sweep, recommend_threshold, score_cells
-from fieldwise.compare.frame import FRAME_COLUMNS
+from fieldwise.compare._frame import FRAME_COLUMNS
 
 ROWS = [
     ("a", "x", "x", 0.95),

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fieldwise.compare import parse_field_specs
-from fieldwise.compare.export import export_bytes, export_table
+from fieldwise.compare._export import export_bytes, export_table
 
 SPECS = parse_field_specs(
     {

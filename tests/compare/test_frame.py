@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from fieldwise._errors import CompareError
 from fieldwise.compare import build_frame, flatten
-from fieldwise.errors import CompareError
 
 
 def test_flatten_nested_and_arrays() -> None:

@@ -17,10 +17,10 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from fieldwise._errors import CompareError
 from fieldwise.compare import parse_field_specs, score_cells
-from fieldwise.compare.frame import FRAME_COLUMNS, validate_frame
-from fieldwise.compare.outcomes import cell_specs
-from fieldwise.errors import CompareError
+from fieldwise.compare._frame import FRAME_COLUMNS, validate_frame
+from fieldwise.compare._outcomes import cell_specs
 
 SPECS = parse_field_specs(
     {

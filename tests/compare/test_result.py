@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import fieldwise.compare as compare_pkg
+from fieldwise._errors import CompareError
 from fieldwise.compare import (
     FRAME_NAMES,
     build_frame,
@@ -24,7 +25,6 @@ from fieldwise.compare import (
     render_table,
     write_frames,
 )
-from fieldwise.errors import CompareError
 
 TRUTH: dict[str, dict[str, Any]] = {
     "doc1": {"total": 529.87, "date": "2018-03-05"},

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from fieldwise._errors import ConfigError
 from fieldwise.compare import FieldSpec, parse_field_specs
-from fieldwise.errors import ConfigError
 
 
 def test_defaults_and_overrides() -> None:

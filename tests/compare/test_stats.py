@@ -25,7 +25,7 @@ from fieldwise.compare import (
     render_table,
     score_cells,
 )
-from fieldwise.compare.frame import FRAME_COLUMNS
+from fieldwise.compare._frame import FRAME_COLUMNS
 
 
 def make_frame() -> pd.DataFrame:
@@ -173,7 +173,7 @@ def test_table_flags_improvement_and_underpowered_fields() -> None:
 
 
 def test_p_values_read_alike_inside_sentences() -> None:
-    from fieldwise.compare.stats import format_p, p_phrase
+    from fieldwise.compare._stats import format_p, p_phrase
 
     assert format_p(0.000199) == "<0.001"
     assert format_p(1.0) == "1.000"

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldwise.compare.normalize import parse_date, parse_number
-from fieldwise.compare.vectorized import parse_date_strings, parse_number_strings
+from fieldwise.compare._normalize import parse_date, parse_number
+from fieldwise.compare._vectorized import parse_date_strings, parse_number_strings
 
 KNOWN = [
     "1,234.50",

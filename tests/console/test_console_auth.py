@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import ManualClock
 from fieldwise.service.console.routes import ROUTERS

@@ -21,8 +21,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import ManualClock
 from fieldwise.service.ids import isoformat

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from fieldwise.cli.datasets import datasets
-from fieldwise.errors import DatasetError, DatasetValidationError
+from fieldwise._errors import DatasetError, DatasetValidationError
+from fieldwise.cli._datasets import datasets
 from tests.cli_main import run_main
 
 

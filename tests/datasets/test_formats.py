@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from fieldwise._errors import DatasetValidationError
 from fieldwise.datasets import load_dataset
-from fieldwise.errors import DatasetValidationError
 from tests.datasets.conftest import DEFAULT_TOML, WriteDataset
 
 

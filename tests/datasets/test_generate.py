@@ -8,10 +8,10 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
+from fieldwise._errors import DatasetError
 from fieldwise.datasets import load_dataset
 from fieldwise.datasets.generate import GeneratedDataset, generate_dataset
 from fieldwise.datasets.generate._layouts import INVOICE_LAYOUTS, format_date, format_money
-from fieldwise.errors import DatasetError
 
 REPO = Path(__file__).resolve().parents[2]
 COMMITTED = REPO / "datasets" / "invoices"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._errors import DatasetNotFound, DatasetValidationError
 from fieldwise.datasets import load_dataset
-from fieldwise.errors import DatasetNotFound, DatasetValidationError
 from tests.datasets.conftest import WriteDataset
 
 

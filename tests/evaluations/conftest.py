@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from fieldwise.client import Client, ops
-from fieldwise.client.models import EvaluationRun
+from fieldwise.client._models import EvaluationRun
 
 CONFIG = {
     "fields": [

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from fieldwise._errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 from tests.evaluations.conftest import World, make_processor, wait_evaluation
 

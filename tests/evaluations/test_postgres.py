@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 from tests.evaluations.conftest import make_processor, make_set, wait_evaluation
 from tests.postgres import postgres_server

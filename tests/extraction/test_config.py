@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 from fieldwise.service.engines.extraction import ExtractionConfig, validate_config
 
 GOOD: dict[str, Any] = {

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 from fieldwise.service.engines.extraction import extract, parse_date, validate_config
 from fieldwise.service.engines.parsing import ParsedDocument, parse_document
 

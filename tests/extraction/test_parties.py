@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import parse_document
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._errors import ConfigError
 from fieldwise.compare import parse_field_specs
-from fieldwise.errors import ConfigError
 from fieldwise.gate import Policy, load_policy, policy_from_mapping
 
 GATE_TOML = """

@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image
 
-from fieldwise.errors import FieldwiseError
+from fieldwise._errors import FieldwiseError
 from fieldwise.service.engines.parsing import (
     CorruptDocument,
     PageLimitExceeded,

@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from fieldwise.client import Client, ops
-from fieldwise.client.models import Run, WebhookDelivery
+from fieldwise.client._models import Run, WebhookDelivery
 from fieldwise.service.events.webhooks.tables import deliveries as delivery_rows
 from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY

@@ -7,8 +7,8 @@ import httpx
 import pytest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fieldwise._config import service_settings
 from fieldwise.client import Client, ops
-from fieldwise.config import service_settings
 from fieldwise.runner import load_results, run_versions
 from fieldwise.service.http.ratelimit import TokenBucket
 from tests.conftest import TEST_KEY, ServiceFactory

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._errors import ConfigError
 from fieldwise.cli import main
-from fieldwise.errors import ConfigError
 from tests.conftest import ServiceFactory
 from tests.reliability.conftest import raw
 

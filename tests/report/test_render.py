@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from fieldwise.errors import ReportError
+from fieldwise._errors import ReportError
 from fieldwise.gate import Policy, decide
 from fieldwise.report import (
     FORMATS,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from fieldwise._config import ClientSettings
+from fieldwise._connection import ServiceConnection
 from fieldwise.client import Client
-from fieldwise.config import ClientSettings
-from fieldwise.connection import ServiceConnection
 from fieldwise.datasets import load_dataset
 from fieldwise.service import RunningService
 from fieldwise.sync import sync_dataset

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fieldwise.errors import RunnerError
+from fieldwise._errors import RunnerError
 from fieldwise.runner import RESULT_COLUMNS, Progress, load_results, load_runset, run_versions
 from tests.runner.conftest import MakeWorld
 

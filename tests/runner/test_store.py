@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fieldwise.errors import RunnerError
+from fieldwise._errors import RunnerError
 from fieldwise.runner import ItemSnapshot, Manifest, RunCache, RunRecord, VersionRef, load_runset
 from fieldwise.runner._store import RecordWriter, create_runset, find_incomplete
 

@@ -13,12 +13,12 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from fieldwise._config import ClientSettings
+from fieldwise._connection import connect
+from fieldwise._errors import RunnerError
 from fieldwise.cli import cli
 from fieldwise.client import Client, ops
-from fieldwise.config import ClientSettings
-from fieldwise.connection import connect
 from fieldwise.datasets import load_dataset
-from fieldwise.errors import RunnerError
 from fieldwise.runner import (
     PairPolicy,
     Progress,

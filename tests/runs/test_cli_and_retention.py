@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from fieldwise._config import ServiceSettings
+from fieldwise._errors import NotFoundError, UnprocessableError
 from fieldwise.cli import cli
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
-from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.app import app_state
 from fieldwise.service.clock import ManualClock

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 from sqlalchemy import create_engine, select
 
+from fieldwise._errors import NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 from fieldwise.service.events.outbox import events
 from tests.runs.conftest import invoice, make_processor, wait_for

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 from fieldwise.service.app import MIGRATIONS
 from fieldwise.service.clock import SystemClock

@@ -8,8 +8,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
+from fieldwise._errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 from fieldwise.service.events.outbox import events
 from tests.runs.conftest import TERMINAL, invoice, make_processor, wait_for

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from sqlalchemy import insert
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.app import MIGRATIONS
 from fieldwise.service.http.auth import generate_key, hash_key

@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
+from fieldwise._errors import NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 
 

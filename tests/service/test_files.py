@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from fieldwise._errors import NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 from fieldwise.service.app import app_state
 from tests.conftest import ServiceFactory

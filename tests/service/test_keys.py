@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from sqlalchemy import Connection, text
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client
-from fieldwise.config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 from fieldwise.service.app import MIGRATIONS
 from fieldwise.service.store import applied_migrations, make_engine, migrate

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from fieldwise._config import ServiceSettings
+from fieldwise._errors import ConflictError
 from fieldwise.client import Client, ops
-from fieldwise.config import ServiceSettings
-from fieldwise.errors import ConflictError
 from fieldwise.service import create_app, start_in_thread
 from tests.postgres import postgres_server
 

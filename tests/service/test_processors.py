@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from fieldwise._errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.client import Client, ops
-from fieldwise.errors import ConflictError, NotFoundError, UnprocessableError
 from fieldwise.service import RunningService
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from fieldwise._errors import TransportError
 from fieldwise.client import Client, ops
 from fieldwise.datasets import load_dataset
-from fieldwise.errors import TransportError
 from fieldwise.service import RunningService
 from fieldwise.sync import sync_dataset
 from tests.conftest import ServiceFactory

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from fieldwise._config import ServiceSettings
 from fieldwise.client import Client
-from fieldwise.config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import Clock, ManualClock
 from fieldwise.service.events.webhooks import DueRun, run_due

@@ -9,8 +9,8 @@ from datetime import timedelta
 import httpx
 import pytest
 
+from fieldwise._errors import NotFoundError, UnprocessableError
 from fieldwise.client import ops
-from fieldwise.errors import NotFoundError, UnprocessableError
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, resolve_target
 from fieldwise.service.ids import parse_iso
 from fieldwise.webhooks import SIGNATURE_HEADER, verify

@@ -7,7 +7,7 @@ import hmac
 
 import pytest
 
-from fieldwise.errors import WebhookVerificationError
+from fieldwise._errors import WebhookVerificationError
 from fieldwise.webhooks import compute_signature, sign, verify
 
 BODY = b'{"id":"evt_1","type":"processor.run.completed"}'

@@ -13,14 +13,14 @@ from pathlib import Path
 import click
 
 from fieldwise import __version__
+from fieldwise._config import client_settings
+from fieldwise._errors import FieldwiseError
 from fieldwise.cli._lazy import LazyCommand, LazyGroup
-from fieldwise.config import client_settings
-from fieldwise.errors import FieldwiseError
 
 # name -> (module, attribute, one-line help). The help is repeated here so that listing the
 # commands imports none of them; tests/cli/test_lazy.py checks it against each command.
 _COMMANDS: dict[str, LazyCommand] = {
-    name: LazyCommand(f"fieldwise.cli.{module}", attribute, short_help)
+    name: LazyCommand(f"fieldwise.cli._{module}", attribute, short_help)
     for name, (module, attribute, short_help) in {
         "compare": (
             "analysis",
@@ -98,7 +98,8 @@ _COMMANDS: dict[str, LazyCommand] = {
 @click.group(
     cls=LazyGroup,
     lazy=_COMMANDS,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="fieldwise")
 @click.option(
     "--base-url",

@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 import click
 
+from fieldwise._config import ClientSettings
+from fieldwise._connection import ServiceConnection, connect
 from fieldwise.client import Client
-from fieldwise.config import ClientSettings
-from fieldwise.connection import ServiceConnection, connect
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,194 +1,90 @@
-"""Shared by the commands that read a run set: loading it and what it is scored with."""
+"""``fieldwise runsets list`` and ``runsets show``: the run sets kept on disk (no service)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
 
 import click
 
-from fieldwise.cli._context import CliContext
-from fieldwise.client import ops
-from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
-from fieldwise.compare.provenance import spec_digest
-from fieldwise.datasets import load_dataset
-from fieldwise.evaluate import Analysis, analyze, combine_runsets, resolve_policy
-from fieldwise.gate import Policy
-from fieldwise.report import append_summary
-from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
+from fieldwise.cli._context import json_option
+from fieldwise.cli._loading import RESULTS_DIR_OPTION
+from fieldwise.cli._output import echo_json
+from fieldwise.cli._shapes import runset_json
+from fieldwise.runner import list_runsets, load_runset
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["runsets"]
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _versions(row: dict[str, object]) -> str:
+    versions = row["versions"]
+    assert isinstance(versions, list)
+    return ", ".join(str(v["requested"]) for v in versions)
 
 
-@dataclass(frozen=True)
-class RunsetTarget:
-    """Which run sets a command reads (their versions side by side), which versions, where
-    the spec comes from, and whether to compare despite differing ground truth or spec."""
-
-    runset_ids: tuple[str, ...]
-    baseline: str | None
-    candidates: tuple[str, ...]
-    dataset_path: Path | None
-    results_dir: Path
-    force: bool = False
-
-    @property
-    def runset_id(self) -> str:
-        """The first run set (whose documents and manifest the others are merged into)."""
-        return self.runset_ids[0]
+@click.group("runsets")
+def runsets() -> None:
+    """List and show the run sets kept on disk."""
 
 
-RESULTS_DIR_OPTION = click.option(
-    "--results-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_RESULTS_DIR,
-    show_default=True,
-    help="Where run sets are stored.",
-)
-
-
-def runset_options(func: F) -> F:
-    """RUNSET... arguments plus the options every run-set command shares, handed to the
-    command as one ``target: RunsetTarget`` keyword."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        kwargs["target"] = RunsetTarget(
-            runset_ids=tuple(kwargs.pop("runset_ids")),
-            baseline=kwargs.pop("baseline"),
-            candidates=tuple(kwargs.pop("candidates")),
-            dataset_path=kwargs.pop("dataset_path"),
-            results_dir=kwargs.pop("results_dir"),
-            force=kwargs.pop("force"),
-        )
-        return func(*args, **kwargs)
-
-    decorators = [
-        click.argument("runset_ids", metavar="RUNSET...", nargs=-1, required=True),
-        click.option(
-            "--baseline",
-            metavar="V",
-            help="Baseline version id or alias [default: the first run set's first].",
-        ),
-        click.option(
-            "--candidate",
-            "candidates",
-            metavar="V",
-            multiple=True,
-            help="Candidate version id or alias; repeat for several "
-            "[default: every other version].",
-        ),
-        click.option(
-            "--force",
-            is_flag=True,
-            help="Compare run sets even when their ground truth or spec differ "
-            "(the report says so).",
-        ),
-        click.option(
-            "--dataset",
-            "dataset_path",
-            type=click.Path(file_okay=False, path_type=Path),
-            help="Read field specs (and [gate]) from this dataset folder instead of "
-            "what was recorded with the evaluation set.",
-        ),
-        RESULTS_DIR_OPTION,
+@runsets.command("list")
+@RESULTS_DIR_OPTION
+@json_option
+def list_cmd(results_dir: Path, as_json: bool) -> None:
+    """Every run set under --results-dir, newest first."""
+    rows = [runset_json(r) for r in list_runsets(results_dir)]
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo(f"(no run sets in {results_dir})")
+        return
+    header = ["runset", "created", "dataset", "versions", "items", "pairs recorded"]
+    table = [
+        [
+            str(r["runset_id"]),
+            str(r["created_at"]),
+            str(r["dataset"] or r["eval_set_name"]),
+            _versions(r),
+            str(r["items"]),
+            f"{r['recorded']}/{r['pairs']}",
+        ]
+        for r in rows
     ]
-    command: Any = wrapper
-    for decorator in reversed(decorators):
-        command = decorator(command)
-    return cast(F, command)
+    widths = [max(len(line[i]) for line in [header, *table]) for i in range(len(header))]
+    for line in [header, ["-" * w for w in widths], *table]:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
 
 
-def _recorded_metadata(cli: CliContext, runset: LoadedRunSet) -> dict[str, Any]:
-    recorded = runset.manifest.arguments.get("eval_set_metadata")
-    if isinstance(recorded, dict):
-        return recorded
-    return dict(cli.client().call(ops.get_evaluation_set(runset.manifest.eval_set_id)).metadata)
-
-
-def load_analysis(
-    cli: CliContext,
-    target: RunsetTarget,
-    *,
-    policy_path: Path | None = None,
-    with_policy: bool = True,
-) -> Analysis:
-    """Load the run sets (refused when not comparable, unless ``target.force``) and score
-    them, with the spec of the dataset or of the evaluation set."""
-    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
-    combined = combine_runsets(loaded, force=target.force)
-    runset = combined.runset
-    dataset_path = target.dataset_path
-    spec_hash: str | None = None
-    specs: dict[str, FieldSpec]
-    gate: dict[str, Any] | None = None
-    if dataset_path is not None:
-        dataset = load_dataset(dataset_path)
-        specs = parse_field_specs(
-            dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-        )
-        toml: Path | None = dataset.root / "dataset.toml"
-        spec_hash = spec_digest({"date_order": dataset.date_order, "fields": dataset.fields})
-    else:
-        metadata = _recorded_metadata(cli, runset)
-        specs = specs_from_recorded(metadata.get("compare_spec"))
-        gate = metadata.get("gate")
-        toml = None
-    policy: Policy | None = None
-    if with_policy:
-        policy = resolve_policy(
-            policy_path=policy_path, dataset_toml=toml, recorded_gate=gate, specs=specs
-        )
-    return analyze(
-        runset,
-        specs,
-        policy,
-        generated_at=now_iso(),
-        baseline=target.baseline,
-        candidates=target.candidates,
-        spec_hash=spec_hash,
-        forced=combined.forced,
-    )
-
-
-_WORDS = {
-    "pass": ("PASS", "green"),
-    "fail": ("FAIL", "red"),
-    "inconclusive": ("INCONCLUSIVE", "yellow"),
-}
-
-
-def append_job_summary(cli: CliContext, analysis: Analysis) -> None:
-    """Under GitHub Actions (GITHUB_STEP_SUMMARY set), append the Markdown summary to the job's
-    summary page, so the verdict shows on the run without opening an artifact."""
-    if cli.settings.step_summary is not None:
-        append_summary(analysis.report, cli.settings.step_summary)
-
-
-def echo_verdict(analysis: Analysis) -> None:
-    """Print every candidate's verdict with its reasons (and whether the run was forced)."""
-    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
-
-    def name(version_id: str) -> str:
-        label = labels.get(version_id, "")
-        return f"{label} ({version_id})" if label and label != version_id else version_id
-
-    for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
-        click.echo(f"FORCED despite: {forced}")
-    for verdict in analysis.verdicts:
-        text, colour = _WORDS[verdict.status]
-        word = click.style(text, fg=colour, bold=True)
-        click.echo(
-            f"verdict: {word} — candidate {name(verdict.candidate)} vs "
-            f"baseline {name(verdict.baseline)} ({verdict.policy_source})"
-        )
-        for reason in verdict.reasons:
-            click.echo(f"  - {reason}")
+@runsets.command("show")
+@click.argument("runset_id", metavar="RUNSET")
+@RESULTS_DIR_OPTION
+@json_option
+def show_cmd(runset_id: str, results_dir: Path, as_json: bool) -> None:
+    """One run set: what was run, against which evaluation set, and how far it got."""
+    row = runset_json(load_runset(runset_id, results_dir))
+    if as_json:
+        echo_json(row)
+        return
+    versions, statuses = row["versions"], row["statuses"]
+    assert isinstance(versions, list)
+    assert isinstance(statuses, dict)
+    shown = [
+        ("runset", row["runset_id"]),
+        ("created", row["created_at"]),
+        ("dataset", row["dataset"]),
+        ("evaluation set", f"{row['eval_set_name']} ({row['eval_set_id']})"),
+        ("processor", row["processor_id"]),
+        ("ground truth", row["ground_truth_hash"]),
+        *(
+            ("version", f"{v['requested']} ({v['version_id']})")
+            if v["requested"] != v["version_id"]
+            else ("version", v["version_id"])
+            for v in versions
+        ),
+        ("pairs", f"{row['recorded']}/{row['pairs']} recorded ({row['items']} items)"),
+        ("statuses", ", ".join(f"{k} {n}" for k, n in statuses.items())),
+        ("directory", row["directory"]),
+    ]
+    width = max(len(k) for k, _ in shown)
+    for key, value in shown:
+        click.echo(f"{key.ljust(width)}  {'' if value is None else value}")

@@ -50,9 +50,7 @@ def _value(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [
-        {str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")
-    ]
+    return [{str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The HTTP client of the Document Processing Service (any server that honours the spec)."""
 
-from fieldwise.client import ops
+from fieldwise.client import _ops as ops
 from fieldwise.client._client import AsyncClient, Client
-from fieldwise.client.models import (
+from fieldwise.client._models import (
     Deleted,
     EvaluationSet,
     File,
@@ -11,7 +11,7 @@ from fieldwise.client.models import (
     Processor,
     Version,
 )
-from fieldwise.client.ops import Op
+from fieldwise.client._ops import Op
 
 __all__ = [
     "AsyncClient",

@@ -11,13 +11,13 @@ from typing import IO, Any, TypeVar
 import httpx
 
 from fieldwise import __version__
-from fieldwise.client import ops
+from fieldwise._config import ClientSettings, client_settings
+from fieldwise._errors import ClientError, ConfigError
+from fieldwise.client import _ops as ops
 from fieldwise.client._errors import map_transport_errors, status_error
+from fieldwise.client._models import Deleted, EvaluationSet, File, Item, Page, Processor, Version
+from fieldwise.client._ops import Op
 from fieldwise.client._retry import RetryPolicy
-from fieldwise.client.models import Deleted, EvaluationSet, File, Item, Page, Processor, Version
-from fieldwise.client.ops import Op
-from fieldwise.config import ClientSettings, client_settings
-from fieldwise.errors import ClientError, ConfigError
 
 T = TypeVar("T")
 

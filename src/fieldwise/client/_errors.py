@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from fieldwise.errors import (
+from fieldwise._errors import (
     APIStatusError,
     AuthenticationError,
     ConflictError,

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from fieldwise.client.ops import Op
-from fieldwise.errors import APIStatusError, ClientError, RateLimitError, TransportError
+from fieldwise._errors import APIStatusError, ClientError, RateLimitError, TransportError
+from fieldwise.client._ops import Op
 
 # A POST answered with one of these was not processed, so repeating it cannot duplicate work.
 _NOT_PROCESSED = frozenset({429, 502, 503, 504})

@@ -8,9 +8,8 @@ Pure (no network, no CLI): build the long frame with :func:`build_frame`, read f
 from __future__ import annotations
 
 from fieldwise._entry import make_callable
-from fieldwise.compare._io import read_frames, write_frames
-from fieldwise.compare.align import align_arrays, cell_field
-from fieldwise.compare.comparators import (
+from fieldwise.compare._align import align_arrays, cell_field
+from fieldwise.compare._comparators import (
     Comparator,
     Comparison,
     boolean,
@@ -22,21 +21,22 @@ from fieldwise.compare.comparators import (
     fuzzy_text,
     number,
 )
-from fieldwise.compare.confidence import calibration_table, confidence_sweep, recommend_threshold
-from fieldwise.compare.frame import FRAME_COLUMNS, build_frame, flatten
-from fieldwise.compare.metrics import field_metrics, outcome_metrics
-from fieldwise.compare.normalize import parse_bool, parse_currency, parse_date, parse_number
-from fieldwise.compare.outcomes import OUTCOMES, score_cells
-from fieldwise.compare.result import FRAME_NAMES, ComparisonResult, compare
-from fieldwise.compare.spec import FieldSpec, parse_field_specs, specs_from_recorded
-from fieldwise.compare.stats import (
+from fieldwise.compare._confidence import calibration_table, confidence_sweep, recommend_threshold
+from fieldwise.compare._frame import FRAME_COLUMNS, build_frame, flatten
+from fieldwise.compare._io import read_frames, write_frames
+from fieldwise.compare._metrics import field_metrics, outcome_metrics
+from fieldwise.compare._normalize import parse_bool, parse_currency, parse_date, parse_number
+from fieldwise.compare._outcomes import OUTCOMES, score_cells
+from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
+from fieldwise.compare._spec import FieldSpec, parse_field_specs, specs_from_recorded
+from fieldwise.compare._stats import (
     BootstrapInterval,
     bootstrap_delta,
     holm,
     mcnemar_exact,
     paired_sample_size,
 )
-from fieldwise.compare.table import render_table
+from fieldwise.compare._table import render_table
 
 __all__ = [
     "FRAME_COLUMNS",
@@ -82,4 +82,4 @@ __all__ = [
 ]
 
 # ``fieldwise.compare(truth, predictions)`` is the top-level entry point (see fieldwise._entry)
-make_callable(__name__, "fieldwise.api:compare")
+make_callable(__name__, "fieldwise._api:compare")

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.errors import CompareError
+from fieldwise._errors import CompareError
 
 __all__ = [
     "BoolArray",

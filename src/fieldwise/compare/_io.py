@@ -8,8 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from fieldwise.compare.result import FRAME_NAMES, ComparisonResult
-from fieldwise.errors import CompareError
+from fieldwise._errors import CompareError
+from fieldwise.compare._result import FRAME_NAMES, ComparisonResult
 
 __all__ = ["read_frames", "write_frames"]
 

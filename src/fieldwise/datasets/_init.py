@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise._errors import DatasetError, DatasetNotFound, DatasetValidationError
 from fieldwise.datasets._infer import FieldGuess, infer_fields
 from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset
@@ -28,7 +29,6 @@ from fieldwise.datasets._sources import (
 )
 from fieldwise.datasets._spec import SPEC_FILE
 from fieldwise.datasets._truth import DOCUMENTS_DIR
-from fieldwise.errors import DatasetError, DatasetNotFound, DatasetValidationError
 
 __all__ = ["InitResult", "init_dataset"]
 

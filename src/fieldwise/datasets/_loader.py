@@ -6,13 +6,13 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from fieldwise._errors import DatasetNotFound, DatasetValidationError
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
 from fieldwise.datasets._sources import read_ground_truth
 from fieldwise.datasets._spec import SPEC_FILE, parse_spec
 from fieldwise.datasets._truth import CSV_FILE, DOCUMENTS_DIR, JSONL_FILE, RawEntry, is_sidecar
 from fieldwise.datasets._values import Undeclared, check_truth
-from fieldwise.errors import DatasetNotFound, DatasetValidationError
 
 __all__ = ["list_documents", "load_dataset"]
 
@@ -29,7 +29,7 @@ def load_dataset(path: str | Path) -> Dataset:
 
     Every problem (bad TOML/JSON/CSV, missing or duplicate files, values of the wrong shape or
     type, unknown keys) is collected and raised at once as
-    :class:`~fieldwise.errors.DatasetValidationError`, each naming file and line. Fields not
+    :class:`~fieldwise._errors.DatasetValidationError`, each naming file and line. Fields not
     declared in ``dataset.toml`` and documents without ground truth are warnings.
 
     Raises:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldwise.compare.normalize import parse_bool
+from fieldwise.compare._normalize import parse_bool
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise.compare.normalize import parse_bool, parse_currency, parse_number
+from fieldwise.compare._normalize import parse_bool, parse_currency, parse_number
 
 __all__ = ["Undeclared", "check_truth", "reads_as_amount"]
 

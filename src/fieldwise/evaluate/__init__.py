@@ -1,7 +1,7 @@
 """The main job: score run sets, decide, report — and ``evaluate`` a dataset end to end."""
 
 from fieldwise._entry import make_callable
-from fieldwise.evaluate.analysis import (
+from fieldwise.evaluate._analysis import (
     VERDICT_FILE,
     Analysis,
     analyze,
@@ -9,10 +9,10 @@ from fieldwise.evaluate.analysis import (
     save_verdict,
     write_outputs,
 )
-from fieldwise.evaluate.bootstrap import ProcessorSetup, ensure_processor
-from fieldwise.evaluate.combine import Combined, IncomparableError, combine_runsets
-from fieldwise.evaluate.pipeline import Evaluation, EvaluationOptions, evaluate
-from fieldwise.evaluate.scoring import Scored, resolve_version, score_runset
+from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
+from fieldwise.evaluate._combine import Combined, IncomparableError, combine_runsets
+from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
 
 __all__ = [
     "VERDICT_FILE",
@@ -35,4 +35,4 @@ __all__ = [
 ]
 
 # ``fieldwise.evaluate(dataset)`` is the top-level entry point (see fieldwise._entry)
-make_callable(__name__, "fieldwise.api:evaluate")
+make_callable(__name__, "fieldwise._api:evaluate")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
 from fieldwise.gate._policy import Policy, load_policy, policy_from_mapping, with_critical
+from fieldwise.gate._publish import PublishRefused, publish_if_passed
 from fieldwise.gate._verdict import (
     EXIT_CODES,
     STATUSES,
@@ -19,7 +20,6 @@ from fieldwise.gate._verdict import (
     Verdict,
     worst,
 )
-from fieldwise.gate.publish import PublishRefused, publish_if_passed
 
 __all__ = [
     "EXIT_CODES",

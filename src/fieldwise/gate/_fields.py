@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from fieldwise.compare.stats import p_phrase
+from fieldwise.compare._stats import p_phrase
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 
 __all__ = ["Policy", "load_policy", "policy_from_mapping"]
 

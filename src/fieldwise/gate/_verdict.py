@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fieldwise.errors import FieldwiseError
+from fieldwise._errors import FieldwiseError
 
 __all__ = ["EXIT_CODES", "STATUSES", "FailedRun", "GateError", "RuleResult", "Verdict", "worst"]
 

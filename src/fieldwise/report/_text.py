@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import jinja2
 
-from fieldwise.errors import ReportError
+from fieldwise._errors import ReportError
 from fieldwise.report._env import mde, pct, pp, pvalue
 from fieldwise.report._model import ReportData
 
@@ -71,9 +71,7 @@ def render_junit(data: ReportData) -> str:
         case = ET.SubElement(
             suite, "testcase", {"classname": "fieldwise.fields", "name": row.field, "time": "0"}
         )
-        figures = (
-            f"support {row.support}; field accuracy {pct(row.baseline.field_accuracy, 2)}"
-        )
+        figures = f"support {row.support}; field accuracy {pct(row.baseline.field_accuracy, 2)}"
         if row.candidate is not None:
             figures += (
                 f" -> {pct(row.candidate.field_accuracy, 2)}; cell accuracy "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from fieldwise.errors import ReportError
+from fieldwise._errors import ReportError
 from fieldwise.report._env import make_environment
 from fieldwise.report._html import render_html
 from fieldwise.report._model import ReportData

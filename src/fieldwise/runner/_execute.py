@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from fieldwise.client import AsyncClient, ops
-from fieldwise.client.models import Run
-from fieldwise.errors import (
+from fieldwise._errors import (
     APIStatusError,
     ClientError,
     NotFoundError,
@@ -23,6 +21,8 @@ from fieldwise.errors import (
     ServerError,
     TransportError,
 )
+from fieldwise.client import AsyncClient, ops
+from fieldwise.client._models import Run
 from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
 from fieldwise.runner._webhook_wait import RunEvents
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fieldwise import __version__
+from fieldwise._errors import RunnerError
 from fieldwise.client import AsyncClient
-from fieldwise.compare.provenance import spec_digest, truth_digest
-from fieldwise.errors import RunnerError
+from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.runner import _resolve
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest
 from fieldwise.runner._store import create_runset, find_incomplete, load_runset, new_runset_id
@@ -22,7 +22,7 @@ MATCH_KEYS = ("service", "processor_id", "eval_set_id", "versions", "version_ids
 
 
 class Connection(Protocol):
-    """What the runner needs of a service connection (``fieldwise.connection`` provides it)."""
+    """What the runner needs of a service connection (``fieldwise._connection`` provides it)."""
 
     @property
     def base_url(self) -> str: ...

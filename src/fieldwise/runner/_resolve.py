@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+from fieldwise._errors import NotFoundError, RunnerError
 from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
-from fieldwise.client.lookup import NAME_PAGE, one_named
-from fieldwise.compare.provenance import config_digest
-from fieldwise.errors import NotFoundError, RunnerError
+from fieldwise.client._lookup import NAME_PAGE, one_named
+from fieldwise.compare._provenance import config_digest
 from fieldwise.runner._model import ItemSnapshot, VersionRef
 
 

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from fieldwise._errors import RunnerError
 from fieldwise.client import AsyncClient
-from fieldwise.errors import RunnerError
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
 from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
 from fieldwise.runner._model import LoadedRunSet, Manifest, Progress, RunRecord, RunSet

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from fieldwise.errors import RunnerError
+from fieldwise._errors import RunnerError
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest, RunRecord
 
 DEFAULT_RESULTS_DIR = Path(".fieldwise") / "results"

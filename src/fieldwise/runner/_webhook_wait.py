@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from fieldwise._errors import ClientError, NotFoundError, RunnerError, UnprocessableError
 from fieldwise.client import AsyncClient, ops
-from fieldwise.errors import ClientError, NotFoundError, RunnerError, UnprocessableError
 from fieldwise.webhooks import Receiver
 
 log = logging.getLogger("fieldwise.runner")

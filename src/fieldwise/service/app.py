@@ -11,8 +11,8 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI, Security
 from fastapi.security import APIKeyHeader
 
-from fieldwise.config import ServiceSettings
-from fieldwise.errors import ConfigError
+from fieldwise._config import ServiceSettings
+from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock, SystemClock
 from fieldwise.service.console.routes import install_console
 from fieldwise.service.console.sessions import console_sessions

@@ -15,8 +15,8 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp
 
-from fieldwise.config import ServiceSettings, service_settings
-from fieldwise.errors import ConfigError
+from fieldwise._config import ServiceSettings, service_settings
+from fieldwise._errors import ConfigError
 from fieldwise.service.app import build_state, create_app, start_background, stop_background
 from fieldwise.service.http.auth import generate_key
 

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 from fastapi import Request
 from sqlalchemy import Engine
 
-from fieldwise.config import ServiceSettings
-from fieldwise.errors import ConfigError
+from fieldwise._config import ServiceSettings
+from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ApiError

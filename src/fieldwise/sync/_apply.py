@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise._errors import NotFoundError
 from fieldwise.client import Client, EvaluationSet, ops
-from fieldwise.client.lookup import NAME_PAGE, one_named
+from fieldwise.client._lookup import NAME_PAGE, one_named
 from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
-from fieldwise.datasets.sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
-from fieldwise.errors import NotFoundError
+from fieldwise.datasets._sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
 from fieldwise.sync._state import SyncState
 
 Progress = Callable[[str, int], None]

@@ -4,8 +4,8 @@
 :class:`Receiver` is the server behind ``fieldwise webhooks listen``.
 """
 
-from fieldwise.webhooks.receiver import Receiver
-from fieldwise.webhooks.signature import (
+from fieldwise.webhooks._receiver import Receiver
+from fieldwise.webhooks._signature import (
     DEFAULT_TOLERANCE,
     SIGNATURE_HEADER,
     compute_signature,

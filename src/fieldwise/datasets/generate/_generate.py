@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 import pypdfium2 as pdfium
 
+from fieldwise._errors import DatasetError
 from fieldwise._pdfium import PDFIUM_LOCK
 from fieldwise.datasets.generate._content import make_invoice, make_receipt
 from fieldwise.datasets.generate._files import dataset_toml, processor_configs
@@ -20,7 +21,6 @@ from fieldwise.datasets.generate._layouts import INVOICE_LAYOUTS, RECEIPT_LAYOUT
 from fieldwise.datasets.generate._receipt import render_receipt
 from fieldwise.datasets.generate._render import render_invoice
 from fieldwise.datasets.generate._scan import scan_to_pdf, scan_to_png
-from fieldwise.errors import DatasetError
 
 __all__ = ["KINDS", "GeneratedDataset", "GeneratedDocument", "Kind", "generate_dataset"]
 

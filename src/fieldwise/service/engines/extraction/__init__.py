@@ -1,7 +1,7 @@
 """The versioned extraction engine: what a processor version's ``config`` means.
 
 - :func:`validate_config` turns a raw config into an :class:`ExtractionConfig` (or raises
-  :class:`fieldwise.errors.ConfigError` naming the bad key).
+  :class:`fieldwise._errors.ConfigError` naming the bad key).
 - :func:`extract` runs it over a
   :class:`~fieldwise.service.engines.parsing.ParsedDocument` and returns
   the "Processor run output" ``{"value": ..., "metadata": ...}``.

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
 __all__ = [

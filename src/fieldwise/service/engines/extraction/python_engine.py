@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fieldwise.errors import FieldwiseError
+from fieldwise._errors import FieldwiseError
 from fieldwise.service.engines.extraction.config import ExtractionConfig
 from fieldwise.service.engines.extraction.output import metadata_entry
 from fieldwise.service.engines.parsing import ParsedDocument

@@ -10,7 +10,7 @@ FieldwiseError
 
 from __future__ import annotations
 
-from fieldwise.errors import FieldwiseError
+from fieldwise._errors import FieldwiseError
 
 __all__ = [
     "CorruptDocument",

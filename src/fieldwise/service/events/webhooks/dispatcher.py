@@ -25,7 +25,7 @@ from fieldwise.service.events.webhooks.store import (
     signing_target,
 )
 from fieldwise.service.state import ServiceState
-from fieldwise.webhooks.signature import sign
+from fieldwise.webhooks._signature import sign
 
 log = logging.getLogger("fieldwise.service.webhooks")
 

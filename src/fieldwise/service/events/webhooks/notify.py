@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from sqlalchemy import Engine, select, update
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service.events.webhooks.tables import notifications
 from fieldwise.service.ids import isoformat
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, insert, or_, select, update
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service.events.outbox import envelope, events
 from fieldwise.service.events.webhooks.delivery import AttemptResult
 from fieldwise.service.events.webhooks.schedule import MAX_ATTEMPTS, next_delay

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from fieldwise.config import ServiceSettings
+from fieldwise._config import ServiceSettings
 from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing, Principal, generate_key, hash_key
 from fieldwise.service.http.dependencies import fetch

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from fieldwise._errors import CompareError, FieldwiseError
 from fieldwise.compare import specs_from_recorded
-from fieldwise.errors import CompareError, FieldwiseError
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs import Job, fail_or_release, requeue

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare import FieldSpec, build_frame, compare
-from fieldwise.compare.outcomes import OUTCOMES
+from fieldwise.compare._outcomes import OUTCOMES
 
 _FIELD_FIGURES = ("accuracy", "precision", "recall", "f1", "mean_score")
 

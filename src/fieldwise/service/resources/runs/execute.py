@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from fieldwise.errors import ConfigError
+from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.extraction import (
     ExtractionError,

@@ -1,0 +1,74 @@
+"""How the toolkit reaches a service: the configured remote one, or the embedded local one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fieldwise._config import ClientSettings
+from fieldwise._errors import ConfigError
+from fieldwise.client import AsyncClient, Client
+from fieldwise.service.server import RunningService, embedded_settings, start_in_thread
+
+
+@dataclass
+class ServiceConnection:
+    """A base URL and key to talk to, plus the embedded service behind them if we started it."""
+
+    base_url: str
+    api_key: str
+    settings: ClientSettings
+    #: Stable name of the service for local state: the base URL, or ``local:<data dir>`` for
+    #: the embedded service (whose port changes on every start).
+    identity: str
+    embedded: RunningService | None = None
+
+    def client(self, **kwargs: Any) -> Client:
+        return Client(
+            self.base_url,
+            self.api_key,
+            timeout=self.settings.timeout,
+            max_retries=self.settings.max_retries,
+            **kwargs,
+        )
+
+    def async_client(self, **kwargs: Any) -> AsyncClient:
+        return AsyncClient(
+            self.base_url,
+            self.api_key,
+            timeout=self.settings.timeout,
+            max_retries=self.settings.max_retries,
+            **kwargs,
+        )
+
+    def close(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+    def __enter__(self) -> ServiceConnection:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> ServiceConnection:
+    """Connect to ``settings.base_url``; without one, start the embedded local service."""
+    if settings.base_url:
+        if not settings.api_key:
+            raise ConfigError(
+                f"no API key for {settings.base_url}: pass --api-key or set FIELDWISE_API_KEY"
+            )
+        base_url = settings.base_url.rstrip("/")
+        return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
+    service = embedded_settings(data_dir)
+    running = start_in_thread(service)
+    return ServiceConnection(
+        running.base_url,
+        running.api_key,
+        settings,
+        identity=f"local:{service.data_dir.resolve()}",
+        embedded=running,
+    )

@@ -1,0 +1,206 @@
+"""``fieldwise compare``, ``report``, ``gate`` and ``publish``: read a run set, never re-run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from fieldwise._errors import ConfigError
+from fieldwise.cli._context import CliContext, json_option, pass_cli
+from fieldwise.cli._loading import (
+    RESULTS_DIR_OPTION,
+    RunsetTarget,
+    append_job_summary,
+    echo_verdict,
+    load_analysis,
+    runset_options,
+)
+from fieldwise.cli._output import echo_json
+from fieldwise.cli._shapes import comparison_json, gate_json
+from fieldwise.compare import render_table, write_frames
+from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
+from fieldwise.gate import Verdict, publish_if_passed
+from fieldwise.report import FORMATS, make_environment
+from fieldwise.runner import load_runset
+
+_POLICY = click.option(
+    "--policy",
+    "policy_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Gate policy TOML [default: the dataset's [gate] and critical fields].",
+)
+
+
+def _formats(value: str) -> list[str]:
+    wanted = [f.strip() for f in value.split(",") if f.strip()]
+    unknown = [f for f in wanted if f not in FORMATS]
+    if unknown or not wanted:
+        raise click.BadParameter(f"choose from {', '.join(FORMATS)}", param_hint="--format")
+    return wanted
+
+
+@click.command("compare")
+@runset_options
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write every comparison table as Parquet into this folder.",
+)
+@json_option
+@pass_cli
+def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json: bool) -> None:
+    """Compare the versions of one or more run sets field by field and print the tables.
+
+    Field accuracy (correct / expected) per field and version, strict and cell accuracy,
+    precision, recall and F1; each candidate against the baseline: flips (fixed /
+    regressed), McNemar p (Holm-adjusted across every candidate), the minimum detectable
+    effect beside each non-significant field, and a bootstrap interval of the delta.
+    Several RUNSETs are compared side by side only when their ground truth and spec agree
+    (else the command names what changed and exits 2, unless --force).
+    """
+    analysis = load_analysis(cli, target, with_policy=False)
+    if as_json:
+        if out is not None:
+            write_frames(analysis.scored.result, out)
+        echo_json(comparison_json(analysis))
+        return
+    for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
+        click.echo(f"FORCED despite: {forced}")
+    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
+    click.echo(render_table(analysis.scored.result, labels))
+    failed = analysis.scored.failed_runs
+    if failed:
+        names = ", ".join(sorted({f"{f.shown} ({f.version})" for f in failed})[:10])
+        click.echo(f"{len(failed)} failed or missing run(s) counted as missed values: {names}")
+    if out is not None:
+        paths = write_frames(analysis.scored.result, out)
+        click.echo(f"wrote {len(paths)} tables to {out}")
+
+
+@click.command("report")
+@runset_options
+@_POLICY
+@click.option(
+    "--format",
+    "formats",
+    default="html,md,junit,json",
+    show_default=True,
+    help="Comma-separated: html, md, junit, json.",
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder [default: reports/<dataset>/<time>-<baseline>-vs-<candidate>/].",
+)
+@json_option
+@pass_cli
+def report_cmd(
+    cli: CliContext,
+    target: RunsetTarget,
+    policy_path: Path | None,
+    formats: str,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Render the report of a run set: self-contained HTML, Markdown, JUnit XML, JSON."""
+    wanted = _formats(formats)
+    analysis = load_analysis(cli, target, policy_path=policy_path)
+    paths = write_outputs(
+        analysis, wanted, out, make_environment(), documents_root=target.dataset_path
+    )
+    if as_json:
+        shape = gate_json(analysis)
+        shape["reports"] = {fmt: str(path) for fmt, path in paths.items()}
+        echo_json(shape)
+        return
+    echo_verdict(analysis)
+    for fmt, path in paths.items():
+        click.echo(f"{fmt}: {path}")
+
+
+@click.command("gate")
+@runset_options
+@_POLICY
+@json_option
+@click.pass_context
+def gate_cmd(
+    ctx: click.Context, target: RunsetTarget, policy_path: Path | None, as_json: bool
+) -> None:
+    """Decide whether each candidate of a run set may be published.
+
+    Exit 0 pass, 1 fail (reasons printed), 3 inconclusive (a non-inferiority margin the
+    documents can neither confirm nor refute), 2 error (could not decide). With several
+    candidates the worst verdict sets the exit code. The verdicts are saved with the run set
+    for `fieldwise publish`.
+    """
+    cli = ctx.find_object(CliContext)
+    assert cli is not None
+    analysis = load_analysis(cli, target, policy_path=policy_path)
+    if not analysis.verdicts:
+        raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
+    save_verdict(analysis)
+    if as_json:
+        echo_json(gate_json(analysis))
+    else:
+        echo_verdict(analysis)
+    append_job_summary(cli, analysis)
+    ctx.exit(analysis.exit_code)
+
+
+@click.command("publish")
+@click.option("--processor", "processor_id", required=True, help="Processor id.")
+@click.option("--version", "version_id", required=True, help="Version id to publish (ver_…).")
+@click.option(
+    "--runset",
+    "runset_id",
+    required=True,
+    help="Run set whose saved verdict (from gate, report or evaluate) must pass.",
+)
+@RESULTS_DIR_OPTION
+@click.option("--force", is_flag=True, help="Publish even without a passing verdict (logged).")
+@pass_cli
+def publish_cmd(
+    cli: CliContext,
+    processor_id: str,
+    version_id: str,
+    runset_id: str,
+    results_dir: Path,
+    force: bool,
+) -> None:
+    """Publish a drafted version, only if the run set's verdict for it passed."""
+    runset = load_runset(runset_id, results_dir)
+    path = runset.directory / VERDICT_FILE
+    if not path.is_file():
+        raise ConfigError(
+            f"run set {runset_id} has no verdict yet: run `fieldwise gate {runset_id}` first"
+        )
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    if saved.get("processor_id") != processor_id:
+        raise ConfigError(
+            f"run set {runset_id} evaluated processor "
+            f"{saved.get('processor_id')!r}, not {processor_id!r}"
+        )
+    # the verdict for this version when the run set had several candidates
+    mine = [v for v in saved.get("verdicts", []) if v.get("candidate") == version_id]
+    chosen = mine[0] if mine else saved
+    verdict = Verdict(
+        passed=bool(chosen["passed"]),
+        reasons=tuple(chosen.get("reasons", ())),
+        rules=(),
+        baseline=str(saved.get("baseline")),
+        candidate=str(chosen.get("candidate")),
+        policy_source=str(path),
+        status=str(chosen.get("status") or ""),
+    )
+    version = publish_if_passed(
+        cli.client(),
+        processor_id,
+        version_id,
+        verdict,
+        force=force,
+        log=lambda m: click.echo(f"warning: {m}", err=True),
+    )
+    click.echo(f"published {processor_id}/{version.id}")

@@ -1,0 +1,159 @@
+"""``fieldwise evaluate``: the main job in one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._loading import append_job_summary, echo_verdict, now_iso
+from fieldwise.cli._output import echo_json
+from fieldwise.cli._shapes import evaluation_json
+from fieldwise.evaluate import EvaluationOptions, evaluate
+from fieldwise.report import FORMATS
+from fieldwise.runner import Progress as RunProgress
+
+
+@click.command("evaluate")
+@click.argument("dataset", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--baseline",
+    default="published",
+    show_default=True,
+    help="Baseline version: an id, 'published' or 'latest-draft'.",
+)
+@click.option(
+    "--candidate",
+    "candidates",
+    multiple=True,
+    default=("latest-draft",),
+    show_default=True,
+    help="Candidate version: an id, 'published' or 'latest-draft'; repeat for several "
+    "(each is compared with the baseline).",
+)
+@click.option(
+    "--policy",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Gate policy TOML [default: the dataset's [gate] and critical fields].",
+)
+@click.option("--publish", is_flag=True, help="Publish the candidate if the gate passes.")
+@click.option(
+    "--format",
+    "formats",
+    default=",".join(FORMATS),
+    show_default=True,
+    help="Report formats, comma-separated.",
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Report folder [default: reports/<dataset>/<time>-<baseline>-vs-<candidate>/].",
+)
+@click.option(
+    "--concurrency",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Processor runs in flight.",
+)
+@click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@json_option
+@click.pass_context
+def evaluate_cmd(
+    ctx: click.Context,
+    dataset: Path,
+    baseline: str,
+    candidates: tuple[str, ...],
+    policy: Path | None,
+    publish: bool,
+    formats: str,
+    out: Path | None,
+    concurrency: int,
+    no_cache: bool,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
+
+    With no --base-url this uses the embedded local service, and creates the dataset's
+    processor from its shipped configs (baseline published, candidate drafted) if needed.
+    Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
+    inconclusive (a margin the documents cannot decide), 2 on errors. Progress goes to
+    standard error, results to standard output.
+    """
+    cli = ctx.find_object(CliContext)
+    assert cli is not None
+    options = EvaluationOptions(
+        baseline=baseline,
+        candidate=candidates[0],
+        candidates=candidates,
+        policy=policy,
+        publish=publish,
+        formats=tuple(f.strip() for f in formats.split(",") if f.strip()),
+        out_dir=out,
+        concurrency=concurrency,
+        use_cache=not no_cache,
+    )
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]} · cached {task.fields[cached]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("runs", total=None, failed=0, cached=0)
+
+        def stage(text: str) -> None:
+            if not quiet:
+                bar.console.print(f"[dim]›[/dim] {text}")
+
+        def progress(p: RunProgress) -> None:
+            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
+
+        outcome = evaluate(
+            cli.connection(),
+            dataset,
+            options,
+            generated_at=now_iso(),
+            stage=stage,
+            progress=progress,
+        )
+    if as_json:
+        echo_json(evaluation_json(outcome))
+        append_job_summary(cli, outcome.analysis)
+        ctx.exit(outcome.analysis.exit_code)
+    runset = outcome.runset
+    click.echo(
+        f"run set {runset.runset_id}: {runset.done} pairs ({runset.cached} cached, "
+        f"{runset.failed} failed)"
+    )
+    figures = outcome.analysis.report.versions
+
+    def shown(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1%}"
+
+    base = figures[0].field_accuracy
+    for cand in figures[1:]:
+        which = f" ({cand.version})" if len(figures) > 2 else ""
+        acc = cand.field_accuracy
+        click.echo(
+            f"field accuracy (correct / expected): baseline {shown(base.value)} "
+            f"[{shown(base.low)}, {shown(base.high)}] → candidate {shown(acc.value)} "
+            f"[{shown(acc.low)}, {shown(acc.high)}]{which}"
+        )
+    echo_verdict(outcome.analysis)
+    append_job_summary(cli, outcome.analysis)
+    if outcome.published is not None:
+        click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
+    report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
+    if report is not None:
+        click.echo(f"report: {report}")
+    ctx.exit(outcome.analysis.exit_code)

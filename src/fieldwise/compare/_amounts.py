@@ -1,0 +1,120 @@
+"""Number and currency comparators: tolerances over parsed amounts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fieldwise._errors import CompareError
+from fieldwise.compare._base import (
+    BoolArray,
+    Comparator,
+    Comparison,
+    FloatArray,
+    IntArray,
+    comparison_of,
+    hashable,
+    normalized_keys,
+)
+from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
+from fieldwise.compare._vectorized import parse_number_strings
+
+__all__ = ["currency", "number"]
+
+
+def _parsed_amounts(
+    left: pd.Series[Any], right: pd.Series[Any], with_code: bool
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """Per cell of ``left`` then ``right``: the amount (NaN if none), a key (-1 empty, else the
+    key of the folded text of an unparsed value, 0 for a number) and the currency-code key.
+
+    Python numbers are converted in bulk; the unique strings are parsed by Arrow kernels
+    (:mod:`~fieldwise.compare._vectorized`) where they can be, by :func:`parse_number` /
+    :func:`parse_currency` otherwise.
+    """
+    if len(left) != len(right):
+        raise CompareError("comparator inputs differ in length")
+    values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+    empty = np.asarray(pd.isna(values), dtype=np.bool_)
+    values[empty] = np.nan
+    try:  # all numbers (or strings float() reads the same way parse_number does): one C pass
+        amounts = values.astype(np.float64)
+    except (TypeError, ValueError):
+        numeric = np.fromiter(
+            (isinstance(v, int | float) for v in values), dtype=np.bool_, count=len(values)
+        )
+        amounts = np.full(len(values), np.nan)
+        amounts[numeric] = values[numeric].astype(np.float64)
+    keys = np.where(empty, -1, 0).astype(np.intp)
+    codes = np.full(len(values), -1, dtype=np.intp)
+    rest = np.flatnonzero(~np.isfinite(amounts) & ~empty)
+    if with_code:  # a string amount may carry a code even when it parses as a number
+        rest = np.flatnonzero(~empty & np.array([isinstance(v, str | dict) for v in values]))
+    if len(rest):
+        try:
+            rcodes, uniques = pd.factorize(values[rest])
+        except TypeError:  # dicts ({"amount", "currency"}): factorize their JSON, parse originals
+            rcodes, _ = pd.factorize(np.array([hashable(v) for v in values[rest]], dtype=object))
+            _, first = np.unique(rcodes, return_index=True)
+            uniques = values[rest][first]
+        fast = np.full(len(uniques), np.nan)
+        if not with_code:
+            strings = [i for i, u in enumerate(uniques) if type(u) is str]
+            got, handled = parse_number_strings([uniques[i] for i in strings])
+            fast[np.asarray(strings, dtype=np.intp)[handled]] = got[handled]
+        parsed = [
+            parse_currency(u)
+            if with_code or isinstance(u, dict)
+            else (parse_number(u), None)
+            if f != f
+            else (f, None)
+            for u, f in zip(uniques, fast.tolist(), strict=True)
+        ]
+        amount = np.array([a if type(a) is float else np.nan for a, _ in parsed])
+        text = [a if isinstance(a, Unparsed) else None for a, _ in parsed]
+        is_empty_u = np.array([a is None for a, _ in parsed], dtype=np.bool_)
+        text_key = normalized_keys(text) + 1  # 0 stays "a number"
+        amounts[rest] = amount[rcodes]
+        keys[rest] = np.where(is_empty_u[rcodes], -1, text_key[rcodes])
+        codes[rest] = normalized_keys([c for _, c in parsed])[rcodes]
+    return amounts, keys, codes
+
+
+def _tolerant(
+    amounts: FloatArray, keys: IntArray, n: int, atol: float, rtol: float
+) -> tuple[IntArray, IntArray, BoolArray]:
+    """Within tolerance where both sides are numbers; equal folded text where both are not."""
+    lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
+    both = ~np.isnan(lv) & ~np.isnan(rv)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
+    text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
+    return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
+
+
+def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:
+    """|predicted - expected| <= atol + rtol * |expected|, after parsing number strings."""
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        amounts, keys, _ = _parsed_amounts(left, right, with_code=False)
+        return comparison_of(*_tolerant(amounts, keys, len(left), atol, rtol))
+
+    return compare
+
+
+def currency(
+    *, atol: float = 0.005, rtol: float = 0.0, currency_required: bool = False
+) -> Comparator:
+    """An amount within tolerance; with ``currency_required`` the codes must be equal too
+    (a value without a code then only matches another without one)."""
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        amounts, keys, codes = _parsed_amounts(left, right, with_code=currency_required)
+        lk, rk, match = _tolerant(amounts, keys, len(left), atol, rtol)
+        if currency_required:
+            match &= codes[: len(left)] == codes[len(left) :]
+        return comparison_of(lk, rk, match)
+
+    return compare

@@ -1,0 +1,195 @@
+"""Comparators: factories configured per field that return vectorized comparison functions.
+
+A comparator takes two equally long Series (left = expected, right = predicted; or two versions'
+predictions) and returns a :class:`Comparison`. Both columns are factorized together, each unique
+raw value is normalized once (numbers and numeric dates in bulk with Arrow kernels, the rest in
+Python), and the per-cell work is numpy over integer codes. Numbers and currency amounts live in
+:mod:`~fieldwise.compare._amounts`, the shared helpers in ``_base``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from rapidfuzz import fuzz, process
+
+from fieldwise._errors import CompareError
+from fieldwise.compare._amounts import currency, number
+from fieldwise.compare._base import (
+    Comparator,
+    Comparison,
+    comparison_of,
+    factorize_pair,
+    normalized_keys,
+    take_codes,
+)
+from fieldwise.compare._normalize import (
+    normalize_text,
+    parse_bool,
+    parse_date,
+)
+from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._vectorized import parse_date_strings
+
+__all__ = [
+    "Comparator",
+    "Comparison",
+    "boolean",
+    "comparator_for",
+    "currency",
+    "date",
+    "enum",
+    "exact_string",
+    "fuzzy_text",
+    "number",
+]
+
+
+def _keyed_bulk(normalize_all: Callable[[list[Any]], list[Any]]) -> Comparator:
+    """Equality of normalized values; ``normalize_all`` maps the list of unique raw values."""
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = factorize_pair(left, right)
+        keys = normalized_keys(normalize_all(uniques))
+        lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
+        return comparison_of(lk, rk, lk == rk)
+
+    return compare
+
+
+def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
+    return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
+
+
+def exact_string(
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+    fold_lines: bool = False,
+) -> Comparator:
+    """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation, every
+    space, line breaks of a multi-line value)."""
+    return _keyed(
+        partial(
+            normalize_text,
+            case_sensitive=case_sensitive,
+            normalize_whitespace=normalize_whitespace,
+            ignore_punctuation=ignore_punctuation,
+            ignore_spaces=ignore_spaces,
+            fold_lines=fold_lines,
+        )
+    )
+
+
+def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Comparator:
+    """Equality of enum labels after folding; a label matching an allowed value counts as it."""
+    canon = {normalize_text(v, case_sensitive=case_sensitive): v for v in values}
+
+    def norm(value: Any) -> Any:
+        text = normalize_text(value, case_sensitive=case_sensitive)
+        return canon.get(text, text)
+
+    return _keyed(norm)
+
+
+def boolean() -> Comparator:
+    """Equality of truth values read from yes/no, true/false, 1/0, ja/nein, x…"""
+    return _keyed(parse_bool)
+
+
+def date(date_order: str = "YMD") -> Comparator:
+    """Equality of ISO dates parsed from many forms; ``date_order`` reads ambiguous ones."""
+
+    def normalize_all(uniques: list[Any]) -> list[Any]:
+        strings = [i for i, u in enumerate(uniques) if type(u) is str]
+        iso, handled = parse_date_strings([uniques[i] for i in strings], date_order)
+        out: list[Any] = [None] * len(uniques)
+        done = set()
+        for i, value, ok in zip(strings, iso, handled.tolist(), strict=True):
+            if ok:
+                out[i] = value
+                done.add(i)
+        for i, u in enumerate(uniques):
+            if i not in done:
+                out[i] = parse_date(u, date_order=date_order)
+        return out
+
+    return _keyed_bulk(normalize_all)
+
+
+def fuzzy_text(
+    *,
+    threshold: float = 0.9,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+    fold_lines: bool = False,
+) -> Comparator:
+    """rapidfuzz ``ratio`` similarity (0..1) of the folded texts; a match when >= threshold.
+
+    Similarity is computed once per unique (expected, predicted) pair with ``process.cpdist``.
+    """
+    norm = partial(
+        normalize_text,
+        case_sensitive=case_sensitive,
+        normalize_whitespace=normalize_whitespace,
+        ignore_punctuation=ignore_punctuation,
+        ignore_spaces=ignore_spaces,
+        fold_lines=fold_lines,
+    )
+
+    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        lc, rc, uniques = factorize_pair(left, right)
+        texts = [norm(u) for u in uniques]
+        keys = normalized_keys(texts)
+        lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
+        score = np.zeros(len(lk), dtype=np.float64)
+        both = (lk >= 0) & (rk >= 0)
+        if both.any():
+            width = int(keys.max()) + 1
+            pair = lk[both].astype(np.int64) * width + rk[both]
+            pair_codes, pairs = pd.factorize(pair)
+            by_key = {int(k): texts[i] for i, k in enumerate(keys) if k >= 0}
+            queries = [by_key[int(p) // width] for p in pairs]
+            choices = [by_key[int(p) % width] for p in pairs]
+            sims = process.cpdist(queries, choices, scorer=fuzz.ratio, dtype=np.float64) / 100.0
+            score[both] = np.asarray(sims, dtype=np.float64)[pair_codes]
+        return comparison_of(lk, rk, score >= threshold - 1e-12, score)
+
+    return compare
+
+
+def comparator_for(spec: FieldSpec) -> Comparator:
+    """The comparator that ``spec`` describes (arrays are aligned first, see ``align``)."""
+    folds = {
+        "case_sensitive": spec.case_sensitive,
+        "normalize_whitespace": spec.normalize_whitespace,
+        "ignore_punctuation": spec.ignore_punctuation,
+        "ignore_spaces": spec.ignore_spaces,
+        "fold_lines": spec.fold_lines,
+    }
+    match spec.type:
+        case "string":
+            return exact_string(**folds)
+        case "text":
+            return fuzzy_text(threshold=spec.threshold, **folds)
+        case "number":
+            return number(atol=spec.atol, rtol=spec.rtol)
+        case "currency":
+            return currency(
+                atol=spec.atol, rtol=spec.rtol, currency_required=spec.currency_required
+            )
+        case "date":
+            return date(spec.date_order)
+        case "enum":
+            return enum(spec.values, case_sensitive=spec.case_sensitive)
+        case "boolean":
+            return boolean()
+    raise CompareError(f"field {spec.name!r}: no comparator for type {spec.type!r}")

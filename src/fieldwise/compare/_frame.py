@@ -1,0 +1,132 @@
+"""The comparison frame: one long table (item, field, version, expected, predicted, confidence)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from fieldwise._errors import CompareError
+
+__all__ = ["FRAME_COLUMNS", "build_frame", "flatten", "validate_frame"]
+
+FRAME_COLUMNS = ("item", "field", "version", "expected", "predicted", "confidence")
+
+
+def flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested objects to dotted paths; arrays of objects stay one field (rows flattened too)."""
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        path = f"{prefix}{key}"
+        if isinstance(item, Mapping):
+            out.update(flatten(item, f"{path}."))
+        elif isinstance(item, list) and item and all(isinstance(r, Mapping) for r in item):
+            out[path] = [flatten(r) for r in item]
+        else:
+            out[path] = item
+    return out
+
+
+def _confidence(metadata: Mapping[str, Any], path: str, value: Any) -> float:
+    """The cell's confidence; for an array field the *minimum* over its cells.
+
+    The minimum, not the mean: one doubtful cell makes the table doubtful, and the threshold
+    recommended from these figures must be safe to auto-accept on.
+    """
+
+    def read(key: str) -> float | None:
+        meta = metadata.get(key)
+        if isinstance(meta, Mapping) and isinstance(meta.get("confidence"), int | float):
+            return float(meta["confidence"])
+        return None
+
+    own = read(path)
+    if own is not None or not isinstance(value, list):
+        return math.nan if own is None else own
+    found = [
+        c
+        for i, row in enumerate(value)
+        if isinstance(row, Mapping)
+        for col in row
+        if (c := read(f"{path}.{i}.{col}")) is not None
+    ]
+    return min(found) if found else math.nan
+
+
+def build_frame(
+    truth: Mapping[str, Mapping[str, Any]],
+    predictions: Mapping[str, Mapping[str, Mapping[str, Any]]],
+) -> pd.DataFrame:
+    """Flatten ground truth and run outputs into the long comparison frame.
+
+    ``truth`` maps item id to its ground-truth object; ``predictions`` maps version to item id to
+    a run output ``{"value": {...}, "metadata": {"<dotted path>": {"confidence": ...}}}``. Every
+    version gets a row per (item, field) that either side has; an item a version has no output for
+    gets rows with no prediction (its fields count as missed). Rows are sorted by version, item,
+    field. Raises :class:`CompareError` for a prediction of an item that has no ground truth.
+    """
+    flat_truth = {str(item): flatten(gt) for item, gt in truth.items()}
+    records: list[tuple[str, str, str, Any, Any, float]] = []
+    for version in sorted(predictions):
+        outputs = predictions[version]
+        unknown = sorted(set(map(str, outputs)) - set(flat_truth))
+        if unknown:
+            raise CompareError(
+                f"version {version!r}: prediction for {unknown[0]!r} has no ground truth"
+            )
+        by_item = {str(k): v for k, v in outputs.items()}
+        for item in sorted(flat_truth):
+            expected = flat_truth[item]
+            output = by_item.get(item) or {}
+            value = output.get("value") or {}
+            metadata = output.get("metadata") or {}
+            if not isinstance(value, Mapping) or not isinstance(metadata, Mapping):
+                raise CompareError(f"version {version!r}, item {item!r}: malformed run output")
+            predicted = flatten(value)
+            for field in sorted(expected.keys() | predicted.keys()):
+                got = predicted.get(field)
+                records.append(
+                    (
+                        item,
+                        field,
+                        str(version),
+                        expected.get(field),
+                        got,
+                        _confidence(metadata, field, got),
+                    )
+                )
+    frame = pd.DataFrame.from_records(records, columns=list(FRAME_COLUMNS))
+    for col in ("expected", "predicted"):
+        frame[col] = frame[col].astype(object)
+    frame["confidence"] = frame["confidence"].astype("float64")
+    return frame
+
+
+def validate_frame(frame: pd.DataFrame) -> None:
+    """Raise :class:`CompareError` unless ``frame`` has the comparison columns."""
+    missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
+    if missing:
+        raise CompareError(f"comparison frame lacks column(s): {', '.join(missing)}")
+    keys = [_codes(frame[c]) for c in ("item", "field", "version")]
+    sizes = [int(k.max()) + 2 if len(k) else 1 for k in keys]
+    # one int64 per row (codes are -1 for a missing key, hence the +1): duplicates in C speed
+    combined = ((keys[0] + 1) * sizes[1] + keys[1] + 1) * sizes[2] + keys[2] + 1
+    span = sizes[0] * sizes[1] * sizes[2]
+    if span <= 8 * len(combined) + 1_000_000:  # dense enough: count, no hashing
+        duplicated = bool(len(combined)) and int(np.bincount(combined, minlength=span).max()) > 1
+    else:
+        duplicated = not pd.Index(combined).is_unique
+    if duplicated:
+        raise CompareError("comparison frame has duplicate (item, field, version) rows")
+
+
+def _codes(column: pd.Series[Any]) -> npt.NDArray[np.int64]:
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+    else:
+        codes = np.asarray(pd.Categorical(column).codes)
+    return np.asarray(codes, dtype=np.int64)

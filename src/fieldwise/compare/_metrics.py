@@ -1,0 +1,257 @@
+"""Metrics per field, per version and per document, from scored cells.
+
+Definitions (a *prediction* is a cell with a predicted value; it is the positive class):
+
+- ``correct`` is a true positive; ``spurious`` (a value where none was expected) a false
+  positive; ``missed`` (nothing where a value was expected) a false negative; ``wrong`` (a value
+  that differs) is both a false positive *and* a false negative; ``both_empty`` is a true negative.
+- precision = correct / (correct + wrong + spurious); recall = correct / (correct + wrong + missed);
+  F1 their harmonic mean, computed by ``sklearn.metrics.precision_recall_fscore_support`` with
+  ``labels=[1]`` and ``zero_division=0.0`` (no predictions gives precision 0).
+- support = cells with an expected value (correct + wrong + missed).
+- **field accuracy** = correct / expected, expected = cells with a ground-truth value
+  (correct + wrong + missed): the headline figure, what Google Document AI and Extend call
+  accuracy. Its Wilson interval (``field_accuracy_low`` / ``_high``) is over expected cells.
+- **strict accuracy** = correct / (correct + wrong + missed + spurious): field accuracy with
+  spurious values (a value where none was expected) counted against it.
+- **cell accuracy** (column ``accuracy``) = (correct + both_empty) / all cells: the share of
+  cells that need no correction.
+- Overall figures pool the cells of all fields, each weighted by its field's ``weight``
+  (the overall Wilson interval takes the weighted share over the unweighted count of cells).
+- A document is *all correct* when every one of its cells is correct or both_empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from fieldwise.compare._intervals import wilson_bounds
+from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare._spec import FieldSpec
+
+__all__ = ["document_table", "field_metrics", "outcome_metrics", "overall_metrics"]
+
+# (y_true, y_pred) per outcome; "wrong" appears twice: one FN sample and one FP sample
+_Y_TRUE = np.array([1, 1, 0, 1, 0, 0])
+_Y_PRED = np.array([1, 0, 1, 0, 1, 0])
+_OUTCOME_OF_SAMPLE = ("correct", "missed", "spurious", "wrong", "wrong", "both_empty")
+
+
+def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Precision, recall, F1 for many groups at once (rows of ``counts``, columns in
+    :data:`OUTCOMES` order), in one sklearn call: group g is class g, "not predicted" class -1."""
+    groups = counts.shape[0]
+    if groups == 0:
+        return np.zeros((0, 3))
+    order = [OUTCOMES.index(o) for o in _OUTCOME_OF_SAMPLE]
+    g = np.repeat(np.arange(groups), len(order))
+    y_true = np.where(np.tile(_Y_TRUE, groups) == 1, g, -1)
+    y_pred = np.where(np.tile(_Y_PRED, groups) == 1, g, -1)
+    weights = counts[:, order].ravel()
+    if weights.sum() == 0:
+        return np.zeros((groups, 3))
+    # Imported on use: importing scipy/scikit-learn costs seconds, which every CLI command
+    # and the embedded service would otherwise pay at start-up.
+    from sklearn.metrics import precision_recall_fscore_support
+
+    precision, recall, f1, _ = precision_recall_fscore_support(
+        y_true,
+        y_pred,
+        labels=list(range(groups)),
+        average=None,
+        sample_weight=weights,
+        zero_division=0.0,
+    )
+    out: npt.NDArray[np.float64] = np.stack([precision, recall, f1], axis=1).astype(np.float64)
+    return out
+
+
+def _accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    # over cells, not over the sklearn samples (a wrong cell is two samples there)
+    ok = counts[:, [OUTCOMES.index(o) for o in OK_OUTCOMES]].sum(axis=1)
+    total = counts.sum(axis=1)
+    out: npt.NDArray[np.float64] = np.divide(ok, total, out=np.zeros_like(ok), where=total > 0)
+    return out
+
+
+def _share(
+    counts: npt.NDArray[np.float64], num: tuple[str, ...], den: tuple[str, ...]
+) -> npt.NDArray[np.float64]:
+    """sum(num outcomes) / sum(den outcomes) per row; NaN where the denominator is 0."""
+    top = counts[:, [OUTCOMES.index(o) for o in num]].sum(axis=1)
+    bottom = counts[:, [OUTCOMES.index(o) for o in den]].sum(axis=1)
+    out: npt.NDArray[np.float64] = np.divide(
+        top, bottom, out=np.full_like(top, np.nan), where=bottom > 0
+    )
+    return out
+
+
+_EXPECTED = ("correct", "wrong", "missed")
+_STRICT = ("correct", "wrong", "missed", "spurious")
+
+
+def field_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """correct / expected per row of outcome counts (NaN without expected values)."""
+    return _share(counts, ("correct",), _EXPECTED)
+
+
+def strict_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """correct / (correct + wrong + missed + spurious) per row (NaN when all are 0)."""
+    return _share(counts, ("correct",), _STRICT)
+
+
+def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
+    """Field accuracy, strict accuracy, cell accuracy, precision, recall and F1 from (possibly
+    weighted) outcome counts (see the module docstring; NaN where a figure has no cells)."""
+    row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
+    p, r, f = _prf(row)[0]
+    return {
+        "field_accuracy": float(field_accuracy(row)[0]),
+        "strict_accuracy": float(strict_accuracy(row)[0]),
+        "accuracy": float(_accuracy(row)[0]),
+        "precision": float(p),
+        "recall": float(r),
+        "f1": float(f),
+    }
+
+
+def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]]:
+    cat = column.cat if isinstance(column.dtype, pd.CategoricalDtype) else None
+    if cat is None:
+        categorical = pd.Categorical(column)
+        return np.asarray(categorical.codes, dtype=np.int64), pd.Index(categorical.categories)
+    return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
+
+
+def _outcome_counts(
+    group: npt.NDArray[np.int64],
+    groups: int,
+    outcome: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64] | None = None,
+) -> npt.NDArray[np.float64]:
+    """(groups x outcomes) counts, or sums of ``weights``, in one bincount."""
+    flat = np.bincount(
+        group * len(OUTCOMES) + outcome, weights=weights, minlength=groups * len(OUTCOMES)
+    )
+    return np.asarray(flat, dtype=np.float64).reshape(groups, len(OUTCOMES))
+
+
+def field_metrics(
+    cells: pd.DataFrame, specs: Mapping[str, FieldSpec], *, confidence: float = 0.95
+) -> pd.DataFrame:
+    """One row per (version, field): type, weight, critical, outcome counts, support, n_cells,
+    field accuracy with its Wilson interval at ``confidence``, strict accuracy, cell accuracy,
+    precision / recall / f1 (see the module docstring) and ``mean_score``: the mean cell score
+    over cells that are not both_empty (partial credit: fuzzy text keeps its similarity; NaN
+    when every cell is both_empty)."""
+    v, versions = _codes(cells["version"])
+    f, fields = _codes(cells["field"])
+    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    group = v * len(fields) + f
+    n_groups = len(versions) * len(fields)
+    counts = _outcome_counts(group, n_groups, o)
+    scored = o != OUTCOMES.index("both_empty")
+    score_sum = np.bincount(
+        group[scored], weights=cells["score"].to_numpy()[scored], minlength=n_groups
+    )
+    score_n = np.bincount(group[scored], minlength=n_groups)
+    present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
+    counts = counts[present]
+    prf = _prf(counts)
+    out = pd.DataFrame(counts.astype(np.int64), columns=list(OUTCOMES))
+    out.insert(0, "version", np.asarray(versions)[present // len(fields)])
+    out.insert(1, "field", np.asarray(fields)[present % len(fields)])
+    found = [specs[str(name)] for name in out["field"]]
+    out["type"] = [spec.type for spec in found]
+    out["weight"] = [spec.weight for spec in found]
+    out["critical"] = [spec.critical for spec in found]
+    out["support"] = out["correct"] + out["wrong"] + out["missed"]
+    out["n_cells"] = counts.sum(axis=1).astype(np.int64)
+    out["field_accuracy"] = field_accuracy(counts)
+    low, high = wilson_bounds(
+        counts[:, OUTCOMES.index("correct")],
+        out["support"].to_numpy(dtype=np.float64),
+        confidence=confidence,
+    )
+    out["field_accuracy_low"], out["field_accuracy_high"] = low, high
+    out["strict_accuracy"] = strict_accuracy(counts)
+    out["accuracy"] = _accuracy(counts)
+    out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["mean_score"] = score_sum[present] / score_n[present]
+    return out.loc[:, _FIELD_COLUMNS]
+
+
+_FIELD_COLUMNS = [
+    "version",
+    "field",
+    "type",
+    "weight",
+    "critical",
+    *OUTCOMES,
+    "support",
+    "n_cells",
+    "field_accuracy",
+    "field_accuracy_low",
+    "field_accuracy_high",
+    "strict_accuracy",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "mean_score",
+]
+
+
+def document_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per (version, item): cells, ok cells and whether all are ok."""
+    ok = cells["outcome"].isin(OK_OUTCOMES)
+    grouped = ok.groupby([cells["version"], cells["item"]], observed=True, sort=True)
+    table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
+    table["all_correct"] = table["n_cells"] == table["n_ok"]
+    return table.reset_index()
+
+
+def overall_metrics(
+    cells: pd.DataFrame, documents: pd.DataFrame, *, confidence: float = 0.95
+) -> pd.DataFrame:
+    """One row per version: weighted pooled metrics (field accuracy with its Wilson interval,
+    strict and cell accuracy, P/R/F1), support, documents and the share of documents with every
+    field correct."""
+    v, versions = _codes(cells["version"])
+    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
+    table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
+    table = table.loc[_outcome_counts(v, len(versions), o).sum(axis=1) > 0]
+    support = (
+        cells.loc[cells["outcome"].isin(["correct", "wrong", "missed"])]
+        .groupby("version", observed=True)
+        .size()
+    )
+    by_version = documents.groupby("version", observed=True)["all_correct"]
+    n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
+    rows = []
+    for version, counts in table.iterrows():
+        figures = outcome_metrics({o: float(counts[o]) for o in OUTCOMES})
+        n = float(support.get(version, 0))
+        low, high = wilson_bounds(
+            np.array([figures["field_accuracy"] * n]), np.array([n]), confidence=confidence
+        )
+        rows.append(
+            {
+                "version": version,
+                "support": int(support.get(version, 0)),
+                "n_cells": int((cells["version"] == version).sum()),
+                "documents": int(n_docs[version]),
+                "all_fields_correct_rate": float(rate[version]),
+                **figures,
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,269 @@
+"""The pure entry point: ``compare(frame, specs, ...) -> ComparisonResult``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from fieldwise._errors import CompareError
+from fieldwise.compare._confidence import calibration_table, confidence_sweep
+from fieldwise.compare._lists import list_metrics, row_tests
+from fieldwise.compare._metrics import document_table, field_metrics, overall_metrics
+from fieldwise.compare._nulls import empty_columns
+from fieldwise.compare._outcomes import score_cells
+from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._stats import (
+    BootstrapInterval,
+    bootstrap_delta,
+    holm,
+    significance_tables,
+)
+from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
+
+__all__ = ["FRAME_NAMES", "ComparisonResult", "compare"]
+
+#: The DataFrame attributes of :class:`ComparisonResult`, in a fixed order.
+FRAME_NAMES = (
+    "cells",
+    "fields",
+    "overall",
+    "documents",
+    "row_counts",
+    "lists",
+    "row_tests",
+    "empty_columns",
+    "flips",
+    "significance",
+    "confidence",
+    "calibration",
+    "suspected_truth_errors",
+)
+
+#: Frames keyed by candidate; the others are keyed by version (a pair view keeps the baseline
+#: and the chosen candidate).
+_BY_CANDIDATE = ("row_tests", "empty_columns", "flips", "significance", "suspected_truth_errors")
+_BY_VERSION = tuple(name for name in FRAME_NAMES if name not in _BY_CANDIDATE)
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonResult:
+    """Everything :func:`compare` computed; tables are DataFrames, figures plain Python values.
+
+    Frames (see each module's docstring for definitions):
+    ``cells`` every scored cell; ``fields`` metrics per (version, field); ``overall`` per version;
+    ``documents`` per (version, item); ``row_counts`` list rows expected / predicted / matched;
+    ``lists`` row recall, cardinality error and truncation prefix per (version, list field);
+    ``row_tests`` complete lists lost / gained per (candidate, list field);
+    ``empty_columns`` fields a candidate left empty wherever the baseline had values;
+    ``flips`` per (candidate, field, item) transition; ``significance`` per (candidate, field)
+    flip counts, McNemar p, Holm p (across every candidate), the Newcombe interval of the delta,
+    the minimum detectable effect and power warnings; ``confidence`` the threshold sweep;
+    ``calibration`` ECE and recommended threshold per version; ``suspected_truth_errors``.
+
+    ``candidates`` are every version compared with the baseline; ``candidate`` (and the figures
+    named for it) is the first. :meth:`for_candidate` gives the view of one pair. Candidate
+    frames are empty and candidate figures ``None`` without a candidate.
+    """
+
+    baseline: str
+    candidate: str | None
+    accuracy_baseline: float
+    accuracy_candidate: float | None
+    delta: float | None
+    bootstrap: BootstrapInterval | None
+    recommended_threshold: float | None
+    warnings: tuple[str, ...]
+    cells: pd.DataFrame
+    fields: pd.DataFrame
+    overall: pd.DataFrame
+    documents: pd.DataFrame
+    row_counts: pd.DataFrame
+    flips: pd.DataFrame
+    significance: pd.DataFrame
+    confidence: pd.DataFrame
+    calibration: pd.DataFrame
+    suspected_truth_errors: pd.DataFrame
+    lists: pd.DataFrame = field(default_factory=pd.DataFrame)
+    row_tests: pd.DataFrame = field(default_factory=pd.DataFrame)
+    empty_columns: pd.DataFrame = field(default_factory=pd.DataFrame)
+    candidates: tuple[str, ...] = ()
+    bootstraps: Mapping[str, BootstrapInterval] = field(default_factory=dict)
+    declared_fields: frozenset[str] = frozenset()
+    alpha: float = 0.05
+    power: float = 0.8
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The baseline, then every candidate."""
+        return (self.baseline, *self.candidates)
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """The tables by name, in :data:`FRAME_NAMES` order."""
+        return {name: getattr(self, name) for name in FRAME_NAMES}
+
+    def for_candidate(self, candidate: str) -> ComparisonResult:
+        """The baseline against ``candidate`` alone (p-values keep the Holm adjustment made
+        across every candidate). Raises :class:`CompareError` for an unknown candidate."""
+        if candidate not in self.candidates:
+            raise CompareError(f"version {candidate!r} is not a candidate of this comparison")
+        if self.candidates == (candidate,):
+            return self
+        pair = {self.baseline, candidate}
+        frames: dict[str, pd.DataFrame] = {}
+        for name in _BY_VERSION:
+            frame = getattr(self, name)
+            keep = frame["version"].astype(str).isin(pair) if "version" in frame else None
+            frames[name] = frame if keep is None else frame.loc[keep.to_numpy()]
+        for name in _BY_CANDIDATE:
+            frame = getattr(self, name)
+            keep = frame["candidate"] == candidate if "candidate" in frame else None
+            frames[name] = frame if keep is None else frame.loc[keep.to_numpy()]
+        frames = {k: v.reset_index(drop=True) for k, v in frames.items()}
+        cells = frames["cells"]
+        for key in ("version",):
+            cells[key] = cells[key].cat.remove_unused_categories()
+        boot = self.bootstraps.get(candidate)
+        accuracy = dict(zip(self.overall["version"], self.overall["accuracy"], strict=True))
+        return ComparisonResult(
+            baseline=self.baseline,
+            candidate=candidate,
+            accuracy_baseline=self.accuracy_baseline,
+            accuracy_candidate=float(accuracy[candidate]),
+            delta=None if boot is None else boot.delta,
+            bootstrap=boot,
+            recommended_threshold=_threshold(frames["calibration"], candidate),
+            warnings=_warnings(frames["significance"], frames["row_counts"]),
+            candidates=(candidate,),
+            bootstraps={candidate: boot} if boot is not None else {},
+            declared_fields=self.declared_fields,
+            alpha=self.alpha,
+            power=self.power,
+            **frames,
+        )
+
+
+def _threshold(calibration: pd.DataFrame, target: str) -> float | None:
+    rec = calibration.loc[calibration["version"] == target, "recommended_threshold"]
+    return float(rec.iloc[0]) if len(rec) and pd.notna(rec.iloc[0]) else None
+
+
+def _warnings(significance: pd.DataFrame, row_counts: pd.DataFrame) -> tuple[str, ...]:
+    warnings = [str(w) for w in significance.get("warning", pd.Series(dtype=str)) if w]
+    mismatched = row_counts.loc[row_counts["row_count_mismatch"].astype(bool)]
+    if len(mismatched):
+        warnings.append(
+            f"{len(mismatched)} list field(s) have a different number of rows "
+            "predicted than expected (see row_counts)"
+        )
+    return tuple(warnings)
+
+
+def _declared(specs: Mapping[str, FieldSpec], fields: Sequence[str]) -> frozenset[str]:
+    """The cell fields the specs describe (a list column counts when its list declares it)."""
+    out = set()
+    for name in fields:
+        parent, sep, column = name.partition("[].")
+        if name in specs or (
+            sep and parent in specs and any(c.name == column for c in specs[parent].columns)
+        ):
+            out.add(name)
+    return frozenset(out)
+
+
+def compare(
+    frame: pd.DataFrame,
+    specs: Mapping[str, FieldSpec],
+    *,
+    baseline: str,
+    candidate: str | None = None,
+    candidates: Sequence[str] = (),
+    seed: int = 0,
+    target_precision: float = 0.95,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    suspect_confidence: float = 0.9,
+) -> ComparisonResult:
+    """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field.
+
+    ``specs`` come from :func:`~fieldwise.compare.parse_field_specs`; fields without a spec
+    compare as folded strings. Each of ``candidates`` (or the one ``candidate``) is compared
+    with ``baseline``: flips, McNemar tests (Holm-corrected at ``alpha`` across every candidate
+    and field), Newcombe intervals and minimum detectable effects at ``power``, the bootstrap
+    interval of the accuracy delta (``n_bootstrap`` document resamples, ``seed``), list-row
+    tests, all-null columns and suspected ground-truth errors. Wilson intervals are at
+    1 - ``alpha``. The recommended confidence threshold is the first candidate's (else the
+    baseline's) lowest threshold reaching ``target_precision``. Pure: no I/O, deterministic
+    for a given seed.
+    """
+    chosen_candidates = list(candidates) or ([candidate] if candidate is not None else [])
+    if candidate is not None and candidates and candidate not in candidates:
+        raise CompareError("give the candidate in candidates, or only one of the two")
+    versions = set(frame["version"].unique()) if "version" in frame.columns else set()
+    for name in (baseline, *chosen_candidates):
+        if name not in versions:
+            raise CompareError(f"version {name!r} is not in the comparison frame")
+    if baseline in chosen_candidates:
+        raise CompareError("baseline and candidate are the same version")
+    if len(set(chosen_candidates)) != len(chosen_candidates):
+        raise CompareError("a candidate is given twice")
+    chosen = [baseline, *chosen_candidates]
+    cells, row_counts, resolved = score_cells(frame.loc[frame["version"].isin(chosen)], specs)
+    confidence_level = 1 - alpha
+    fields = field_metrics(cells, resolved, confidence=confidence_level)
+    documents = document_table(cells)
+    overall = overall_metrics(cells, documents, confidence=confidence_level)
+    calibration = calibration_table(cells, target_precision=target_precision)
+    accuracy = dict(zip(overall["version"], overall["accuracy"], strict=True))
+
+    flips, significance = significance_tables(
+        cells, baseline, chosen_candidates, alpha=alpha, power=power
+    )
+    tests = row_tests(row_counts, baseline, chosen_candidates)
+    tests["p_holm"] = holm([float(p) for p in tests["p_value"]])
+    boots = {
+        c: bootstrap_delta(cells, baseline, c, seed=seed, n_resamples=n_bootstrap)
+        for c in chosen_candidates
+    }
+    suspects = [
+        suspected_truth_errors(
+            cells, resolved, baseline, c, min_confidence=suspect_confidence
+        ).assign(candidate=c)
+        for c in chosen_candidates
+    ]
+    first = chosen_candidates[0] if chosen_candidates else None
+    interval = boots.get(first) if first is not None else None
+    return ComparisonResult(
+        baseline=baseline,
+        candidate=first,
+        accuracy_baseline=float(accuracy[baseline]),
+        accuracy_candidate=None if first is None else float(accuracy[first]),
+        delta=None if interval is None else interval.delta,
+        bootstrap=interval,
+        recommended_threshold=_threshold(calibration, first if first is not None else baseline),
+        warnings=_warnings(significance, row_counts),
+        cells=cells,
+        fields=fields,
+        overall=overall,
+        documents=documents,
+        row_counts=row_counts,
+        lists=list_metrics(row_counts),
+        row_tests=tests,
+        empty_columns=empty_columns(cells, baseline, chosen_candidates),
+        flips=flips,
+        significance=significance,
+        confidence=confidence_sweep(cells),
+        calibration=calibration,
+        suspected_truth_errors=(
+            pd.concat(suspects, ignore_index=True)
+            if suspects
+            else pd.DataFrame(columns=[*SUSPECT_COLUMNS, "candidate"])
+        ),
+        candidates=tuple(chosen_candidates),
+        bootstraps=boots,
+        declared_fields=_declared(resolved, sorted(fields["field"].astype(str).unique())),
+        alpha=alpha,
+        power=power,
+    )

@@ -1,0 +1,303 @@
+"""Statistics between versions: flips, McNemar exact tests with Holm, bootstrap, power.
+
+The paired unit is one field of one document: it is *ok* in a version when every cell of that
+field in that document is correct or both_empty (for a scalar field that is the one cell; for a
+line-item column, all of its rows). A unit a version has no cell for is ok (nothing expected,
+nothing predicted).
+
+Per field the significance table also gives Newcombe's paired interval of the unit accuracy
+delta at confidence 1 - alpha (what non-inferiority margins are judged on) and the minimum
+detectable effect at the observed discordance (Connor 1987, 80% power; see
+:mod:`fieldwise.compare._power`). With several candidates, Holm runs over every (candidate,
+field) test at once, so adding candidates cannot make a chance regression look significant.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from fieldwise.compare._intervals import newcombe_paired
+from fieldwise.compare._outcomes import OK_OUTCOMES
+from fieldwise.compare._power import minimum_detectable_effect
+
+__all__ = [
+    "SIGNIFICANCE_COLUMNS",
+    "TRANSITIONS",
+    "BootstrapInterval",
+    "bootstrap_delta",
+    "flip_units",
+    "format_p",
+    "holm",
+    "mcnemar_exact",
+    "p_phrase",
+    "paired_sample_size",
+    "significance_table",
+    "significance_tables",
+]
+
+TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
+SIGNIFICANCE_COLUMNS = (
+    "candidate",
+    "field",
+    *TRANSITIONS,
+    "n",
+    "delta",
+    "delta_low",
+    "delta_high",
+    "discordance",
+    "mde",
+    "p_value",
+    "p_holm",
+    "significant",
+    "required_n",
+    "warning",
+)
+
+
+def format_p(value: float | None) -> str:
+    """A p-value with three decimals, "<0.001" below that, "-" when missing: every p printed
+    reads alike (never "1" beside "0.000199")."""
+    if value is None or math.isnan(float(value)):
+        return "-"
+    p = float(value)
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_phrase(value: float | None, label: str = "p") -> str:
+    """``p=0.375`` or ``p<0.001`` (never ``p=<0.001``), for p-values inside sentences."""
+    text = format_p(value)
+    return f"{label}{text}" if text.startswith("<") else f"{label}={text}"
+
+
+def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
+    """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
+    both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong."""
+    pair = cells.loc[cells["version"].isin([baseline, candidate]), ["version", "field", "item"]]
+    ok = cells.loc[pair.index, "outcome"].isin(OK_OUTCOMES)
+    units = ok.groupby(
+        [pair["field"], pair["item"], pair["version"]], observed=True, sort=True
+    ).all()
+    wide = units.unstack("version").reindex(columns=[baseline, candidate])
+    wide = wide.astype("boolean").fillna(True).astype(bool)
+    b, c = wide[baseline].to_numpy(), wide[candidate].to_numpy()
+    transition = np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
+    out = pd.DataFrame(wide.index.to_frame(index=False))
+    out["ok_baseline"], out["ok_candidate"] = b, c
+    out["transition"] = pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS))
+    return out
+
+
+def mcnemar_exact(regressed: int, fixed: int) -> float:
+    """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
+    with p = 1/2 (1.0 when there are none)."""
+    n = regressed + fixed
+    # Imported on use: importing scipy/scikit-learn costs seconds, which every CLI command
+    # and the embedded service would otherwise pay at start-up.
+    from scipy.stats import binomtest
+
+    return 1.0 if n == 0 else float(binomtest(fixed, n, 0.5).pvalue)
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm step-down adjusted p-values, in the input order."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def paired_sample_size(
+    p_regress: float, p_fix: float, *, alpha: float = 0.05, power: float = 0.8
+) -> int | None:
+    """Documents needed for a two-sided McNemar test to detect this difference of paired
+    proportions (Connor 1987); ``None`` when there is no difference to detect."""
+    delta = p_fix - p_regress
+    discordant = p_fix + p_regress
+    if delta == 0 or discordant <= 0:
+        return None
+    from scipy.stats import norm  # imported on use, see mcnemar_exact
+
+    za, zb = float(norm.ppf(1 - alpha / 2)), float(norm.ppf(power))
+    n = (za * math.sqrt(discordant) + zb * math.sqrt(max(discordant - delta**2, 0.0))) ** 2
+    return math.ceil(n / delta**2)
+
+
+def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dict[str, object]]:
+    counts = (
+        units.groupby(["field", "transition"], observed=False, sort=True)
+        .size()
+        .unstack("transition", fill_value=0)
+        .reindex(columns=list(TRANSITIONS), fill_value=0)
+    )
+    rows: list[dict[str, object]] = []
+    for field, row in counts.iterrows():
+        c = {t: int(row[t]) for t in TRANSITIONS}
+        n = sum(c.values())
+        if n == 0:
+            continue
+        p = mcnemar_exact(c["regressed"], c["fixed"])
+        needed = paired_sample_size(c["regressed"] / n, c["fixed"] / n, alpha=alpha, power=power)
+        delta = (c["fixed"] - c["regressed"]) / n
+        discordance = (c["fixed"] + c["regressed"]) / n
+        interval = newcombe_paired(
+            c["both_right"], c["regressed"], c["fixed"], c["both_wrong"], confidence=1 - alpha
+        )
+        assert interval is not None
+        mde = minimum_detectable_effect(n, discordance, alpha=alpha, power=power)
+        warning = ""
+        if needed is not None and p >= alpha and needed > n:
+            warning = (
+                f"{field}: delta {100 * delta:+.1f} pp on {n} documents is not significant "
+                f"({p_phrase(p)}); about {needed} documents would detect it with "
+                f"{power:.0%} power"
+            )
+        rows.append(
+            {
+                "field": field,
+                **c,
+                "n": n,
+                "delta": delta,
+                "delta_low": interval.low,
+                "delta_high": interval.high,
+                "discordance": discordance,
+                "mde": np.nan if mde is None else mde,
+                "p_value": p,
+                "required_n": needed,
+                "warning": warning,
+            }
+        )
+    return rows
+
+
+def significance_table(
+    units: pd.DataFrame, *, alpha: float = 0.05, power: float = 0.8, candidate: str = ""
+) -> pd.DataFrame:
+    """Per field: the four flip counts, the accuracy delta of units with its Newcombe interval
+    at 1 - ``alpha``, the discordance and the minimum detectable effect at ``power``, McNemar
+    p, Holm-adjusted p, ``significant`` (Holm p < alpha), the documents needed to detect the
+    delta and a warning when the support is too small for it (:data:`SIGNIFICANCE_COLUMNS`)."""
+    rows = [{"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)]
+    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+
+
+_COLUMNS_BEFORE_HOLM = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
+
+
+def _with_holm(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    table = table.copy()
+    table["p_holm"] = holm([float(p) for p in table["p_value"]])
+    table["significant"] = table["p_holm"] < alpha
+    table["required_n"] = table["required_n"].astype("Int64")
+    table["mde"] = table["mde"].astype("float64")
+    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)
+
+
+def significance_tables(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidates: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Flips and significance of every candidate against ``baseline``, Holm-adjusted across
+    all (candidate, field) tests together; both frames carry a ``candidate`` column."""
+    flips, rows = [], []
+    for candidate in candidates:
+        units = flip_units(cells, baseline, candidate)
+        flips.append(units.assign(candidate=candidate))
+        rows += [
+            {"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)
+        ]
+    columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
+    flip_frame = (
+        pd.concat(flips, ignore_index=True).loc[:, columns]
+        if flips
+        else pd.DataFrame(columns=columns)
+    )
+    table = _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+    return flip_frame, table
+
+
+@dataclass(frozen=True)
+class BootstrapInterval:
+    """Percentile interval of the overall accuracy delta (candidate - baseline)."""
+
+    delta: float
+    low: float
+    high: float
+    confidence: float
+    n_resamples: int
+    seed: int
+    documents: int
+
+
+def bootstrap_delta(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidate: str,
+    *,
+    seed: int = 0,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+) -> BootstrapInterval:
+    """Resample documents with replacement (all fields of a document move together) and take the
+    percentile interval of the weighted cell accuracy delta. Vectorized, seeded, deterministic."""
+    ok = cells["outcome"].isin(OK_OUTCOMES).to_numpy() * cells["weight"].to_numpy()
+    frame = pd.DataFrame(
+        {"item": cells["item"], "version": cells["version"], "ok": ok, "w": cells["weight"]}
+    )
+    frame = frame.loc[frame["version"].isin([baseline, candidate])]
+    sums = (
+        frame.groupby(["item", "version"], observed=True, sort=True)[["ok", "w"]]
+        .sum()
+        .unstack("version", fill_value=0.0)
+    )
+    arr = np.stack(
+        [
+            sums[("ok", baseline)],
+            sums[("w", baseline)],
+            sums[("ok", candidate)],
+            sums[("w", candidate)],
+        ],
+        axis=1,
+    )
+    totals = arr.sum(axis=0)
+    delta = float(totals[2] / totals[3] - totals[0] / totals[1])
+    docs = len(arr)
+    rng = np.random.default_rng(seed)
+    # Documents with the same (ok, weight) sums are exchangeable, so drawing how many of each
+    # distinct row a resample holds (a multinomial) is the document bootstrap exactly, and costs
+    # resamples x distinct rows instead of resamples x documents.
+    rows, counts = np.unique(arr, axis=0, return_counts=True)
+    if len(rows) <= 4096:
+        drawn = rng.multinomial(docs, counts / docs, size=n_resamples) @ rows
+    else:
+        drawn = np.empty((n_resamples, 4))
+        chunk = max(1, 4_000_000 // max(docs, 1))
+        for start in range(0, n_resamples, chunk):
+            stop = min(n_resamples, start + chunk)
+            idx = rng.integers(0, docs, size=(stop - start, docs), dtype=np.int32)
+            drawn[start:stop] = np.stack([arr[:, k][idx].sum(axis=1) for k in range(4)], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stats = drawn[:, 2] / drawn[:, 3] - drawn[:, 0] / drawn[:, 1]
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.nanpercentile(stats, [tail, 100 - tail])
+    return BootstrapInterval(
+        delta=delta,
+        low=float(low),
+        high=float(high),
+        confidence=float(confidence),
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+        documents=int(docs),
+    )

@@ -1,0 +1,169 @@
+"""Vectorized number parsing with Arrow string kernels: the same rules as ``parse_number``.
+
+Amount strings are mostly unique (``"€ 1.234,50"``), so normalizing "once per unique value" still
+means once per cell; this module parses them in bulk. It handles only strings made of characters
+whose meaning is unambiguous here (digits, separators, signs, parentheses, plain spaces, ASCII
+letters and a few currency marks, all unchanged by NFKC) and that end as plain digits; everything
+else is left to :func:`fieldwise.compare._normalize.parse_number`, so results are identical.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["parse_number_strings"]
+
+_SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
+_NOISE = r"[A-Za-z]+\.?|[€$£¥₹₣%\s'’_]"  # a word with its dot ("Rs.") as in parse_number
+_PLAIN = r"^\d+(\.\d+)?$"
+_SCIENTIFIC = r"^\s*[+-]?\d+(\.\d+)?[eE][+-]?\d+\s*$"  # the scalar parser reads these
+
+
+def _np(array: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int64]:
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _bool(array: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.bool_]:
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.bool_)
+
+
+def parse_number_strings(
+    strings: list[str],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Parse many number strings at once; returns (values, handled).
+
+    ``values[i]`` equals ``parse_number(strings[i])`` wherever ``handled[i]`` is true; the other
+    entries are NaN and must go through the scalar parser.
+    """
+    n = len(strings)
+    values = np.full(n, np.nan)
+    if n == 0:
+        return values, np.zeros(0, dtype=np.bool_)
+    raw = pa.array(strings, type=pa.string())
+    safe = _bool(pc.match_substring_regex(raw, _SAFE)) & ~_bool(
+        pc.match_substring_regex(raw, _SCIENTIFIC)
+    )
+    text = pc.utf8_trim(raw, " ")
+    negative = _bool(pc.and_(pc.starts_with(text, "("), pc.ends_with(text, ")")))
+    text = pc.if_else(pa.array(negative), pc.utf8_slice_codeunits(text, 1, -1), text)
+    text = pc.replace_substring(pc.replace_substring(text, "−", "-"), "–", "-")
+    text = pc.replace_substring_regex(text, _NOISE, "")
+    trailing = _bool(pc.ends_with(text, "-"))
+    negative ^= trailing
+    text = pc.if_else(pa.array(trailing), pc.utf8_slice_codeunits(text, 0, -1), text)
+    leading = _bool(pc.starts_with(text, "-"))
+    negative ^= leading
+    plus = ~leading & _bool(pc.starts_with(text, "+"))
+    text = pc.if_else(pa.array(leading | plus), pc.utf8_slice_codeunits(text, 1), text)
+
+    commas = _np(pc.count_substring(text, ","))
+    dots = _np(pc.count_substring(text, "."))
+    reverse = pc.utf8_reverse(text)
+    comma_from_end = _np(pc.find_substring(reverse, ","))  # characters after the last comma
+    dot_from_end = _np(pc.find_substring(reverse, "."))
+    length = _np(pc.utf8_length(text))
+    head = length - comma_from_end - 1
+    head_is_zero = (head == 0) | ((head == 1) & _bool(pc.starts_with(text, "0")))
+    both = (commas > 0) & (dots > 0)
+    only_commas = (commas > 0) & (dots == 0)
+    decimal_comma = (both & (comma_from_end < dot_from_end)) | (
+        only_commas & (commas == 1) & ((comma_from_end != 3) | head_is_zero)
+    )
+    decimal_dot = (both & (dot_from_end < comma_from_end)) | ((dots == 1) & (commas == 0))
+
+    comma_form = pc.replace_substring(pc.replace_substring(text, ".", ""), ",", ".")
+    dot_form = pc.replace_substring(text, ",", "")
+    grouped = pc.replace_substring(dot_form, ".", "")
+    final = pc.if_else(
+        pa.array(decimal_comma), comma_form, pc.if_else(pa.array(decimal_dot), dot_form, grouped)
+    )
+    handled = safe & _bool(pc.fill_null(pc.match_substring_regex(final, _PLAIN), False))
+    if handled.any():
+        idx = np.flatnonzero(handled)
+        parsed = np.asarray(
+            pc.cast(pc.take(final, pa.array(idx)), pa.float64()).to_numpy(zero_copy_only=False),
+            dtype=np.float64,
+        )
+        values[idx] = np.where(negative[idx], -parsed, parsed)
+    return values, handled
+
+
+_DATE_ISO = r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?:[Tt ].*)?$"
+_DATE_COMPACT = r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$"
+_DATE_NUMERIC = r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<y>\d{2}|\d{4})$"
+
+
+def _groups(
+    text: pa.Array | pa.ChunkedArray, pattern: str, names: tuple[str, ...]
+) -> tuple[npt.NDArray[np.bool_], list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64]]]:
+    """Which rows match, each named group as an int, and each group's length in characters."""
+    found = pc.extract_regex(text, pattern)
+    matched = _bool(pc.fill_null(pc.is_valid(found), False))
+    ints, lengths = [], []
+    for name in names:
+        group = pc.struct_field(found, name)
+        group = pc.if_else(pa.array(matched), group, "0")
+        ints.append(_np(pc.cast(group, pa.int64())))
+        lengths.append(_np(pc.utf8_length(group)))
+    return matched, ints, lengths
+
+
+def _two_digit_year(
+    year: npt.NDArray[np.int64], length: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    return np.where(length == 2, year + np.where(year < 70, 2000, 1900), year)
+
+
+def parse_date_strings(
+    strings: list[str], date_order: str
+) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
+    """ISO dates for the numeric forms (``2018-03-05``, ``20180305``, ``05.03.2018``,
+    ``5/3/18``) in bulk; returns (iso, handled). ``iso[i]`` equals
+    ``parse_date(strings[i], date_order=date_order)`` wherever ``handled[i]``; month names,
+    invalid dates and anything unusual are left to the scalar parser."""
+    n = len(strings)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.bool_)
+    raw = pa.array(strings, type=pa.string())
+    safe = _bool(pc.string_is_ascii(raw)) & ~_bool(
+        pc.match_substring_regex(raw, r"[\x00-\x1f\x7f]")
+    )
+    text = pc.utf8_trim(raw, " ")
+    year = np.zeros(n, dtype=np.int64)
+    month = np.zeros(n, dtype=np.int64)
+    day = np.zeros(n, dtype=np.int64)
+    matched = np.zeros(n, dtype=np.bool_)
+    for pattern in (_DATE_ISO, _DATE_COMPACT):
+        hit, (y, m, d), _ = _groups(text, pattern, ("y", "m", "d"))
+        hit &= ~matched
+        year[hit], month[hit], day[hit] = y[hit], m[hit], d[hit]
+        matched |= hit
+    hit, (a, b, y), (a_len, _, y_len) = _groups(text, _DATE_NUMERIC, ("a", "b", "y"))
+    hit &= ~matched
+    short_ymd = (y_len == 2) & (date_order == "YMD")
+    day_first = ~short_ymd & ((a > 12) | ((b <= 12) & (date_order != "MDY")))
+    y4 = _two_digit_year(y, y_len)
+    yy = np.where(a_len == 1, a + 2000, _two_digit_year(a, a_len))  # zfill(2) then 2-digit rule
+    year = np.where(hit, np.where(short_ymd, yy, y4), year)
+    month = np.where(hit, np.where(short_ymd | day_first, b, a), month)
+    day = np.where(hit, np.where(short_ymd, y, np.where(day_first, a, b)), day)
+    matched |= hit
+
+    valid = matched & safe & (year >= 1) & (year <= 9999) & (month >= 1) & (month <= 12)
+    valid &= day >= 1
+    months = ((np.where(valid, year, 1970) - 1970) * 12 + np.where(valid, month, 1) - 1).astype(
+        "datetime64[M]"
+    )
+    first = months.astype("datetime64[D]")
+    days_in_month = ((months + 1).astype("datetime64[D]") - first).astype(np.int64)
+    valid &= day <= days_in_month
+    iso: list[str | None] = [None] * n
+    if valid.any():
+        idx = np.flatnonzero(valid)
+        dates = first[idx] + (day[idx] - 1).astype("timedelta64[D]")
+        for i, text_date in zip(idx.tolist(), np.datetime_as_string(dates, unit="D"), strict=True):
+            iso[i] = str(text_date)
+    return iso, valid

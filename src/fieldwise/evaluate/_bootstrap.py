@@ -1,0 +1,86 @@
+"""Put a dataset's processor on the service: the baseline published, the candidate drafted.
+
+Idempotent: an existing processor is reused, and a version is only created when no version
+with the same config exists, so running ``evaluate`` twice creates nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise._errors import ConfigError
+from fieldwise.client import Client, Version, ops
+from fieldwise.datasets import Dataset
+from fieldwise.runner import alias_targets
+
+
+@dataclass(frozen=True)
+class ProcessorSetup:
+    processor_id: str
+    baseline: Version | None
+    candidate: Version | None
+    created: tuple[str, ...]
+    #: What the aliases ``published`` and ``latest-draft`` resolve to right now.
+    aliases: dict[str, str]
+
+
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
+    """Make sure the dataset's processor and its shipped version configs exist.
+
+    The ``baseline`` config becomes the published version unless the processor already has
+    one; the ``candidate`` config a drafted version (reused when an identical one exists).
+    """
+    section = dataset.processor
+    if section is None:
+        raise ConfigError(
+            f"{dataset.root / 'dataset.toml'}: no [processor] table; "
+            "add one or pass the processor and versions explicitly"
+        )
+    created: list[str] = []
+    # the service names processors' ids; the toolkit finds its processor by name over HTTP
+    named = [p for p in client.list_processors() if p.name == section.name]
+    if len(named) > 1:
+        raise ConfigError(
+            f"{len(named)} processors are named {section.name!r} "
+            f"({', '.join(p.id for p in named)}); rename all but one"
+        )
+    if named:
+        processor = named[0]
+    else:
+        processor = client.create_processor(section.name, description=section.description)
+        created.append(f"processor {processor.id}")
+    versions = list(client.list_versions(processor.id))
+
+    def find_or_create(key: str, publish: bool) -> Version | None:
+        shipped = section.version(key)
+        if shipped is None:
+            return None
+        for version in reversed(versions):
+            if _same(version.config, shipped.config):
+                return version
+        version = client.create_version(
+            processor.id, dict(shipped.config), description=f"{key} from {shipped.file}"
+        )
+        created.append(f"{key} version {version.id}")
+        if publish:
+            version = client.publish_version(processor.id, version.id)
+        versions.append(version)
+        return version
+
+    baseline: Version | None
+    if processor.default_version_id:
+        baseline = client.call(ops.get_version(processor.id, processor.default_version_id))
+    else:
+        baseline = find_or_create("baseline", publish=True)
+        if baseline is not None and baseline.status != "published":
+            baseline = client.publish_version(processor.id, baseline.id)
+    candidate = find_or_create("candidate", publish=False)
+    aliases = alias_targets(baseline.id if baseline is not None else None, versions)
+    return ProcessorSetup(processor.id, baseline, candidate, tuple(created), aliases)

@@ -1,0 +1,131 @@
+"""From a run set on disk to a :class:`~fieldwise.compare.ComparisonResult`.
+
+The run set holds everything needed (item snapshot with ground truth, records with outputs,
+the compare spec recorded at sync time), so scoring never asks the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise._errors import CompareError
+from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
+from fieldwise.gate import FailedRun
+from fieldwise.runner import LoadedRunSet, RunRecord
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A comparison with what it was computed from. ``candidate`` is the first of
+    ``candidates`` (every version compared with the baseline)."""
+
+    result: ComparisonResult
+    baseline: str
+    candidate: str | None
+    failed_runs: tuple[FailedRun, ...]
+    documents: int
+    item_names: Mapping[str, str]
+    candidates: tuple[str, ...] = ()
+
+
+def resolve_version(runset: LoadedRunSet, wanted: str | None, position: int) -> str | None:
+    """A version id of the run set from an id, an alias it was requested as, or a position."""
+    versions = runset.manifest.versions
+    if wanted is None:
+        return versions[position].version_id if len(versions) > position else None
+    for ref in versions:
+        if wanted in (ref.version_id, ref.requested):
+            return ref.version_id
+    known = ", ".join(f"{v.requested} ({v.version_id})" for v in versions)
+    raise CompareError(
+        f"version {wanted!r} is not in run set {runset.manifest.runset_id} (it has {known})"
+    )
+
+
+def resolve_candidates(runset: LoadedRunSet, wanted: Sequence[str], baseline: str) -> list[str]:
+    """The candidate version ids: those asked for, else every version but the baseline."""
+    if wanted:
+        return [c for c in (resolve_version(runset, w, 0) for w in wanted) if c is not None]
+    return [v.version_id for v in runset.manifest.versions if v.version_id != baseline]
+
+
+def _failed(record: RunRecord) -> FailedRun:
+    error = record.error or {}
+    reason = str(error.get("reason") or record.status)
+    message = str(error.get("message") or "")
+    return FailedRun(
+        item=record.item_id,
+        version=record.version_id,
+        error=f"{reason}: {message}" if message else reason,
+        run_id=record.run_id,
+        document=record.file,
+    )
+
+
+def score_runset(
+    runset: LoadedRunSet,
+    specs: Mapping[str, FieldSpec],
+    *,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    candidates: Sequence[str] = (),
+    seed: int = 0,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+) -> Scored:
+    """Compare the run set's outputs with its ground truth.
+
+    ``baseline`` defaults to the run set's first version; the candidates are ``candidates``,
+    else ``candidate``, else every other version of the run set (none is dropped). Pairs with
+    no succeeded output (failed or canceled runs, and pairs never run) count as missed values
+    and are listed as failed runs, so a version never gains by failing. Raises
+    :class:`CompareError` for a run set without documents or versions.
+    """
+    if not runset.items:
+        raise CompareError(
+            f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
+            "cannot be compared or gated"
+        )
+    base = resolve_version(runset, baseline, 0)
+    if base is None:
+        raise CompareError(f"run set {runset.manifest.runset_id} has no versions")
+    wanted = list(candidates) or ([candidate] if candidate is not None else [])
+    cands = resolve_candidates(runset, wanted, base)
+    truth = {item.item_id: item.ground_truth for item in runset.items}
+    names = {item.item_id: item.file for item in runset.items}
+    predictions: dict[str, dict[str, Any]] = {v: {} for v in (base, *cands)}
+    failed: list[FailedRun] = []
+    recorded = set()
+    for record in runset.records:
+        if record.version_id not in predictions or record.item_id not in truth:
+            continue
+        recorded.add(record.pair)
+        if record.status == "succeeded" and record.output is not None:
+            predictions[record.version_id][record.item_id] = record.output
+        else:
+            failed.append(_failed(record))
+    for version in predictions:
+        for item in truth:
+            if (item, version) not in recorded:
+                failed.append(FailedRun(item, version, "missing: never run", document=names[item]))
+    frame = build_frame(truth, predictions)
+    result = compare(
+        frame,
+        specs,
+        baseline=base,
+        candidates=cands,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        alpha=alpha,
+    )
+    return Scored(
+        result,
+        base,
+        cands[0] if cands else None,
+        tuple(sorted(failed, key=lambda f: (f.item, f.version))),
+        documents=len(truth),
+        item_names=names,
+        candidates=tuple(cands),
+    )
