@@ -19,6 +19,7 @@ from fieldwise.service.console.sessions import console_sessions
 from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
+from fieldwise.service.http import apidocs
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handlers
 from fieldwise.service.http.middleware import (
@@ -235,6 +236,7 @@ def create_app(
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(apidocs.router)
 
     # Outermost last: request ids first, then auth, then the rate limit, then the body limit.
     app.add_middleware(
@@ -248,7 +250,10 @@ def create_app(
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
     authenticate = KeyAuthenticator(state.engine, keyring, state.clock)
     install_console(app, state, authenticate)
-    app.add_middleware(ApiKeyMiddleware, authenticate=authenticate, exempt=("/console",))
+    # The console signs in into sessions of its own; /docs is a page and assets with no data.
+    app.add_middleware(
+        ApiKeyMiddleware, authenticate=authenticate, exempt=("/console", apidocs.DOCS_PREFIX)
+    )
     app.add_middleware(RequestIdMiddleware)
     return app
 
