@@ -6,6 +6,7 @@ from fieldwise.evaluate._analysis import (
     Analysis,
     analyze,
     resolve_policy,
+    run_seconds,
     save_verdict,
     write_outputs,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "evaluate",
     "resolve_policy",
     "resolve_version",
+    "run_seconds",
     "save_verdict",
     "score_runset",
     "write_outputs",

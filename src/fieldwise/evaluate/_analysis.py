@@ -129,10 +129,21 @@ def analyze(
         policy_hash=policy.digest() if policy is not None else "",
         fieldwise_version=__version__,
         forced=forced,
+        run_seconds=run_seconds(runset),
     )
     verdict = verdicts[0] if verdicts else None
     report = build_report(scored.result, context, verdict, verdicts=verdicts)
     return Analysis(runset, scored, verdict, report, verdicts)
+
+
+def run_seconds(runset: LoadedRunSet) -> dict[str, float]:
+    """Seconds the service spent on each version's runs: the sum of their recorded latencies
+    (what JUnit reports as a suite's ``time``)."""
+    total: dict[str, float] = {}
+    for record in runset.records:
+        if record.latency_ms is not None:
+            total[record.version_id] = total.get(record.version_id, 0.0) + record.latency_ms / 1000
+    return total
 
 
 def write_outputs(

@@ -39,6 +39,10 @@ def _no_names() -> Mapping[str, str]:
     return MappingProxyType({})
 
 
+def _no_seconds() -> Mapping[str, float]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class ReportContext:
     """What the comparison itself does not know: where it came from and when.
@@ -67,6 +71,8 @@ class ReportContext:
     fieldwise_version: str = ""
     #: differences in ground truth or spec that ``--force`` overrode (the report says so)
     forced: tuple[str, ...] = ()
+    #: seconds the service spent on each version's runs (their summed latencies), by version id
+    run_seconds: Mapping[str, float] = field(default_factory=_no_seconds)
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,8 @@ class VersionFigures:
     f1: float
     support: int
     documents: int
+    #: seconds the service spent on this version's runs (summed latencies; 0 when unknown)
+    run_seconds: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import json
 import types
 import typing
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 import jinja2
@@ -32,17 +33,25 @@ def render_junit(data: ReportData) -> str:
     Each cause fails once: a failed gate rule is a ``<failure>`` in the gate suite (an
     inconclusive one an ``<error>``); the field's case in the fields suite carries its figures
     and names the failed rule in ``system-out`` without failing again. Every suite has a
-    ``timestamp`` (when the report was generated) and a ``time``: the gate's rules are
-    checked on figures already computed, so their cases take no measurable time ("0").
+    ``timestamp`` (when the report was generated) and a ``time``: the seconds the service
+    spent on the runs it judges (their summed latencies: baseline and candidate for a gate
+    suite, every version for the fields suite and the whole report). The rules are checked on
+    figures already computed, so each case's own time is "0".
     """
-    root = ET.Element("testsuites", {"name": f"fieldwise {data.dataset}", "time": "0"})
-    stamp = {"timestamp": data.generated_at.removesuffix("Z"), "time": "0"}
+    seconds = {v.version: v.run_seconds for v in data.versions}
+    root = ET.Element(
+        "testsuites", {"name": f"fieldwise {data.dataset}", "time": _secs(seconds.values())}
+    )
+    timestamp = data.generated_at.removesuffix("Z")
     total = failures = errors = 0
     verdict = data.verdict
     verdicts = data.verdicts or ((verdict,) if verdict is not None else ())
     for one in verdicts:
         name = "gate" if len(verdicts) == 1 else f"gate {one.candidate}"
-        suite = ET.SubElement(root, "testsuite", {"name": name, **stamp})
+        judged = (seconds.get(data.baseline_id, 0.0), seconds.get(one.candidate, 0.0))
+        suite = ET.SubElement(
+            root, "testsuite", {"name": name, "timestamp": timestamp, "time": _secs(judged)}
+        )
         failed = unsure = 0
         for rule in one.rules:
             case = ET.SubElement(
@@ -66,7 +75,11 @@ def render_junit(data: ReportData) -> str:
         for rule in one.failed_rules:
             if rule.field is not None:
                 by_field.setdefault(rule.field, []).append(rule.name)
-    suite = ET.SubElement(root, "testsuite", {"name": "fields", **stamp})
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        {"name": "fields", "timestamp": timestamp, "time": _secs(seconds.values())},
+    )
     for row in sorted(data.fields, key=lambda r: r.field):
         case = ET.SubElement(
             suite, "testcase", {"classname": "fieldwise.fields", "name": row.field, "time": "0"}
@@ -119,8 +132,13 @@ def _decode(hint: Any, value: Any) -> Any:
         return _decode(options[0], value)
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         hints = typing.get_type_hints(hint)
+        # a field with a default may be missing: reports written before it existed still read
         return hint(
-            **{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(hint)}
+            **{
+                f.name: _decode(hints[f.name], value[f.name])
+                for f in dataclasses.fields(hint)
+                if f.name in value or not _has_default(f)
+            }
         )
     if origin is tuple:
         args = typing.get_args(hint)
@@ -128,6 +146,14 @@ def _decode(hint: Any, value: Any) -> Any:
             return tuple(_decode(args[0], v) for v in value)
         return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
     return value
+
+
+def _has_default(f: dataclasses.Field[Any]) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
+def _secs(values: Iterable[float]) -> str:
+    return f"{sum(values):.3f}".rstrip("0").rstrip(".") or "0"
 
 
 def report_from_json(text: str) -> ReportData:

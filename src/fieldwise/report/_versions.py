@@ -64,6 +64,7 @@ def versions(result: ComparisonResult, context: ReportContext) -> tuple[VersionF
                 f1=float(r["f1"]),
                 support=int(r["support"]),
                 documents=int(r["documents"]),
+                run_seconds=round(float(context.run_seconds.get(version, 0.0)), 3),
             )
         )
     return tuple(out)
