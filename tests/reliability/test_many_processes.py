@@ -42,6 +42,10 @@ RUNS = 500
 LEASE_SECONDS = "3"
 _REPO = Path(__file__).resolve().parents[2]
 GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+#: The gated runs wait for their gate file, or this long: a hang guard only. The engine's default
+#: (30 s) is shorter than a loaded machine takes to queue 500 runs, and a gate that opens by
+#: itself before the kill leaves nothing to prove.
+GATED_TEXT = "gate: {gate}\nlimit: 900\n"
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +107,7 @@ def test_two_processes_share_500_runs_and_one_killed_loses_nothing(
         pid, _ = make_processor(a, "shared", TRIVIAL)
         slow, _ = make_processor(a, "gated", GATED)
         # Only the first process is up: it claims the gated run and holds it until killed.
-        gated_file = a.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+        gated_file = a.upload_file(GATED_TEXT.format(gate=gate).encode(), filename="g.txt").id
         gated = a.call(ops.create_run(slow, gated_file))
         wait_for(lambda: Path(f"{gate}.started").exists(), timeout=60)
 
@@ -127,7 +131,9 @@ def test_two_processes_share_500_runs_and_one_killed_loses_nothing(
             by_first, by_others = _finished_by(pg_url, gated.id)
             return by_first >= 5 and by_others >= 5
 
-        wait_for(both_working, timeout=120)
+        wait_for(both_working, timeout=300)
+        # still held by the first process, mid-run: the kill cuts a run off
+        assert b.call(ops.get_run(slow, gated.id)).status == "in_progress"
         first.send_signal(signal.SIGKILL)
         first.wait()
         gate.touch()
@@ -195,7 +201,7 @@ def test_a_frozen_worker_loses_its_job_and_cannot_overwrite_the_result(
         )
         a = stack.enter_context(Client(first_url, TEST_KEY))
         slow, _ = make_processor(a, "frozen", GATED)
-        gated_file = a.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+        gated_file = a.upload_file(GATED_TEXT.format(gate=gate).encode(), filename="g.txt").id
         run = a.call(ops.create_run(slow, gated_file))
         wait_for(lambda: Path(f"{gate}.started").exists(), timeout=60)
         first.send_signal(signal.SIGSTOP)  # frozen mid-run, holding the job's lease
