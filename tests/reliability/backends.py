@@ -21,6 +21,7 @@ import pytest
 from fieldwise._config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
 from tests.postgres import postgres_server
+from tests.reliability.conftest import wait_for
 
 KEY = "fw_race_key_0123456789"
 
@@ -41,6 +42,15 @@ class Api:
     def upload(self, content: bytes, name: str = "doc.txt") -> str:
         files = {"file": (name, content, "text/plain")}
         return str(self.ok("POST", "/files/upload", files=files)["id"])
+
+    def wait_run(self, processor_id: str, run_id: str) -> Any:
+        """The processor run once it reached a terminal state."""
+
+        def done() -> Any:
+            run = self.ok("GET", f"/processors/{processor_id}/runs/{run_id}")
+            return run if run["status"] in ("succeeded", "failed", "canceled") else None
+
+        return wait_for(done, timeout=60)
 
     def blobs_on_disk(self) -> list[Path]:
         """Every stored blob file (placed, or staged in ``tmp``)."""
@@ -76,7 +86,12 @@ def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
     """The service on SQLite or on PostgreSQL, with a client allowed many parallel requests."""
     database_url = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
     data_dir = tmp_path / "svc"
-    settings = ServiceSettings(data_dir=data_dir, database_url=database_url, api_keys=(KEY,))
+    settings = ServiceSettings(
+        data_dir=data_dir,
+        database_url=database_url,
+        api_keys=(KEY,),
+        allow_python_engines=True,  # the gated test engine (tests.runs.slow_engine)
+    )
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     with (
         start_in_thread(settings, app=create_app(settings, announce=lambda _m: None)) as running,
