@@ -50,7 +50,11 @@ from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.tables import parse_cache, parse_runs
 from fieldwise.service.resources.processors import routes as processors_routes
 from fieldwise.service.resources.processors.configs import config_validator
-from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.resources.processors.tables import (
+    processors,
+    unique_version_numbers,
+    versions,
+)
 from fieldwise.service.resources.runs import lifecycle as runs_lifecycle
 from fieldwise.service.resources.runs import routes as runs_routes
 from fieldwise.service.resources.runs.execute import ProcessorRunHandler
@@ -96,6 +100,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0006_job_leases", adding(jobs, *LEASE_COLUMNS)),
     ("0007_api_key_scopes", upgrade_api_keys),
     ("0008_console_sessions", creating(console_sessions)),
+    ("0009_version_number_unique", unique_version_numbers),
 )
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Row, Table, select
 from fieldwise.service.http.errors import not_found
 from fieldwise.service.ids import isoformat
 from fieldwise.service.state import ServiceState, get_state
+from fieldwise.service.store.locks import lock_row
 
 State = Annotated[ServiceState, Depends(get_state)]
 Limit = Annotated[int, Query(ge=1, le=1000, description="Page size (1-1000).")]
@@ -20,12 +21,17 @@ def now(state: ServiceState) -> str:
     return isoformat(state.clock.now())
 
 
-def fetch(conn: Connection, table: Table, ident: str, kind: str, **scope: Any) -> Row[Any]:
-    """The row with ``id`` (and the given scoping columns), or a 404 ApiError."""
-    query = select(table).where(table.c.id == ident)
-    for column, value in scope.items():
-        query = query.where(table.c[column] == value)
-    row = conn.execute(query).first()
+def fetch(
+    conn: Connection, table: Table, ident: str, kind: str, *, for_update: bool = False, **scope: Any
+) -> Row[Any]:
+    """The row with ``id`` (and the given scoping columns), or a 404 ApiError.
+
+    ``for_update``: lock it until the transaction ends, for a read-modify-write (a merge)."""
+    where = [table.c.id == ident, *(table.c[column] == value for column, value in scope.items())]
+    if for_update:
+        row = lock_row(conn, table, *where)
+    else:
+        row = conn.execute(select(table).where(*where)).first()
     if row is None:
         raise not_found(kind, ident)
     return row

@@ -1,7 +1,10 @@
 """Content-addressed blob storage under the data dir: ``blobs/ab/cd/<sha256>``.
 
-Writes go to a temporary file in the same folder tree and are renamed into place, so a blob
-that exists is always complete.
+Writes go to a temporary file in the same folder tree (*staged*) and are renamed into place
+later, so a blob that exists is always complete. The rename is left to the caller because two
+files can share one blob: the new reference and the rename must happen under the same lock as
+"the last reference is gone, unlink" (``fieldwise.service.store.locks.lock_blob``), or a delete
+could unlink the bytes an upload of the same content is about to refer to.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -18,6 +22,15 @@ _CHUNK = 1024 * 1024
 
 class BlobTooLarge(Exception):
     """The stream passed the size limit; nothing was stored."""
+
+
+@dataclass(frozen=True)
+class StagedBlob:
+    """Bytes written and synced to a temporary file, not yet in place under their sha256."""
+
+    sha256: str
+    size: int
+    tmp: Path
 
 
 class BlobStore:
@@ -31,14 +44,14 @@ class BlobStore:
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 
-    def put_stream(self, stream: BinaryIO, max_bytes: int | None = None) -> tuple[str, int]:
-        """Store a stream's bytes; return ``(sha256, size)``. Raises BlobTooLarge past max_bytes."""
-        return self._put(iter(lambda: stream.read(_CHUNK), b""), max_bytes)
+    def stage_stream(self, stream: BinaryIO, max_bytes: int | None = None) -> StagedBlob:
+        """Stage a stream's bytes (see :meth:`place`). Raises BlobTooLarge past max_bytes."""
+        return self._stage(iter(lambda: stream.read(_CHUNK), b""), max_bytes)
 
-    def put_bytes(self, data: bytes) -> tuple[str, int]:
-        return self._put([data], None)
+    def stage_bytes(self, data: bytes) -> StagedBlob:
+        return self._stage([data], None)
 
-    def _put(self, chunks: Iterable[bytes], max_bytes: int | None) -> tuple[str, int]:
+    def _stage(self, chunks: Iterable[bytes], max_bytes: int | None) -> StagedBlob:
         digest = hashlib.sha256()
         size = 0
         fd, tmp_name = tempfile.mkstemp(dir=self.root / "tmp")
@@ -52,14 +65,25 @@ class BlobStore:
                     out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
-            sha = digest.hexdigest()
-            target = self.path(sha)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp_name, target)
-            return sha, size
+            return StagedBlob(digest.hexdigest(), size, Path(tmp_name))
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
             raise
+
+    def place(self, staged: StagedBlob) -> None:
+        """Rename staged bytes into place (replacing an identical blob is harmless). Placing
+        the same staged blob again is a no-op while the blob is there."""
+        target = self.path(staged.sha256)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(staged.tmp, target)
+        except FileNotFoundError:
+            if not target.is_file():
+                raise
+
+    def discard(self, staged: StagedBlob) -> None:
+        """Drop staged bytes that were not placed (nothing happens once they were)."""
+        staged.tmp.unlink(missing_ok=True)
 
     def read(self, sha256: str) -> bytes:
         return self.path(sha256).read_bytes()

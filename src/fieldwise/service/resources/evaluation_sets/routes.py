@@ -94,7 +94,7 @@ def get_set(eval_set_id: str, state: State) -> EvaluationSetPublic:
 def update_set(eval_set_id: str, body: EvaluationSetUpdate, state: State) -> EvaluationSetPublic:
     changes = {k: v for k, v in body.model_dump(exclude_unset=True).items() if v is not None}
     with state.engine.begin() as conn:
-        row = fetch(conn, evaluation_sets, eval_set_id, "evaluation set")
+        row = fetch(conn, evaluation_sets, eval_set_id, "evaluation set", for_update=True)
         if "metadata" in changes:
             # Top-level keys replace: a set's metadata holds whole documents (field specs).
             changes["metadata"] = {**row.metadata, **changes["metadata"]}
@@ -155,7 +155,8 @@ def get_item(eval_set_id: str, item_id: str, state: State) -> ItemPublic:
 @router.patch("/evaluation-sets/{eval_set_id}/items/{item_id}", response_model=ItemPublic)
 def update_item(eval_set_id: str, item_id: str, body: ItemUpdate, state: State) -> ItemPublic:
     with state.engine.begin() as conn:
-        row = fetch(conn, items, item_id, "item", eval_set_id=eval_set_id)
+        # Locked: concurrent merges into the same item apply one after another, none lost.
+        row = fetch(conn, items, item_id, "item", for_update=True, eval_set_id=eval_set_id)
         changes: dict[str, Any] = {}
         if body.ground_truth is not None:
             changes["ground_truth"] = merge(row.ground_truth, body.ground_truth)

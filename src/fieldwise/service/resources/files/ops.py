@@ -1,5 +1,12 @@
 """Operations on files other resources use: store a blob's row, take an upload, delete with
-everything derived, unlink unused blobs after commit."""
+everything derived, unlink unused blobs after commit.
+
+Two locks keep derived content and shared blobs right under concurrency. A file derived from
+another is only inserted while its parent's row is locked and still there (a delete locks the
+rows it removes first), so nothing derived outlives a delete that raced with its producer.
+Adding a reference to a blob (and renaming its bytes into place) and unlinking a blob nobody
+refers to any more both hold the blob's lock, so a delete never unlinks the bytes of a
+concurrent upload of the same content."""
 
 from __future__ import annotations
 
@@ -18,7 +25,12 @@ from fieldwise.service.http.errors import ApiError
 from fieldwise.service.ids import new_id
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.state import ServiceState
-from fieldwise.service.store.blobs import BlobTooLarge
+from fieldwise.service.store.blobs import BlobTooLarge, StagedBlob
+from fieldwise.service.store.locks import lock_blob, lock_row, lock_rows
+
+
+class ParentGone(Exception):
+    """The file a new file would derive from was deleted meanwhile: store nothing."""
 
 
 def safe_filename(name: str | None) -> str:
@@ -33,15 +45,20 @@ def store_file(
     state: ServiceState,
     conn: Connection,
     *,
-    sha256: str,
-    size: int,
+    blob: StagedBlob,
     filename: str,
     content_type: str,
     purpose: str,
     metadata: dict[str, Any],
     derived_from: str | None = None,
 ) -> Row[Any]:
-    """Insert a file row for a blob already in the store."""
+    """Insert a file row for staged bytes and put them in place (in the caller's transaction).
+
+    Raises ParentGone when ``derived_from`` no longer exists. When the transaction does not
+    commit, the caller hands ``blob`` to :func:`discard`."""
+    if derived_from is not None and lock_row(conn, files, files.c.id == derived_from) is None:
+        raise ParentGone(derived_from)
+    lock_blob(conn, blob.sha256)
     stamp = now(state)
     file_id = new_id("file")
     conn.execute(
@@ -49,8 +66,8 @@ def store_file(
             id=file_id,
             filename=filename,
             content_type=content_type,
-            size=size,
-            sha256=sha256,
+            size=blob.size,
+            sha256=blob.sha256,
             purpose=purpose,
             derived_from=derived_from,
             metadata=metadata,
@@ -58,15 +75,15 @@ def store_file(
             updated_at=stamp,
         )
     )
+    state.blobs.place(blob)
     return fetch(conn, files, file_id, "file")
 
 
 @dataclass(frozen=True)
 class StoredUpload:
-    """An uploaded part already written to the blob store."""
+    """An uploaded part staged in the blob store (placed by :func:`store_file`)."""
 
-    sha256: str
-    size: int
+    blob: StagedBlob
     filename: str
     content_type: str
 
@@ -81,8 +98,8 @@ async def store_upload(state: ServiceState, part: object) -> StoredUpload:
     if not isinstance(part, UploadFile):
         raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
     try:
-        sha, size = await run_in_threadpool(
-            state.blobs.put_stream, part.file, state.settings.max_upload_bytes
+        blob = await run_in_threadpool(
+            state.blobs.stage_stream, part.file, state.settings.max_upload_bytes
         )
     except BlobTooLarge:
         raise ApiError(
@@ -94,7 +111,7 @@ async def store_upload(state: ServiceState, part: object) -> StoredUpload:
     mime = part.content_type or ""
     if not mime or mime == "application/octet-stream":
         mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-    return StoredUpload(sha, size, filename, mime)
+    return StoredUpload(blob, filename, mime)
 
 
 def delete_files(state: ServiceState, conn: Connection, file_ids: list[str]) -> list[str]:
@@ -103,10 +120,12 @@ def delete_files(state: ServiceState, conn: Connection, file_ids: list[str]) -> 
     Returns the sha256 of blobs to unlink once the transaction has committed.
     """
     doomed: set[str] = set()
-    frontier = list(file_ids)
+    # Locked before the derived ones are looked up: a producer about to add a file derived from
+    # one of these either committed it already (found below) or finds its parent gone.
+    frontier = [r.id for r in lock_rows(conn, files, files.c.id.in_(file_ids))]
     while frontier:
         doomed.update(frontier)
-        derived = conn.execute(select(files.c.id).where(files.c.derived_from.in_(frontier)))
+        derived = lock_rows(conn, files, files.c.derived_from.in_(frontier))
         frontier = [r.id for r in derived if r.id not in doomed]
     shas = {r.sha256 for r in conn.execute(select(files.c.sha256).where(files.c.id.in_(doomed)))}
     conn.execute(delete(files).where(files.c.id.in_(doomed)))
@@ -122,6 +141,21 @@ def delete_files(state: ServiceState, conn: Connection, file_ids: list[str]) -> 
 
 
 def unlink(state: ServiceState, shas: list[str]) -> None:
-    """Remove blobs :func:`delete_files` reported unused (after its transaction committed)."""
-    for sha in shas:
-        state.blobs.delete(sha)
+    """Remove blobs :func:`delete_files` reported unused (after its transaction committed),
+    each under its lock and only if still unreferenced: an upload of the same content may have
+    added a reference since."""
+    if not shas:
+        return
+    with state.engine.begin() as conn:
+        for sha in sorted(set(shas)):  # one order, so two unlinkers never deadlock
+            lock_blob(conn, sha)
+            used = conn.execute(select(files.c.id).where(files.c.sha256 == sha).limit(1)).first()
+            if used is None:
+                state.blobs.delete(sha)
+
+
+def discard(state: ServiceState, blob: StagedBlob) -> None:
+    """Drop ``blob`` after the transaction that was to store it did not commit: the staged
+    bytes, and the placed blob too unless some file refers to it."""
+    state.blobs.discard(blob)
+    unlink(state, [blob.sha256])

@@ -17,6 +17,7 @@ from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.resources.files.ops import (
     delete_files,
+    discard,
     require_multipart,
     store_file,
     store_upload,
@@ -88,17 +89,20 @@ async def upload_file(request: Request, state: State) -> FilePublic:
         stored = await store_upload(state, form.get("file"))
 
     def _insert() -> Row[Any]:
-        with state.engine.begin() as conn:
-            return store_file(
-                state,
-                conn,
-                sha256=stored.sha256,
-                size=stored.size,
-                filename=stored.filename,
-                content_type=stored.content_type,
-                purpose="upload",
-                metadata=metadata,
-            )
+        try:
+            with state.engine.begin() as conn:
+                return store_file(
+                    state,
+                    conn,
+                    blob=stored.blob,
+                    filename=stored.filename,
+                    content_type=stored.content_type,
+                    purpose="upload",
+                    metadata=metadata,
+                )
+        except BaseException:
+            discard(state, stored.blob)
+            raise
 
     return file_public(await run_in_threadpool(_insert))
 

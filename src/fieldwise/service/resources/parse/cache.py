@@ -25,7 +25,7 @@ from fieldwise.service.engines.parsing import (
     parse_document,
 )
 from fieldwise.service.ids import isoformat
-from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.tables import parse_cache
 from fieldwise.service.state import ServiceState
@@ -141,15 +141,14 @@ class ParseCache:
 
     def _store(self, key: str, raw: dict[str, Any], input_file_id: str) -> None:
         body = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
-        sha, size = self.state.blobs.put_bytes(body)
+        blob = self.state.blobs.stage_bytes(body)
         try:
             with self.state.engine.begin() as conn:
                 conn.execute(delete(parse_cache).where(parse_cache.c.key == key))
                 row = store_file(
                     self.state,
                     conn,
-                    sha256=sha,
-                    size=size,
+                    blob=blob,
                     filename="parsed.json",
                     content_type="application/json",
                     purpose="parsed",
@@ -161,5 +160,10 @@ class ParseCache:
                         key=key, file_id=row.id, created_at=isoformat(self.state.clock.now())
                     )
                 )
-        except IntegrityError:  # another process cached it first; theirs is as good
-            pass
+        except (IntegrityError, ParentGone):
+            # Another process cached it first (theirs is as good), or the input was deleted
+            # while we parsed (nothing may derive from it now): keep none of ours.
+            discard(self.state, blob)
+        except BaseException:
+            discard(self.state, blob)
+            raise

@@ -17,7 +17,7 @@ from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.jobs import Job, fail_or_release
 from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
-from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.tables import parse_runs
@@ -141,18 +141,7 @@ def execute_parse(
     with state.engine.connect() as conn:
         input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
     if input_file is None:
-        with state.engine.begin() as conn:
-            finish_parse_run(
-                conn,
-                state.clock,
-                row,
-                "failed",
-                job=job,
-                reason="input_missing",
-                message="the input was deleted",
-                notify=notify,
-            )
-        return "failed", "input_missing"
+        return _input_missing(state, row, job, notify=notify)
     try:
         doc = cache.get(input_file)
     except ParseError as exc:
@@ -169,14 +158,13 @@ def execute_parse(
             )
         return "failed", exc.code
     suffix, media = _MEDIA[row.format]
-    sha, size = state.blobs.put_bytes(encode(render(doc, row.format)))
+    blob = state.blobs.stage_bytes(encode(render(doc, row.format)))
     try:
         with state.engine.begin() as conn:
             out = store_file(
                 state,
                 conn,
-                sha256=sha,
-                size=size,
+                blob=blob,
                 filename=f"{row.id}.{suffix}",
                 content_type=media,
                 purpose="parse_output",
@@ -194,10 +182,35 @@ def execute_parse(
                 notify=notify,
             )
             if not done:
-                raise _Lost  # roll back the output's file row; its blob may stay for others
+                raise _Lost  # roll back the output's file row
     except _Lost:
+        discard(state, blob)  # deleted or taken over meanwhile: keep no output
         return "lost", None
+    except ParentGone:
+        discard(state, blob)
+        return _input_missing(state, row, job, notify=notify)
+    except BaseException:
+        discard(state, blob)
+        raise
     return "succeeded", None
+
+
+def _input_missing(
+    state: ServiceState, row: Row[Any], job: Job, *, notify: bool
+) -> tuple[str, str | None]:
+    """The input was deleted (before or while parsing): fail the run if it still exists."""
+    with state.engine.begin() as conn:
+        done = finish_parse_run(
+            conn,
+            state.clock,
+            row,
+            "failed",
+            job=job,
+            reason="input_missing",
+            message="the input was deleted",
+            notify=notify,
+        )
+    return ("failed", "input_missing") if done else ("lost", None)
 
 
 class ParseRunHandler:

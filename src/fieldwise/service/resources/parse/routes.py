@@ -20,6 +20,7 @@ from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.schemas import DeletedPublic
 from fieldwise.service.jobs import Job
 from fieldwise.service.resources.files.ops import (
+    discard,
     require_multipart,
     store_file,
     store_upload,
@@ -134,12 +135,21 @@ async def _receive(request: Request, state: ServiceState, *, with_webhook: bool)
 def _create(
     state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
 ) -> tuple[Any, Job]:
+    try:
+        return _insert(state, request, part, queued=queued)
+    except BaseException:
+        discard(state, part["upload"].blob)  # nothing refers to the upload's bytes
+        raise
+
+
+def _insert(
+    state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
+) -> tuple[Any, Job]:
     with state.engine.begin() as conn:
         input_file = store_file(
             state,
             conn,
-            sha256=part["upload"].sha256,
-            size=part["upload"].size,
+            blob=part["upload"].blob,
             filename=part["upload"].filename,
             content_type=part["upload"].content_type,
             purpose="parse_input",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from fieldwise.service.http.dependencies import common_fields, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
+from fieldwise.service.ids import isoformat, new_id, parse_iso
 from fieldwise.service.resources.processors.schemas import ProcessorPublic, VersionPublic
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.state import ServiceState
@@ -61,11 +64,65 @@ def list_versions(
     return [version_public(r) for r in rows], next_cursor
 
 
-def publish_version(state: ServiceState, processor_id: str, version_id: str) -> VersionPublic:
-    """Publish a drafted version: the processor's default for new runs. 409 if published."""
+#: Attempts at a version number before giving up (a conflict means another writer took it).
+_NUMBER_ATTEMPTS = 5
+
+
+def create_version(
+    state: ServiceState, processor_id: str, config: dict[str, Any], description: str
+) -> VersionPublic:
+    """A drafted version numbered one past the processor's highest, distinct under concurrency.
+
+    The processor's row is locked while the number is chosen; the unique (processor_id,
+    number) index turns any writer that still collides into a retry, never a duplicate."""
+    for attempt in range(_NUMBER_ATTEMPTS):
+        try:
+            return _insert_version(state, processor_id, config, description)
+        except IntegrityError:
+            if attempt == _NUMBER_ATTEMPTS - 1:
+                raise ApiError(
+                    409, "Another version took this number; try again.", code="conflict"
+                ) from None
+    raise AssertionError("unreachable")
+
+
+def _insert_version(
+    state: ServiceState, processor_id: str, config: dict[str, Any], description: str
+) -> VersionPublic:
     stamp = now(state)
     with state.engine.begin() as conn:
-        fetch(conn, processors, processor_id, "processor")
+        fetch(conn, processors, processor_id, "processor", for_update=True)
+        highest = conn.execute(
+            select(func.coalesce(func.max(versions.c.number), 0)).where(
+                versions.c.processor_id == processor_id
+            )
+        ).scalar_one()
+        version_id = new_id("ver")
+        conn.execute(
+            insert(versions).values(
+                id=version_id,
+                processor_id=processor_id,
+                number=highest + 1,
+                status="drafted",
+                description=description,
+                config=config,
+                published_at=None,
+                created_at=stamp,
+                updated_at=stamp,
+            )
+        )
+        return version_public(fetch(conn, versions, version_id, "version"))
+
+
+def publish_version(state: ServiceState, processor_id: str, version_id: str) -> VersionPublic:
+    """Publish a drafted version: the processor's default for new runs. 409 if published.
+
+    The processor's row is locked first, so publishes of one processor happen one after
+    another: each stamps ``published_at`` later than every earlier one and sets the default in
+    the same transaction, so the default is always the version published last."""
+    with state.engine.begin() as conn:
+        fetch(conn, processors, processor_id, "processor", for_update=True)
+        stamp = _publish_stamp(conn, state, processor_id)
         # Conditional update: of two concurrent publishes exactly one sees the drafted row.
         changed = conn.execute(
             update(versions)
@@ -87,6 +144,18 @@ def publish_version(state: ServiceState, processor_id: str, version_id: str) -> 
             .values(default_version_id=version_id, updated_at=stamp)
         )
     return version_public(row)
+
+
+def _publish_stamp(conn: Connection, state: ServiceState, processor_id: str) -> str:
+    """Now, or just after the processor's latest publish when the clock has not moved past it
+    (a coarse or stopped clock): publish order and ``published_at`` order never disagree."""
+    latest = conn.execute(
+        select(func.max(versions.c.published_at)).where(versions.c.processor_id == processor_id)
+    ).scalar()
+    moment = state.clock.now()
+    if latest is not None and isoformat(moment) <= latest:
+        moment = parse_iso(latest) + timedelta(microseconds=1)
+    return isoformat(moment)
 
 
 def get_version(engine: Engine, processor_id: str, version_id: str) -> VersionPublic:

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, Float, ForeignKey, Integer, String, Table, Text
+from sqlalchemy import (
+    JSON,
+    Column,
+    Connection,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    func,
+    select,
+    update,
+)
 
 from fieldwise.service.store.columns import metadata, seq_column
 
@@ -34,3 +48,33 @@ versions = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
 )
+
+#: One number per version of a processor: a writer that collides retries (migration 0009).
+version_number_unique = Index(
+    "ux_versions_processor_number", versions.c.processor_id, versions.c.number, unique=True
+)
+
+
+def unique_version_numbers(conn: Connection) -> None:
+    """Renumber versions that got a duplicate number (the later ones move past the highest),
+    then add the unique (processor_id, number) index."""
+    duplicated = conn.execute(
+        select(versions.c.processor_id, versions.c.number)
+        .group_by(versions.c.processor_id, versions.c.number)
+        .having(func.count() > 1)
+    ).all()
+    for processor_id, number in duplicated:
+        highest = conn.execute(
+            select(func.max(versions.c.number)).where(versions.c.processor_id == processor_id)
+        ).scalar_one()
+        later = conn.execute(
+            select(versions.c.seq)
+            .where(versions.c.processor_id == processor_id, versions.c.number == number)
+            .order_by(versions.c.seq)
+            .offset(1)
+        ).scalars()
+        for offset, seq in enumerate(list(later), start=1):
+            conn.execute(
+                update(versions).where(versions.c.seq == seq).values(number=highest + offset)
+            )
+    version_number_unique.create(conn, checkfirst=True)

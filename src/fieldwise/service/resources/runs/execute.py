@@ -20,12 +20,13 @@ from fieldwise.service.engines.extraction import (
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE
-from fieldwise.service.resources.files.ops import store_file
+from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
 from fieldwise.service.state import ServiceState
+from fieldwise.service.store.blobs import StagedBlob
 
 log = logging.getLogger("fieldwise.service.jobs")
 
@@ -57,16 +58,7 @@ class ProcessorRunHandler:
             _report_lost(state, job)
             return
         except _Failed as failure:
-            with state.engine.begin() as conn:
-                finish_run(
-                    conn,
-                    state.clock,
-                    row.id,
-                    "failed",
-                    job=job,
-                    reason=failure.reason,
-                    message=failure.message,
-                )
+            _finish_failed(state, row, job, failure)
             return
         self._store(state, row, job, output)
 
@@ -113,24 +105,31 @@ class ProcessorRunHandler:
 
     def _store(self, state: ServiceState, row: Any, job: Job, output: dict[str, Any]) -> None:
         body = json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
-        sha, size = state.blobs.put_bytes(body)
+        blob = state.blobs.stage_bytes(body)
         try:
-            self._commit(state, row, job, sha, size, output)
+            self._commit(state, row, job, blob, output)
         except _Stop:
             _report_lost(state, job)
-            # Canceled while we stored, or our lease was lost (another process recovered the
-            # run): the transaction rolled back, keep nothing of it.
-            _drop_blob_if_unused(state, sha)
+            # Canceled or deleted while we stored, or our lease was lost (another process
+            # recovered the run): the transaction rolled back, keep nothing of it.
+            discard(state, blob)
+        except ParentGone:
+            # The input file was deleted while the run worked: no output may derive from it.
+            discard(state, blob)
+            missing = _Failed("input_missing", f"the input file {row.input_file_id} was deleted")
+            _finish_failed(state, row, job, missing)
+        except BaseException:
+            discard(state, blob)
+            raise
 
     def _commit(
-        self, state: ServiceState, row: Any, job: Job, sha: str, size: int, output: dict[str, Any]
+        self, state: ServiceState, row: Any, job: Job, blob: StagedBlob, output: dict[str, Any]
     ) -> None:
         with state.engine.begin() as conn:
             out_file = store_file(
                 state,
                 conn,
-                sha256=sha,
-                size=size,
+                blob=blob,
                 filename=f"{row.id}.json",
                 content_type="application/json",
                 purpose="output",
@@ -170,6 +169,19 @@ class ProcessorRunHandler:
         return requeue_run(conn, clock, target_id)
 
 
+def _finish_failed(state: ServiceState, row: Any, job: Job, failure: _Failed) -> None:
+    with state.engine.begin() as conn:
+        finish_run(
+            conn,
+            state.clock,
+            row.id,
+            "failed",
+            job=job,
+            reason=failure.reason,
+            message=failure.message,
+        )
+
+
 def _report_lost(state: ServiceState, job: Job) -> None:
     """Say so when work is dropped because another process took the job over (not merely
     because the run was canceled or deleted)."""
@@ -185,10 +197,3 @@ def _report_lost(state: ServiceState, job: Job) -> None:
 
 def _finished_by_cancel(state: ServiceState, job: Job) -> bool:
     return status_of(state.engine, job.target_id) in (None, "canceled")
-
-
-def _drop_blob_if_unused(state: ServiceState, sha: str) -> None:
-    with state.engine.connect() as conn:
-        used = conn.execute(select(files.c.id).where(files.c.sha256 == sha).limit(1)).first()
-    if used is None:
-        state.blobs.delete(sha)

@@ -68,19 +68,21 @@ def resolve_input(
         path = _allowed_path(state, value)
         try:
             with path.open("rb") as stream:
-                sha, size = state.blobs.put_stream(stream, state.settings.max_upload_bytes)
+                blob = state.blobs.stage_stream(stream, state.settings.max_upload_bytes)
         except BlobTooLarge:
             raise ApiError(413, "input_path: the file is larger than the upload limit.") from None
         except OSError as exc:
             raise _bad(f"cannot read {path}: {exc.strerror}") from None
-        return store_file(
-            state,
-            conn,
-            sha256=sha,
-            size=size,
-            filename=path.name,
-            content_type=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
-            purpose="input",
-            metadata={"source": value},
-        )
+        try:
+            return store_file(
+                state,
+                conn,
+                blob=blob,
+                filename=path.name,
+                content_type=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+                purpose="input",
+                metadata={"source": value},
+            )
+        finally:
+            state.blobs.discard(blob)  # the staged copy, if store_file did not place it
     raise _bad("expected a file id, {base_url}/files/<file_id>, or a file:// path")

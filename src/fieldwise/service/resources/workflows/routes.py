@@ -95,9 +95,11 @@ def get_workflow(workflow_id: str, state: State) -> WorkflowPublic:
         return workflow_public(fetch(conn, workflows, workflow_id, "workflow"))
 
 
-def _run(conn: Connection, workflow_id: str, run_id: str) -> Row[Any]:
+def _run(conn: Connection, workflow_id: str, run_id: str, *, for_update: bool = False) -> Row[Any]:
     fetch(conn, workflows, workflow_id, "workflow")
-    return fetch(conn, workflow_runs, run_id, "workflow run", workflow_id=workflow_id)
+    return fetch(
+        conn, workflow_runs, run_id, "workflow run", for_update=for_update, workflow_id=workflow_id
+    )
 
 
 @router.post("/workflows/{workflow_id}/runs", status_code=201, response_model=WorkflowRunPublic)
@@ -156,7 +158,8 @@ def update_run(
 ) -> WorkflowRunPublic:
     """Set ``labels`` and ``notes``; ``metadata`` is merged key by key."""
     with state.engine.begin() as conn:
-        row = _run(conn, workflow_id, run_id)
+        # Locked: concurrent merges into the same run's metadata apply one after another.
+        row = _run(conn, workflow_id, run_id, for_update=True)
         changes: dict[str, Any] = {}
         if body.labels is not None:
             changes["labels"] = list(dict.fromkeys(body.labels))
