@@ -144,8 +144,14 @@ def wide_frame(truth: Any, predictions: Mapping[str, Any]) -> pd.DataFrame | Non
 
 
 def _categorical(codes: list[npt.NDArray[Any]], categories: pd.Index[Any]) -> pd.Categorical:
+    """Codes into ``categories``, keeping only the categories used (as a categorical built
+    from the values would), without hashing anything."""
     joined = np.concatenate(codes).astype(np.int64) if codes else np.zeros(0, dtype=np.int64)
-    return pd.Categorical.from_codes(joined, categories=categories).remove_unused_categories()
+    used = np.bincount(joined, minlength=len(categories)) > 0
+    if not used.all():
+        joined = (np.cumsum(used) - 1)[joined]
+        categories = categories[used]
+    return pd.Categorical.from_codes(joined, categories=categories, validate=False)
 
 
 def _version_part(
@@ -158,30 +164,34 @@ def _version_part(
     """One version's rows, item-major then field, where either side has a value."""
     n = len(take)
     fields = sorted(expected.keys() | predicted.keys())
-    e_values = np.empty((n, len(fields)), dtype=object)
-    p_values = np.empty((n, len(fields)), dtype=object)
-    empty = np.ones((n, len(fields)), dtype=np.bool_)
     found = position >= 0
     where = np.where(found, position, 0)
-    for j, field in enumerate(fields):
+    e_parts, p_parts, has_parts = [], [], []
+    for field in fields:  # field by field, then one take into item-major order
         has = np.zeros(n, dtype=np.bool_)
+        e_values = np.full(n, None, dtype=object)
+        p_values = np.full(n, None, dtype=object)
         if field in expected:
             values, missing = expected[field]
-            e_values[:, j] = values[take]
+            e_values = values[take]
             has |= ~missing[take]
         if field in predicted:
             values, missing = predicted[field]
-            got = values[where]  # a copy
-            got[~found] = None
-            p_values[:, j] = got
+            p_values = values[where]  # a copy
+            p_values[~found] = None
             has |= found & ~missing[where]
-        empty[:, j] = ~has
-    keep = ~empty.ravel()
+        e_parts.append(e_values)
+        p_parts.append(p_values)
+        has_parts.append(has)
+    # cell (item i, field j) sits at j * n + i field-major; item-major wants i * F + j
+    order = np.arange(n * len(fields)).reshape(len(fields), n).T.ravel()
+    keep = np.concatenate(has_parts)[order]
+    order = order[keep]
     return {
         "version": version,
         "fields": fields,
-        "item": np.repeat(np.arange(n), len(fields))[keep],
-        "field": np.tile(np.arange(len(fields)), n)[keep],
-        "expected": e_values.ravel()[keep],
-        "predicted": p_values.ravel()[keep],
+        "item": order % n if n else order,
+        "field": order // n if n else order,
+        "expected": np.concatenate(e_parts)[order],
+        "predicted": np.concatenate(p_parts)[order],
     }
