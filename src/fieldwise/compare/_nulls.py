@@ -19,12 +19,13 @@ _HAS_VALUE = ("correct", "wrong", "spurious")
 _EXPECTED = ("correct", "wrong", "missed")
 
 
-def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], list[str]]:
+def _codes(column: pd.Series[Any], named: bool = True) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Integer codes of a key column and, when ``named``, the names they stand for."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes = np.asarray(column.cat.codes.to_numpy(), dtype=np.int64)
-        return codes, [str(c) for c in column.cat.categories]
+        return codes, [str(c) for c in column.cat.categories] if named else []
     found, uniques = pd.factorize(column)
-    return np.asarray(found, dtype=np.int64), [str(u) for u in uniques]
+    return np.asarray(found, dtype=np.int64), [str(u) for u in uniques] if named else []
 
 
 def empty_columns(cells: pd.DataFrame, baseline: str, candidates: Sequence[str]) -> pd.DataFrame:
@@ -33,7 +34,7 @@ def empty_columns(cells: pd.DataFrame, baseline: str, candidates: Sequence[str])
     documents, ``expected_documents`` the documents with an expected value for the field."""
     v, versions = _codes(cells["version"])
     f, fields = _codes(cells["field"])
-    i, _ = _codes(cells["item"])
+    i, _ = _codes(cells["item"], named=False)
     value = cells["outcome"].isin(_HAS_VALUE).to_numpy(dtype=np.bool_)
     expected = cells["outcome"].isin(_EXPECTED).to_numpy(dtype=np.bool_)
     names = {name: k for k, name in enumerate(versions)}
