@@ -215,12 +215,12 @@ def overall_metrics(
     o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
     weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
     table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
-    table = table.loc[_outcome_counts(v, len(versions), o).sum(axis=1) > 0]
-    support = (
-        cells.loc[cells["outcome"].isin(["correct", "wrong", "missed"])]
-        .groupby("version", observed=True)
-        .size()
-    )
+    counted = _outcome_counts(v, len(versions), o)
+    table = table.loc[counted.sum(axis=1) > 0]
+    # from the counts: no copy of the expected cells, no groupby
+    expected = counted[:, [OUTCOMES.index(x) for x in _EXPECTED]].sum(axis=1)
+    support = {version: int(n) for version, n in zip(versions, expected, strict=True) if n > 0}
+    n_cells = dict(zip(versions, counted.sum(axis=1).astype(np.int64).tolist(), strict=True))
     by_version = documents.groupby("version", observed=True)["all_correct"]
     n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
     rows = []
@@ -234,7 +234,7 @@ def overall_metrics(
             {
                 "version": version,
                 "support": int(support.get(version, 0)),
-                "n_cells": int((cells["version"] == version).sum()),
+                "n_cells": int(n_cells[version]),
                 "documents": int(n_docs[version]),
                 "all_fields_correct_rate": float(rate[version]),
                 **figures,
