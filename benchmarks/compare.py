@@ -138,6 +138,26 @@ def _same(check: str, *answers: dict[str, Any], keys: tuple[str, ...]) -> None:
             raise SystemExit(f"{check}: the sides disagree on {key}: {sorted(seen)}")
 
 
+def _common(fw: Figure, alt: Figure, growth: dict[str, float]) -> dict[str, Any]:
+    """The JSON keys every row shares: growth (the row's exponent is fieldwise's worst),
+    peak RSS of both sides and the spread of both."""
+    mine = [v for k, v in growth.items() if k.startswith("fieldwise")]
+    return {
+        "exponent": round(max(mine), 3) if mine else None,
+        "peak_rss_mb": None if math.isnan(fw.peak_rss_mb) else round(fw.peak_rss_mb),
+        "alternative_peak_rss_mb": None if math.isnan(alt.peak_rss_mb) else round(alt.peak_rss_mb),
+        "fieldwise_min_max": [round(min(fw.times), 4), round(max(fw.times), 4)],
+        "alternative_min_max": [round(min(alt.times), 4), round(max(alt.times), 4)],
+        **{k: round(v, 3) for k, v in growth.items()},
+    }
+
+
+def _rss_text(fw: Figure, alt: Figure) -> str:
+    if math.isnan(fw.peak_rss_mb):
+        return ""
+    return f"; peak RSS {fw.peak_rss_mb:.0f} MB vs {alt.peak_rss_mb:.0f} MB"
+
+
 # ---------------------------------------------------------------------------------------- B1a
 def bench_b1a(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) -> None:
     import datacompy
@@ -212,7 +232,6 @@ def _b1a_row(
         for side in ("fieldwise", "datacompy")
         for i in range(1, len(sizes))
     }
-    fw_growth = [v for k, v in growth.items() if k.startswith("fieldwise")]
     row = {
         "row": f"B1a compare {docs:,} docs x 20 fields, {label}",
         "fieldwise": round(fw.median, 4),
@@ -222,18 +241,9 @@ def _b1a_row(
         "ratio": round(ratio, 3),
         "goal": f"<= {B1A_GOAL}x",
         "met": ratio <= B1A_GOAL,
-        "exponent": round(max(fw_growth), 3) if fw_growth else None,
-        "peak_rss_mb": None if math.isnan(fw.peak_rss_mb) else round(fw.peak_rss_mb),
-        "alternative_peak_rss_mb": None if math.isnan(dc.peak_rss_mb) else round(dc.peak_rss_mb),
-        "fieldwise_min_max": [round(min(fw.times), 4), round(max(fw.times), 4)],
-        "alternative_min_max": [round(min(dc.times), 4), round(max(dc.times), 4)],
-        **{k: round(v, 3) for k, v in growth.items()},
+        **_common(fw, dc, growth),
     }
-    rss = (
-        ""
-        if math.isnan(fw.peak_rss_mb)
-        else (f"; peak RSS {fw.peak_rss_mb:.0f} MB vs {dc.peak_rss_mb:.0f} MB")
-    )
+    rss = _rss_text(fw, dc)
     grow = ", ".join(
         f"{k.replace('_exponent_', ' exponent at ')} {v:.2f}" for k, v in growth.items()
     )
@@ -295,7 +305,6 @@ def bench_b1b(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) ->
             for side in ("fieldwise", "naive")
             for i in range(len(sizes) - 1)
         }
-        fw_growth = [v for k, v in growth.items() if k.startswith("fieldwise")]
         rss_ok = math.isnan(fw.peak_rss_mb) or fw.peak_rss_mb <= B1B_RSS_GOAL
         met = speedup >= B1B_GOAL and rss_ok
         row = {
@@ -308,20 +317,9 @@ def bench_b1b(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) ->
             "ratio_means": "times faster",
             "goal": f">= {B1B_GOAL}x faster, <= {B1B_RSS_GOAL:.0f} MB",
             "met": met,
-            "exponent": round(max(fw_growth), 3) if fw_growth else None,
-            "peak_rss_mb": None if math.isnan(fw.peak_rss_mb) else round(fw.peak_rss_mb),
-            "alternative_peak_rss_mb": None
-            if math.isnan(nv.peak_rss_mb)
-            else round(nv.peak_rss_mb),
-            "fieldwise_min_max": [round(min(fw.times), 4), round(max(fw.times), 4)],
-            "alternative_min_max": [round(min(nv.times), 4), round(max(nv.times), 4)],
-            **{k: round(v, 3) for k, v in growth.items()},
+            **_common(fw, nv, growth),
         }
-        rss = (
-            ""
-            if math.isnan(fw.peak_rss_mb)
-            else (f"; peak RSS {fw.peak_rss_mb:.0f} MB vs {nv.peak_rss_mb:.0f} MB")
-        )
+        rss = _rss_text(fw, nv)
         grow = ", ".join(
             f"{k.replace('_exponent_', ' exponent from 1/')} the size {v:.2f}"
             for k, v in growth.items()
