@@ -206,3 +206,40 @@ def parse_date_strings(
         for i, text_date in zip(idx.tolist(), np.datetime_as_string(dates, unit="D"), strict=True):
             iso[i] = str(text_date)
     return iso, valid
+
+
+# str.split() whitespace within ASCII, and string.punctuation as character ranges
+_WHITESPACE = r"[\t\n\x0b\x0c\r\x1c-\x1f ]"
+_PUNCTUATION = r"[!-/:-@\[-`{-~]"
+
+
+def normalize_text_strings(
+    strings: list[str],
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
+    """``normalize_text`` of many ASCII strings at once; returns (texts, handled).
+
+    ``texts[i]`` equals ``normalize_text(strings[i], ...)`` (with ``fold_lines`` off) wherever
+    ``handled[i]``; non-ASCII strings (NFKC, Unicode case folding and whitespace) are left to
+    the scalar function."""
+    n = len(strings)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.bool_)
+    raw = pa.array(strings, type=pa.string())
+    handled = _bool(pc.string_is_ascii(raw))
+    text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
+    if ignore_punctuation:
+        text = pc.replace_substring_regex(text, _PUNCTUATION, "")
+    if ignore_spaces:
+        text = pc.replace_substring_regex(text, _WHITESPACE + "+", "")
+    elif normalize_whitespace:
+        text = pc.replace_substring_regex(text, _WHITESPACE + "+", " ")
+        text = pc.replace_substring_regex(text, "^ | $", "")
+    else:
+        text = pc.replace_substring_regex(text, "^" + _WHITESPACE + "+|" + _WHITESPACE + "+$", "")
+    texts: list[str | None] = [t or None for t in text.to_pylist()]
+    return texts, handled
