@@ -113,3 +113,13 @@ def test_unusual_frames_take_the_general_path() -> None:
     assert wide_frame(truth, {"v1": stranger}) is None
     dates = truth.assign(day=pd.to_datetime(["2024-01-05"] * len(truth)))
     assert wide_frame(dates, predictions) is None
+
+
+def test_a_version_without_fields_matches_the_general_path() -> None:
+    truth, predictions = _frames(1)
+    bare = {"v1": predictions["v1"][["document"]], "v2": predictions["v2"]}
+    fast = wide_frame(truth, bare)
+    assert fast is not None
+    _same(fast, _general(truth, bare))
+    only_ids = truth[["document"]]
+    assert wide_frame(only_ids, {"v1": only_ids}) is None  # no cell at all: general path

@@ -167,7 +167,7 @@ def _version_part(
     found = position >= 0
     where = np.where(found, position, 0)
     e_parts, p_parts, has_parts = [], [], []
-    for field in fields:  # field by field, then one take into item-major order
+    for field in fields:  # field by field, then side by side into item-major order
         has = np.zeros(n, dtype=np.bool_)
         e_values = np.full(n, None, dtype=object)
         p_values = np.full(n, None, dtype=object)
@@ -183,15 +183,25 @@ def _version_part(
         e_parts.append(e_values)
         p_parts.append(p_values)
         has_parts.append(has)
-    # cell (item i, field j) sits at j * n + i field-major; item-major wants i * F + j
-    order = np.arange(n * len(fields)).reshape(len(fields), n).T.ravel()
-    keep = np.concatenate(has_parts)[order]
-    order = order[keep]
+    if not fields:
+        empty = np.zeros(0, dtype=np.int64)
+        nothing = np.zeros(0, dtype=object)
+        return {"version": version, "fields": fields, "item": empty, "field": empty,
+                "expected": nothing, "predicted": nothing}  # fmt: skip
+    # item-major (item i, field j at i * F + j): stacking the columns side by side
+    keep = np.stack(has_parts, axis=1).ravel()
+    expected_cells = np.stack(e_parts, axis=1).ravel()
+    predicted_cells = np.stack(p_parts, axis=1).ravel()
+    item = np.repeat(np.arange(n), len(fields))
+    field_code = np.tile(np.arange(len(fields)), n)
+    if not keep.all():
+        expected_cells, predicted_cells = expected_cells[keep], predicted_cells[keep]
+        item, field_code = item[keep], field_code[keep]
     return {
         "version": version,
         "fields": fields,
-        "item": order % n if n else order,
-        "field": order // n if n else order,
-        "expected": np.concatenate(e_parts)[order],
-        "predicted": np.concatenate(p_parts)[order],
+        "item": item,
+        "field": field_code,
+        "expected": expected_cells,
+        "predicted": predicted_cells,
     }
