@@ -64,6 +64,23 @@ def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
     return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
 
 
+def _folds(
+    case_sensitive: bool,
+    normalize_whitespace: bool,
+    ignore_punctuation: bool,
+    ignore_spaces: bool,
+    fold_lines: bool,
+) -> dict[str, bool]:
+    """The keyword arguments of ``normalize_text`` for these folds."""
+    return {
+        "case_sensitive": case_sensitive,
+        "normalize_whitespace": normalize_whitespace,
+        "ignore_punctuation": ignore_punctuation,
+        "ignore_spaces": ignore_spaces,
+        "fold_lines": fold_lines,
+    }
+
+
 def _folded_texts(uniques: list[Any], folds: dict[str, bool]) -> list[str | None]:
     """``normalize_text(u, **folds)`` of every unique value: ASCII strings in bulk with Arrow
     kernels, the rest (and every value when lines are folded) one by one."""
@@ -92,13 +109,9 @@ def exact_string(
 ) -> Comparator:
     """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation, every
     space, line breaks of a multi-line value)."""
-    folds = {
-        "case_sensitive": case_sensitive,
-        "normalize_whitespace": normalize_whitespace,
-        "ignore_punctuation": ignore_punctuation,
-        "ignore_spaces": ignore_spaces,
-        "fold_lines": fold_lines,
-    }
+    folds = _folds(
+        case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
+    )
     return _keyed_bulk(lambda uniques: _folded_texts(uniques, folds))
 
 
@@ -152,13 +165,9 @@ def fuzzy_text(
 
     Similarity is computed once per unique (expected, predicted) pair with ``process.cpdist``.
     """
-    folds = {
-        "case_sensitive": case_sensitive,
-        "normalize_whitespace": normalize_whitespace,
-        "ignore_punctuation": ignore_punctuation,
-        "ignore_spaces": ignore_spaces,
-        "fold_lines": fold_lines,
-    }
+    folds = _folds(
+        case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
+    )
 
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
         lc, rc, uniques = factorize_pair(left, right)
