@@ -1,317 +1,359 @@
 """Benchmark fieldwise.compare against what a user would otherwise pick.
 
-(a) fieldwise vs datacompy on the same wide frames (documents x fields, exact strings and numeric
-    tolerance): time ratio.
-(b) the full typed pipeline on messy values (mixed date formats, currency strings, fuzzy names):
-    two versions, flips, McNemar, a 1,000-resample bootstrap, against a row-by-row Python
-    implementation of the same normalization (timed on a subsample and extrapolated).
+B1a  wide frames, documents x 20 fields (exact strings, numbers within 0.01): the public
+     ``fieldwise.compare(truth, {"pred": predictions}, fields)`` against
+     ``datacompy.PandasCompare(truth, predictions, join_columns="document", abs_tol=0.01)`` on the
+     same two DataFrames, at 5k, 50k and 500k documents. Goal: <= 1.0x datacompy at every size.
+B1b  the typed pipeline on 1,000,000 messy comparisons (50k documents x 10 fields x 2 versions):
+     scoring, flips, McNemar + Holm and a 1,000-resample bootstrap, against the same pipeline
+     row by row in plain Python. Goal: >= 10x faster as a whole process, <= 1 GB peak RSS.
 
-Every time is the best of 3 runs. Run: .venv/bin/python benchmarks/compare.py [--quick]
+Every figure is measured twice: **in-process** (the call alone, in a process that already
+imported everything and holds the input) and **whole process** (a fresh interpreter that
+imports, reads the same input file and does the same work: what a user pays). Sides take turns
+(interleaved repeats); each figure is median (min, max); ratios are of medians. Each row also
+gives the growth exponent at 10x and 100x the size (1.0 = linear) and the peak RSS of the
+whole-process run. Both sides must agree on the result, or the benchmark fails.
+
+Run: .venv/bin/python benchmarks/compare.py [--json] [--quick] [--only b1a|b1b] [--repeats N]
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import json
+import math
+import pickle
+import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-import datacompy
-import numpy as np
-import pandas as pd
-from rapidfuzz import fuzz
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fieldwise.compare import (
-    FieldSpec,
-    compare,
-    parse_currency,
-    parse_date,
-    parse_field_specs,
-    parse_number,
-    score_cells,
-)
-from fieldwise.compare._normalize import is_empty, normalize_text, parse_bool
-
-
-def timed(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
-    """Best of ``repeat`` runs: the machine is shared, the minimum is the least disturbed."""
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
-
-
-# ---------------------------------------------------------------- (a) wide frames vs datacompy
-def wide_frames(docs: int, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
-    truth: dict[str, Any] = {"doc": np.arange(docs)}
-    pred: dict[str, Any] = {"doc": np.arange(docs)}
-    words = np.array([f"value-{i}" for i in range(5000)], dtype=object)
-    for k in range(10):
-        t = words[rng.integers(0, len(words), docs)]
-        p = t.copy()
-        flip = rng.random(docs) < 0.05
-        p[flip] = words[rng.integers(0, len(words), int(flip.sum()))]
-        truth[f"s{k}"], pred[f"s{k}"] = t, p
-    for k in range(10):
-        t = np.round(rng.uniform(0, 10_000, docs), 2)
-        p = t + np.where(rng.random(docs) < 0.05, rng.normal(0, 5, docs), 0.0)
-        p = p + np.where(rng.random(docs) < 0.05, 0.004, 0.0)  # within tolerance
-        truth[f"n{k}"], pred[f"n{k}"] = t, p
-    return pd.DataFrame(truth), pd.DataFrame(pred)
-
-
-def fieldwise_wide(truth: pd.DataFrame, pred: pd.DataFrame, specs: dict[str, FieldSpec]) -> Any:
-    cols = [c for c in truth.columns if c != "doc"]
-    n = len(truth)
-    frame = pd.DataFrame(
-        {
-            "item": np.tile(truth["doc"].to_numpy(), len(cols)),
-            "field": pd.Categorical.from_codes(
-                np.repeat(np.arange(len(cols)), n), categories=pd.Index(cols)
-            ),
-            "version": "pred",
-            "expected": np.concatenate([truth[c].to_numpy(dtype=object) for c in cols]),
-            "predicted": np.concatenate([pred[c].to_numpy(dtype=object) for c in cols]),
-            "confidence": np.nan,
-        }
-    )
-    return compare(frame, specs, baseline="pred")
-
-
-def bench_wide(docs: int, rng: np.random.Generator) -> str:
-    truth, pred = wide_frames(docs, rng)
-    specs = {f"s{k}": FieldSpec(name=f"s{k}", case_sensitive=True) for k in range(10)}
-    specs |= {f"n{k}": FieldSpec(name=f"n{k}", type="number", atol=0.01) for k in range(10)}
-    t_dc, dc = timed(lambda: datacompy.PandasCompare(truth, pred, join_columns="doc", abs_tol=0.01))
-    t_fw, fw = timed(lambda: fieldwise_wide(truth, pred, specs))
-    # both must find the same mismatching cells
-    dc_mismatch = sum(int(dc.column_stats[i]["unequal_cnt"]) for i in range(len(dc.column_stats)))
-    fw_mismatch = int(fw.fields["wrong"].sum())
-    assert dc_mismatch == fw_mismatch, (dc_mismatch, fw_mismatch)
-    return (
-        f"(a) wide {docs:,} docs x 20 fields: fieldwise {t_fw:.2f}s, datacompy {t_dc:.2f}s, "
-        f"time ratio fieldwise/datacompy {t_fw / t_dc:.1f}x, i.e. datacompy is faster on plain "
-        f"exact/tolerance semantics (fieldwise also builds metrics, documents and confidence "
-        f"tables); both find the same {fw_mismatch:,} mismatching cells"
-    )
-
-
-# ---------------------------------------------------------------- (b) messy typed pipeline
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-SPECS = parse_field_specs(
-    {
-        "invoice_number": {"type": "string", "ignore_punctuation": True},
-        "issue_date": {"type": "date"},
-        "due_date": {"type": "date"},
-        "total": {"type": "currency", "critical": True},
-        "tax": {"type": "currency"},
-        "seller_name": {"type": "text", "threshold": 0.85},
-        "buyer_name": {"type": "text", "threshold": 0.85},
-        "currency": {"type": "enum", "values": ["EUR", "USD", "GBP"]},
-        "paid": {"type": "boolean"},
-        "quantity": {"type": "number", "atol": 0.001},
-    },
-    date_order="DMY",
+from _measure import (
+    Figure,
+    cold_run,
+    emit,
+    exponent,
+    interleaved,
+    own_peak_rss_mb,
+    timed,
 )
 
-
-def german(x: float) -> str:
-    return f"{x:,.2f}".replace(",", " ").replace(".", ",").replace(" ", ".")
+B1A_GOAL, B1B_GOAL, B1B_RSS_GOAL = 1.0, 10.0, 1024.0
 
 
-def messy_date(iso: str, style: int) -> str:
-    y, m, d = iso.split("-")
-    return [
-        iso,
-        f"{d}.{m}.{y}",
-        f"{int(d)}/{int(m)}/{y}",
-        f"{MONTHS[int(m) - 1]} {int(d)}, {y}",
-        f"{int(d)} {MONTHS[int(m) - 1][:3]} {y}",
-    ][style]
+# ----------------------------------------------------------------------------- child processes
+# A whole-process run is this script started with --child SIDE --data PATH: it imports only
+# what its side needs, reads the input, works, and prints a small JSON check of its result.
 
 
-def messy_amount(x: float, style: int) -> Any:
-    return [
-        x,
-        f"€ {german(x)}",
-        f"{x:,.2f} EUR",
-        german(x),
-        f"({abs(x):.2f})" if x < 0 else f"{x:.2f}",
-    ][style]
+def _child(side: str, data: Path) -> dict[str, Any]:
+    if side == "b1a-fieldwise":
+        import pandas as pd
+        from _compare_data import WIDE_FIELDS
 
+        import fieldwise
 
-def typo(name: str, rng_value: float) -> str:
-    i = int(rng_value * len(name))
-    return name[:i] + name[i + 1 :] if len(name) > 8 else name + "x"
-
-
-def messy_dataset(docs: int, rng: np.random.Generator) -> pd.DataFrame:
-    """Two versions over ``docs`` documents x 10 fields, predictions in messy printed forms."""
-    names = [
-        f"{a} {b} {c}"
-        for a in (
-            "Lieferant",
-            "Kunden",
-            "Muster",
-            "Beispiel",
-            "Acme",
-            "Nordwind",
-            "Südhang",
-            "Rheinblick",
+        truth, pred = (
+            pd.read_parquet(data / "truth.parquet"),
+            pd.read_parquet(data / "pred.parquet"),
         )
-        for b in ("Handel", "Technik", "Bau", "Logistik", "Service", "Medien")
-        for c in ("GmbH", "AG", "KG", "GmbH & Co. KG", "e.K.")
-    ]
-    days = pd.date_range("2015-01-01", "2025-12-31").strftime("%Y-%m-%d").to_numpy()
-    truth: dict[str, Any] = {
-        "invoice_number": [f"INV-{i:07d}" for i in rng.integers(0, 10**7, docs)],
-        "issue_date": days[rng.integers(0, len(days), docs)],
-        "due_date": days[rng.integers(0, len(days), docs)],
-        "total": np.round(rng.uniform(-500, 50_000, docs), 2),
-        "tax": np.round(rng.uniform(0, 9_000, docs), 2),
-        "seller_name": np.array(names, dtype=object)[rng.integers(0, len(names), docs)],
-        "buyer_name": np.array(names, dtype=object)[rng.integers(0, len(names), docs)],
-        "currency": np.array(["EUR", "USD", "GBP"], dtype=object)[rng.integers(0, 3, docs)],
-        "paid": rng.random(docs) < 0.5,
-        "quantity": rng.integers(1, 100, docs).astype(float),
+        return _b1a_fieldwise_check(fieldwise.compare(truth, {"pred": pred}, WIDE_FIELDS))
+    if side == "b1a-datacompy":
+        import datacompy
+        import pandas as pd
+
+        truth, pred = (
+            pd.read_parquet(data / "truth.parquet"),
+            pd.read_parquet(data / "pred.parquet"),
+        )
+        return _b1a_datacompy_check(
+            datacompy.PandasCompare(truth, pred, join_columns="document", abs_tol=0.01)
+        )
+    with (data / "messy.pickle").open("rb") as handle:
+        columns = pickle.load(handle)
+    if side == "b1b-fieldwise":
+        return _b1b_fieldwise(columns)
+    if side == "b1b-naive":
+        from _row_by_row import row_by_row
+
+        return _naive_check(row_by_row(columns, "v1", "v2", n_bootstrap=1000))
+    raise SystemExit(f"unknown side {side!r}")
+
+
+def _b1a_fieldwise_check(result: Any) -> dict[str, Any]:
+    return {"mismatching": int(result.fields["wrong"].sum())}
+
+
+def _b1a_datacompy_check(dc: Any) -> dict[str, Any]:
+    return {"mismatching": sum(int(s["unequal_cnt"]) for s in dc.column_stats)}
+
+
+def _b1b_fieldwise(columns: dict[str, list[Any]]) -> dict[str, Any]:
+    import pandas as pd
+    from _compare_data import SPECS
+
+    from fieldwise.compare import compare
+
+    frame = pd.DataFrame(columns)
+    result = compare(frame, SPECS, baseline="v1", candidate="v2", seed=0, n_bootstrap=1000)
+    ok = result.cells["outcome"].isin(["correct", "both_empty"])
+    per_version = ok.groupby(result.cells["version"], observed=True).sum()
+    assert result.bootstrap is not None
+    return {
+        "ok": {str(k): int(v) for k, v in per_version.items()},
+        "significant": int(result.significance["significant"].sum()),
+        "interval": [result.bootstrap.low, result.bootstrap.high],
     }
-    frames = []
-    items = np.array([f"doc-{i:07d}" for i in range(docs)], dtype=object)
-    for version, p_wrong in (("v1", 0.08), ("v2", 0.06)):
-        for field, values in truth.items():
-            style = rng.integers(0, 5, docs)
-            r = rng.random(docs)
-            noise = rng.random(docs)
-            if field.endswith("date"):
-                pred = [messy_date(v, s) for v, s in zip(values, style, strict=True)]
-            elif field in ("total", "tax"):
-                pred = [messy_amount(float(v), s) for v, s in zip(values, style, strict=True)]
-            elif field.endswith("name"):
-                pred = [
-                    typo(v, q) if s < 2 else v.upper() if s == 2 else v
-                    for v, s, q in zip(values, style, noise, strict=True)
-                ]
-            elif field == "paid":
-                pred = [
-                    ["yes", "ja", "true", "1", "x"][s]
-                    if v
-                    else ["no", "nein", "false", "0", "no"][s]
-                    for v, s in zip(values, style, strict=True)
-                ]
-            elif field == "currency":
-                pred = [v.lower() if s < 2 else v for v, s in zip(values, style, strict=True)]
-            elif field == "quantity":
-                pred = [f"{v:.0f}" if s < 2 else v for v, s in zip(values, style, strict=True)]
-            else:
-                pred = [
-                    v.replace("-", "") if s < 2 else v for v, s in zip(values, style, strict=True)
-                ]
-            pred_arr = np.array(pred, dtype=object)
-            wrong = r < p_wrong
-            pred_arr[wrong] = np.roll(pred_arr, 1)[wrong]  # another document's value
-            pred_arr[(r >= p_wrong) & (r < p_wrong + 0.02)] = None  # missed
-            conf = np.clip(np.where(wrong, rng.beta(4, 3, docs), rng.beta(12, 1.5, docs)), 0, 1)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "item": items,
-                        "field": field,
-                        "version": version,
-                        "expected": np.asarray(values, dtype=object),
-                        "predicted": pred_arr,
-                        "confidence": conf,
-                    }
+
+
+def _naive_check(out: dict[str, Any]) -> dict[str, Any]:
+    return {"ok": out["ok"], "significant": out["significant"], "interval": list(out["interval"])}
+
+
+def _cold(side: str, data: Path) -> Callable[[], tuple[float, float]]:
+    """A side for ``interleaved``: one whole process; checks its answer against the others'."""
+    answers: list[dict[str, Any]] = []
+
+    def run() -> tuple[float, float]:
+        seconds, rss, out = cold_run(
+            [sys.executable, __file__, "--child", side, "--data", str(data)]
+        )
+        answer = json.loads(out.strip().splitlines()[-1])
+        answers.append(answer)
+        # the child's own VmHWM: ru_maxrss would include this (big) parent's pages
+        return seconds, float(answer.pop("peak_rss_mb", rss))
+
+    run.answers = answers  # type: ignore[attr-defined]
+    return run
+
+
+def _same(check: str, *answers: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        seen = {json.dumps(a[key], sort_keys=True) for a in answers}
+        if len(seen) != 1:
+            raise SystemExit(f"{check}: the sides disagree on {key}: {sorted(seen)}")
+
+
+def _common(fw: Figure, alt: Figure, growth: dict[str, float]) -> dict[str, Any]:
+    """The JSON keys every row shares: growth (the row's exponent is fieldwise's worst),
+    peak RSS of both sides and the spread of both."""
+    mine = [v for k, v in growth.items() if k.startswith("fieldwise")]
+    return {
+        "exponent": round(max(mine), 3) if mine else None,
+        "peak_rss_mb": None if math.isnan(fw.peak_rss_mb) else round(fw.peak_rss_mb),
+        "alternative_peak_rss_mb": None if math.isnan(alt.peak_rss_mb) else round(alt.peak_rss_mb),
+        "fieldwise_min_max": [round(min(fw.times), 4), round(max(fw.times), 4)],
+        "alternative_min_max": [round(min(alt.times), 4), round(max(alt.times), 4)],
+        **{k: round(v, 3) for k, v in growth.items()},
+    }
+
+
+def _rss_text(fw: Figure, alt: Figure) -> str:
+    if math.isnan(fw.peak_rss_mb):
+        return ""
+    return f"; peak RSS {fw.peak_rss_mb:.0f} MB vs {alt.peak_rss_mb:.0f} MB"
+
+
+# ---------------------------------------------------------------------------------------- B1a
+def bench_b1a(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) -> None:
+    import datacompy
+    import numpy as np
+    import pandas as pd
+    from _compare_data import WIDE_FIELDS, wide_frames
+
+    import fieldwise
+
+    inproc: dict[int, dict[str, Figure]] = {}
+    cold: dict[int, dict[str, Figure]] = {}
+    for docs in sizes:
+        truth, pred = wide_frames(docs, np.random.default_rng(12345))
+        data = tmp / f"b1a-{docs}"
+        data.mkdir()
+        truth.to_parquet(data / "truth.parquet")
+        pred.to_parquet(data / "pred.parquet")
+        # what the child reads, so the in-process side starts from the same dtypes
+        truth, pred = (
+            pd.read_parquet(data / "truth.parquet"),
+            pd.read_parquet(data / "pred.parquet"),
+        )
+        checks: dict[str, list[dict[str, Any]]] = {"fieldwise": [], "datacompy": []}
+
+        def fw(truth: Any = truth, pred: Any = pred, out: Any = checks["fieldwise"]) -> None:
+            out.append(_b1a_fieldwise_check(fieldwise.compare(truth, {"pred": pred}, WIDE_FIELDS)))
+
+        def dc(truth: Any = truth, pred: Any = pred, out: Any = checks["datacompy"]) -> None:
+            out.append(
+                _b1a_datacompy_check(
+                    datacompy.PandasCompare(truth, pred, join_columns="document", abs_tol=0.01)
                 )
             )
-    return pd.concat(frames, ignore_index=True)
+
+        fw()  # first calls pay one-time imports (sklearn, datacompy's own); cold runs show those
+        dc()
+        n = repeats if docs < 500_000 else max(2, repeats // 2)
+        inproc[docs] = interleaved({"fieldwise": timed(fw), "datacompy": timed(dc)}, n)
+        sides = {
+            "fieldwise": _cold("b1a-fieldwise", data),
+            "datacompy": _cold("b1a-datacompy", data),
+        }
+        cold[docs] = interleaved(sides, n)
+        _same(
+            f"B1a {docs}",
+            *checks["fieldwise"],
+            *checks["datacompy"],
+            *sides["fieldwise"].answers,  # type: ignore[attr-defined]
+            *sides["datacompy"].answers,  # type: ignore[attr-defined]
+            keys=("mismatching",),
+        )
+        del truth, pred
+    for label, figures in (("in-process", inproc), ("whole process", cold)):
+        for docs in sizes:
+            _b1a_row(label, docs, sizes, figures, as_json)
 
 
-def row_by_row(frame: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
-    """The naive way: normalize both values of every row in Python, compare, count outcomes."""
-    counts: dict[tuple[str, str], list[int]] = {}
-    for field, version, e, p in zip(
-        frame["field"], frame["version"], frame["expected"], frame["predicted"], strict=True
-    ):
-        spec = SPECS[field]
-        if is_empty(e) or is_empty(p):
-            ok = is_empty(e) and is_empty(p)
-        elif spec.type == "date":
-            ok = parse_date(e, date_order="DMY") == parse_date(p, date_order="DMY")
-        elif spec.type in ("currency", "number"):
-            a = parse_currency(e)[0] if spec.type == "currency" else parse_number(e)
-            b = parse_currency(p)[0] if spec.type == "currency" else parse_number(p)
-            ok = (
-                abs(a - b) <= spec.atol if isinstance(a, float) and isinstance(b, float) else a == b
-            )
-        elif spec.type == "text":
-            ok = (
-                fuzz.ratio(normalize_text(e) or "", normalize_text(p) or "") / 100 >= spec.threshold
-            )
-        elif spec.type == "boolean":
-            ok = parse_bool(e) == parse_bool(p)
-        else:
-            ok = normalize_text(e, ignore_punctuation=spec.ignore_punctuation) == normalize_text(
-                p, ignore_punctuation=spec.ignore_punctuation
-            )
-        counts.setdefault((version, field), [0, 0])[0 if ok else 1] += 1
-    return counts
-
-
-def bench_messy(docs: int, sample: int, rng: np.random.Generator) -> str:
-    frame = messy_dataset(docs, rng)
-    t_fw, result = timed(
-        lambda: compare(frame, SPECS, baseline="v1", candidate="v2", seed=0, n_bootstrap=1000)
+def _b1a_row(
+    label: str,
+    docs: int,
+    sizes: tuple[int, ...],
+    figures: dict[int, dict[str, Figure]],
+    as_json: bool,
+) -> None:
+    fw, dc = figures[docs]["fieldwise"], figures[docs]["datacompy"]
+    ratio = fw.median / dc.median
+    small = sizes[0]
+    growth = {
+        f"{side}_exponent_{sizes[i] // small}x": exponent(
+            small, figures[small][side].median, sizes[i], figures[sizes[i]][side].median
+        )
+        for side in ("fieldwise", "datacompy")
+        for i in range(1, len(sizes))
+    }
+    row = {
+        "row": f"B1a compare {docs:,} docs x 20 fields, {label}",
+        "fieldwise": round(fw.median, 4),
+        "alternative": round(dc.median, 4),
+        "alternative_name": "datacompy",
+        "unit": "s",
+        "ratio": round(ratio, 3),
+        "goal": f"<= {B1A_GOAL}x",
+        "met": ratio <= B1A_GOAL,
+        **_common(fw, dc, growth),
+    }
+    rss = _rss_text(fw, dc)
+    grow = ", ".join(
+        f"{k.replace('_exponent_', ' exponent at ')} {v:.2f}" for k, v in growth.items()
     )
-    t_score, _ = timed(lambda: score_cells(frame, SPECS))
-    sub = frame.sample(n=min(sample, len(frame)), random_state=0)
-    t_sub, naive = timed(lambda: row_by_row(sub))
-    t_naive = t_sub * len(frame) / len(sub)
-    # same normalization, same verdicts on the subsample
-    cells = result.cells.set_index(["version", "item", "field"])
-    picked = cells.loc[list(zip(sub["version"], sub["item"], sub["field"], strict=True))]
-    ok = picked["outcome"].isin(["correct", "both_empty"])
-    agree = sum(naive[k][0] for k in naive) == int(ok.sum())
-    b = result.bootstrap
-    assert b is not None
-    sig = int(result.significance["significant"].sum())
-    return (
-        f"(b) messy typed pipeline, {len(frame):,} field comparisons ({docs:,} docs x 10 "
-        f"fields x 2 versions): fieldwise full compare() {t_fw:.2f}s (flips, McNemar+Holm "
-        f"[{sig} significant], {b.n_resamples:,}-resample bootstrap, metrics, confidence), of "
-        f"which normalization+comparison {t_score:.2f}s; row-by-row Python normalization+"
-        f"comparison {t_sub:.2f}s on a {len(sub):,}-row subsample, extrapolated to "
-        f"{t_naive:.1f}s for all rows; ratio like-for-like {t_naive / t_score:.1f}x, "
-        f"full pipeline vs row-by-row scoring alone {t_naive / t_fw:.1f}x; verdicts agree on "
-        f"the subsample: {agree}; delta {100 * b.delta:+.2f} points "
-        f"[{100 * b.low:+.2f}, {100 * b.high:+.2f}]"
+    emit(
+        row,
+        f"B1a {docs:>7,} docs x 20, {label:<13}: fieldwise {fw.spread()} vs datacompy "
+        f"{dc.spread()}: {ratio:.2f}x (goal <= {B1A_GOAL}x: "
+        f"{'met' if ratio <= B1A_GOAL else 'NOT met'}){rss}; {grow}",
+        as_json=as_json,
     )
+
+
+# ---------------------------------------------------------------------------------------- B1b
+def bench_b1b(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) -> None:
+    import numpy as np
+    from _compare_data import messy_columns
+    from _row_by_row import row_by_row
+
+    inproc: dict[int, dict[str, Figure]] = {}
+    cold: dict[int, dict[str, Figure]] = {}
+    cells: dict[int, int] = {}
+    for docs in sizes:
+        columns = messy_columns(docs, np.random.default_rng(12345))
+        cells[docs] = len(columns["item"])
+        data = tmp / f"b1b-{docs}"
+        data.mkdir()
+        with (data / "messy.pickle").open("wb") as handle:
+            pickle.dump(columns, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        checks: dict[str, list[dict[str, Any]]] = {"fieldwise": [], "naive": []}
+
+        def fw(columns: Any = columns, out: Any = checks["fieldwise"]) -> None:
+            out.append(_b1b_fieldwise(columns))
+
+        def naive(columns: Any = columns, out: Any = checks["naive"]) -> None:
+            out.append(_naive_check(row_by_row(columns, "v1", "v2", n_bootstrap=1000)))
+
+        fw()
+        n = repeats if docs < 50_000 else max(2, repeats // 2)
+        inproc[docs] = interleaved({"fieldwise": timed(fw), "naive": timed(naive)}, n)
+        sides = {"fieldwise": _cold("b1b-fieldwise", data), "naive": _cold("b1b-naive", data)}
+        cold[docs] = interleaved(sides, n)
+        _same(
+            f"B1b {docs}",
+            *checks["fieldwise"],
+            *checks["naive"],
+            *sides["fieldwise"].answers,  # type: ignore[attr-defined]
+            *sides["naive"].answers,  # type: ignore[attr-defined]
+            keys=("ok", "significant"),
+        )
+        del columns
+    for label, figures in (("in-process", inproc), ("whole process", cold)):
+        docs = sizes[-1]
+        fw, nv = figures[docs]["fieldwise"], figures[docs]["naive"]
+        speedup = nv.median / fw.median
+        growth = {
+            f"{side}_exponent_{sizes[-1] // sizes[i]}x": exponent(
+                sizes[i], figures[sizes[i]][side].median, docs, figures[docs][side].median
+            )
+            for side in ("fieldwise", "naive")
+            for i in range(len(sizes) - 1)
+        }
+        rss_ok = math.isnan(fw.peak_rss_mb) or fw.peak_rss_mb <= B1B_RSS_GOAL
+        met = speedup >= B1B_GOAL and rss_ok
+        row = {
+            "row": f"B1b typed compare {cells[docs]:,} comparisons, {label}",
+            "fieldwise": round(fw.median, 4),
+            "alternative": round(nv.median, 4),
+            "alternative_name": "row-by-row Python",
+            "unit": "s",
+            "ratio": round(speedup, 3),
+            "ratio_means": "times faster",
+            "goal": f">= {B1B_GOAL}x faster, <= {B1B_RSS_GOAL:.0f} MB",
+            "met": met,
+            **_common(fw, nv, growth),
+        }
+        rss = _rss_text(fw, nv)
+        grow = ", ".join(
+            f"{k.replace('_exponent_', ' exponent from 1/')} the size {v:.2f}"
+            for k, v in growth.items()
+        )
+        emit(
+            row,
+            f"B1b {cells[docs]:,} comparisons, {label:<13}: fieldwise {fw.spread()} vs row-by-row "
+            f"Python {nv.spread()}: {speedup:.1f}x faster (goal >= {B1B_GOAL:.0f}x, <= 1 GB: "
+            f"{'met' if met else 'NOT met'}){rss}; {grow}",
+            as_json=as_json,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    parser.add_argument("--quick", action="store_true", help="a tenth of the sizes (a smoke run)")
+    parser.add_argument("--only", choices=("b1a", "b1b"), help="one benchmark")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats per side")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rng = np.random.default_rng(12345)
-    wide_docs, messy_docs, sample = (
-        (5_000, 5_000, 10_000) if args.quick else (50_000, 50_000, 100_000)
-    )
-    print(bench_wide(wide_docs, rng), flush=True)
-    print(bench_messy(messy_docs, sample, rng), flush=True)
+    if args.child:
+        answer = _child(args.child, args.data)
+        print(json.dumps({**answer, "peak_rss_mb": own_peak_rss_mb()}))
+        return
+    scale = 10 if args.quick else 1
+    with tempfile.TemporaryDirectory(prefix="fieldwise-bench-") as tmp:
+        if args.only in (None, "b1a"):
+            sizes = tuple(n // scale for n in (5_000, 50_000, 500_000))
+            bench_b1a(sizes, args.repeats, Path(tmp), args.json)
+        if args.only in (None, "b1b"):
+            sizes = tuple(n // scale for n in (500, 5_000, 50_000))
+            bench_b1b(sizes, args.repeats, Path(tmp), args.json)
 
 
 if __name__ == "__main__":

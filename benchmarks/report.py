@@ -1,19 +1,22 @@
 """Benchmark fieldwise.report at 50,000 documents x 20 fields (1,000,000 units, two versions).
 
-Measures: building ReportData from a ComparisonResult, rendering the HTML (and Markdown, JUnit,
-JSON), the HTML file size, and the time headless Chromium takes to show the first rows of the
-item table. Side by side, the naive alternative: the same unit table written with pandas
-``DataFrame.to_html()`` (every row in the DOM), its size and Chromium's time to first row and to
-a loaded page. The naive side runs on a tenth of the documents by default (at full size it takes
-minutes and hundreds of MB), so its ratios understate the difference. Quote the ratios.
+Measures: building ReportData from a ComparisonResult and rendering the HTML (interleaved
+repeats with the naive side, at 1/100, 1/10 and the full size for the growth exponents), the
+HTML file size, and the time headless Chromium takes to show the first rows of the item table
+and to load the page (interleaved repeats). Side by side, the naive alternative: the same unit
+table pivoted and written with pandas ``DataFrame.to_html()`` (every row in the DOM), **on the
+same comparison at the same size**. The default size is 5,000 documents, where the naive page
+still loads in Chromium in reasonable time; ``--documents 50000`` is the full figure.
 
-Run: .venv/bin/python benchmarks/report.py [--documents N] [--fields K]
+Run: .venv/bin/python benchmarks/report.py [--documents N] [--fields K] [--json]
 (needs /usr/bin/chromium; the comparison itself is computed once and not part of the figures).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -23,6 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import Figure, emit, exponent, interleaved, own_peak_rss_mb, timed
 
 from fieldwise.compare import FRAME_COLUMNS, ComparisonResult, compare, parse_field_specs
 from fieldwise.report import (
@@ -45,16 +51,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
-    """Best of ``repeat`` runs (the machine is shared: the minimum is the least disturbed)."""
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def comparison(documents: int, fields: int, seed: int = 0) -> ComparisonResult:
@@ -127,46 +123,141 @@ def first_rows(path: Path, selector: str, *, filter_rows: bool = False) -> tuple
     return figures
 
 
+def render_both(documents: int, fields: int) -> tuple[dict[str, Figure], dict[str, Any]]:
+    """Interleaved repeats of fieldwise (build the report data, render the HTML) and the naive
+    pivot + ``to_html`` on the same comparison; returns the figures and both outputs."""
+    result = comparison(documents, fields)
+    context = ReportContext(dataset="bench", generated_at="2026-01-01T00:00:00Z")
+    env = make_environment()
+    out: dict[str, Any] = {}
+
+    def ours() -> None:
+        out["data"] = build_report(result, context)
+        out["html"] = render_html(out["data"], env)
+
+    def theirs() -> None:
+        out["naive"] = naive_html(result)
+
+    figures = interleaved({"fieldwise": timed(ours), "naive": timed(theirs)}, REPEATS)
+    return figures, out
+
+
+REPEATS = 3
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--documents", type=int, default=50_000)
+    parser.add_argument("--documents", type=int, default=5_000, help="both sides, same size")
     parser.add_argument("--fields", type=int, default=20)
-    parser.add_argument("--naive-documents", type=int, default=5_000)
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args()
 
-    t_compare, result = timed(lambda: comparison(args.documents, args.fields))
-    context = ReportContext(dataset="bench", generated_at="2026-01-01T00:00:00Z")
-    t_build, data = timed(lambda: build_report(result, context), repeat=2)
-    env = make_environment()
-    t_html, html = timed(lambda: render_html(data, env), repeat=2)
-    t_md, _ = timed(lambda: render_markdown(data, env))
-    t_junit, _ = timed(lambda: render_junit(data))
-    t_json, _ = timed(lambda: render_json(data))
-    small = comparison(args.naive_documents, args.fields)
-    t_naive, naive = timed(lambda: naive_html(small))
+    sizes = (args.documents // 100, args.documents // 10, args.documents)
+    timings = {n: render_both(n, args.fields)[0] for n in sizes[:-1]}
+    timings[args.documents], out = render_both(args.documents, args.fields)
+    data, html, naive = out["data"], out["html"], out["naive"]
+    t_md, _ = timed_once(lambda: render_markdown(data, make_environment()))
+    t_junit, _ = timed_once(lambda: render_junit(data))
+    t_json, _ = timed_once(lambda: render_json(data))
 
     with tempfile.TemporaryDirectory() as tmp:
         ours, theirs = Path(tmp) / "report.html", Path(tmp) / "naive.html"
         ours.write_text(html, encoding="utf-8")
         theirs.write_text(naive, encoding="utf-8")
         size, naive_size = ours.stat().st_size, theirs.stat().st_size
-        shown, loaded, refilter = first_rows(ours, "#items-body tr", filter_rows=True)
-        naive_shown, naive_loaded = first_rows(theirs, "tbody tr")
+        loads: dict[str, list[tuple[float, ...]]] = {"fieldwise": [], "naive": []}
+        for _ in range(REPEATS):  # interleaved
+            loads["fieldwise"].append(first_rows(ours, "#items-body tr", filter_rows=True))
+            loads["naive"].append(first_rows(theirs, "tbody tr"))
 
+    def median(side: str, k: int) -> float:
+        return statistics.median(f[k] for f in loads[side])
+
+    fw, nv = timings[args.documents]["fieldwise"], timings[args.documents]["naive"]
+    growth = {
+        f"{side}_exponent_{sizes[-1] // n}x": exponent(
+            n, timings[n][side].median, sizes[-1], timings[sizes[-1]][side].median
+        )
+        for side in ("fieldwise", "naive")
+        for n in sizes[:-1]
+    }
     units = len(data.items.code)
     mb = 1024 * 1024
-    print(
-        f"report {args.documents:,} docs x {args.fields} fields ({units:,} units): "
-        f"build {t_build:.2f}s, html {t_html:.2f}s ({size / mb:.1f} MB), md {t_md:.3f}s, "
-        f"junit {t_junit:.3f}s, json {t_json:.2f}s; chromium first rows {shown:.2f}s, "
-        f"load {loaded:.2f}s, filter all units {refilter * 1000:.0f} ms | "
-        f"naive to_html at {args.naive_documents:,} docs "
-        f"{t_naive:.2f}s ({naive_size / mb:.1f} MB), "
-        f"first row {naive_shown:.2f}s, load {naive_loaded:.2f}s | "
-        f"ratios: size {naive_size / size:.1f}x, build+render "
-        f"{t_naive / (t_build + t_html):.1f}x, first rows {naive_shown / shown:.1f}x, "
-        f"load {naive_loaded / loaded:.1f}x (compare itself {t_compare:.1f}s, not counted)"
+    rss = own_peak_rss_mb()
+    label = f"{args.documents:,} docs x {args.fields} fields ({units:,} units)"
+    rows = [
+        ("report build + render HTML", fw.median, nv.median, "s", fw, nv),
+        (
+            "report first rows in Chromium",
+            median("fieldwise", 0),
+            median("naive", 0),
+            "s",
+            None,
+            None,
+        ),
+        (
+            "report page loaded in Chromium",
+            median("fieldwise", 1),
+            median("naive", 1),
+            "s",
+            None,
+            None,
+        ),
+        ("report HTML size", size / mb, naive_size / mb, "MB", None, None),
+    ]
+    for name, ours_v, theirs_v, unit, f_fig, n_fig in rows:
+        ratio = ours_v / theirs_v
+        spread = (
+            f" fieldwise {f_fig.spread()} vs naive {n_fig.spread()};" if f_fig and n_fig else ""
+        )
+        emit(
+            {
+                "row": f"{name}, {label}",
+                "fieldwise": round(ours_v, 4),
+                "alternative": round(theirs_v, 4),
+                "alternative_name": "pandas pivot + to_html",
+                "unit": unit,
+                "ratio": round(ratio, 3),
+                "goal": "-",
+                "met": None,
+                "exponent": round(max(v for k, v in growth.items() if k.startswith("fieldwise")), 3)
+                if f_fig
+                else None,
+                "peak_rss_mb": round(rss),
+                **({k: round(v, 3) for k, v in growth.items()} if f_fig else {}),
+            },
+            f"{name}, {label}: fieldwise {ours_v:.3g} {unit} vs naive to_html {theirs_v:.3g} "
+            f"{unit} ({ratio:.2f}x);{spread}"
+            + (
+                " "
+                + ", ".join(
+                    f"{k.replace('_exponent_', ' exponent at ')} {v:.2f}" for k, v in growth.items()
+                )
+                if f_fig
+                else ""
+            ),
+            as_json=args.json,
+        )
+    emit(
+        {
+            "row": f"report other renderers, {label}",
+            "markdown_s": t_md,
+            "junit_s": t_junit,
+            "json_s": t_json,
+            "filter_all_units_s": median("fieldwise", 2),
+            "peak_rss_mb": round(rss),
+        },
+        f"other renderers: markdown {t_md:.3f}s, junit {t_junit:.3f}s, json {t_json:.2f}s; "
+        f"re-filter every unit in Chromium {median('fieldwise', 2) * 1000:.0f} ms; "
+        f"peak RSS of this process {rss:.0f} MB (both sides, same process)",
+        as_json=args.json,
     )
+
+
+def timed_once(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
 
 
 if __name__ == "__main__":

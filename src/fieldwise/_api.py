@@ -52,6 +52,7 @@ def compare(
     from fieldwise.compare import build_frame
     from fieldwise.compare import compare as compare_frame
     from fieldwise.compare._inputs import as_outputs, as_truth
+    from fieldwise.compare._wide import wide_frame
 
     versions = [str(v) for v in predictions]
     if not versions:
@@ -63,9 +64,12 @@ def compare(
     unknown = [c for c in others if c not in versions]
     if unknown:
         raise CompareError(f"candidate {unknown[0]!r} is not one of the versions {versions}")
-    frame = build_frame(
-        as_truth(truth), {str(v): as_outputs(out) for v, out in predictions.items()}
-    )
+    # wide DataFrames go column by column; anything else through the nested mappings
+    frame = wide_frame(truth, {str(v): out for v, out in predictions.items()})
+    if frame is None:
+        frame = build_frame(
+            as_truth(truth), {str(v): as_outputs(out) for v, out in predictions.items()}
+        )
     return compare_frame(
         frame, _specs(fields), baseline=chosen, candidates=tuple(others), **options
     )

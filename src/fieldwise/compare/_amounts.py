@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from fieldwise._errors import CompareError
@@ -22,6 +23,29 @@ from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare._vectorized import parse_number_strings
 
 __all__ = ["currency", "number"]
+
+
+def _instances(
+    values: npt.NDArray[np.object_], kinds: tuple[type, ...], also: tuple[type, ...]
+) -> BoolArray:
+    """``isinstance(v, kinds)`` per value: the exact types (``kinds`` and their subclasses
+    ``also``) by comparing type objects in C; only values of any other type (numpy scalars,
+    say) are asked one by one."""
+    types = _type_of(values)
+    exact = np.zeros(len(values), dtype=np.bool_)
+    known = np.zeros(len(values), dtype=np.bool_)
+    for kind in kinds + also:
+        exact |= types == kind
+    for kind in (str, float, int, bool, dict, list, type(None)):
+        known |= types == kind
+    out = exact
+    other = np.flatnonzero(~known)
+    if len(other):
+        out[other] = [isinstance(v, kinds) for v in values[other]]
+    return out
+
+
+_type_of = np.frompyfunc(type, 1, 1)
 
 
 def _parsed_amounts(
@@ -42,16 +66,14 @@ def _parsed_amounts(
     try:  # all numbers (or strings float() reads the same way parse_number does): one C pass
         amounts = values.astype(np.float64)
     except (TypeError, ValueError):
-        numeric = np.fromiter(
-            (isinstance(v, int | float) for v in values), dtype=np.bool_, count=len(values)
-        )
+        numeric = _instances(values, (int, float), (bool,))
         amounts = np.full(len(values), np.nan)
         amounts[numeric] = values[numeric].astype(np.float64)
     keys = np.where(empty, -1, 0).astype(np.intp)
     codes = np.full(len(values), -1, dtype=np.intp)
     rest = np.flatnonzero(~np.isfinite(amounts) & ~empty)
     if with_code:  # a string amount may carry a code even when it parses as a number
-        rest = np.flatnonzero(~empty & np.array([isinstance(v, str | dict) for v in values]))
+        rest = np.flatnonzero(~empty & _instances(values, (str, dict), ()))
     if len(rest):
         try:
             rcodes, uniques = pd.factorize(values[rest])

@@ -10,7 +10,6 @@ Python), and the per-cell work is numpy over integer codes. Numbers and currency
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from fieldwise.compare._normalize import (
     parse_date,
 )
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._vectorized import parse_date_strings
+from fieldwise.compare._vectorized import normalize_text_strings, parse_date_strings
 
 __all__ = [
     "Comparator",
@@ -65,6 +64,41 @@ def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
     return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
 
 
+def _folds(
+    case_sensitive: bool,
+    normalize_whitespace: bool,
+    ignore_punctuation: bool,
+    ignore_spaces: bool,
+    fold_lines: bool,
+) -> dict[str, bool]:
+    """The keyword arguments of ``normalize_text`` for these folds."""
+    return {
+        "case_sensitive": case_sensitive,
+        "normalize_whitespace": normalize_whitespace,
+        "ignore_punctuation": ignore_punctuation,
+        "ignore_spaces": ignore_spaces,
+        "fold_lines": fold_lines,
+    }
+
+
+def _folded_texts(uniques: list[Any], folds: dict[str, bool]) -> list[str | None]:
+    """``normalize_text(u, **folds)`` of every unique value: ASCII strings in bulk with Arrow
+    kernels, the rest (and every value when lines are folded) one by one."""
+    out: list[str | None] = [None] * len(uniques)
+    done = np.zeros(len(uniques), dtype=np.bool_)
+    if not folds.get("fold_lines"):
+        strings = [i for i, u in enumerate(uniques) if type(u) is str]
+        bulk = {k: v for k, v in folds.items() if k != "fold_lines"}
+        texts, handled = normalize_text_strings([uniques[i] for i in strings], **bulk)
+        for i, text, ok in zip(strings, texts, handled.tolist(), strict=True):
+            if ok:
+                out[i] = text
+                done[i] = True
+    for i in np.flatnonzero(~done).tolist():
+        out[i] = normalize_text(uniques[i], **folds)
+    return out
+
+
 def exact_string(
     *,
     case_sensitive: bool = False,
@@ -75,27 +109,22 @@ def exact_string(
 ) -> Comparator:
     """Equality after NFKC and the chosen folds (case, whitespace runs, punctuation, every
     space, line breaks of a multi-line value)."""
-    return _keyed(
-        partial(
-            normalize_text,
-            case_sensitive=case_sensitive,
-            normalize_whitespace=normalize_whitespace,
-            ignore_punctuation=ignore_punctuation,
-            ignore_spaces=ignore_spaces,
-            fold_lines=fold_lines,
-        )
+    folds = _folds(
+        case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
     )
+    return _keyed_bulk(lambda uniques: _folded_texts(uniques, folds))
 
 
 def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Comparator:
     """Equality of enum labels after folding; a label matching an allowed value counts as it."""
     canon = {normalize_text(v, case_sensitive=case_sensitive): v for v in values}
+    folds = {"case_sensitive": case_sensitive}
 
-    def norm(value: Any) -> Any:
-        text = normalize_text(value, case_sensitive=case_sensitive)
-        return canon.get(text, text)
+    def normalize_all(uniques: list[Any]) -> list[Any]:
+        texts = _folded_texts(uniques, folds)
+        return [canon.get(text, text) for text in texts]
 
-    return _keyed(norm)
+    return _keyed_bulk(normalize_all)
 
 
 def boolean() -> Comparator:
@@ -136,18 +165,13 @@ def fuzzy_text(
 
     Similarity is computed once per unique (expected, predicted) pair with ``process.cpdist``.
     """
-    norm = partial(
-        normalize_text,
-        case_sensitive=case_sensitive,
-        normalize_whitespace=normalize_whitespace,
-        ignore_punctuation=ignore_punctuation,
-        ignore_spaces=ignore_spaces,
-        fold_lines=fold_lines,
+    folds = _folds(
+        case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
     )
 
     def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
         lc, rc, uniques = factorize_pair(left, right)
-        texts = [norm(u) for u in uniques]
+        texts = _folded_texts(uniques, folds)
         keys = normalized_keys(texts)
         lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
         score = np.zeros(len(lk), dtype=np.float64)

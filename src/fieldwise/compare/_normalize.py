@@ -15,6 +15,7 @@ import unicodedata
 from typing import Any
 
 __all__ = [
+    "MONTHS",
     "Unparsed",
     "is_empty",
     "normalize_text",
@@ -233,6 +234,8 @@ _MONTHS = {
     )
     for name in names
 }
+#: Month names and abbreviations (English, German, French) by number, as dates spell them.
+MONTHS = _MONTHS
 _ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$")
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _NUMERIC = re.compile(r"^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})$")

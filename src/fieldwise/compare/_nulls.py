@@ -5,7 +5,10 @@ right the flips are too few to be significant, and a whole column silently lost 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 __all__ = ["EMPTY_COLUMN_COLUMNS", "empty_columns"]
@@ -13,42 +16,64 @@ __all__ = ["EMPTY_COLUMN_COLUMNS", "empty_columns"]
 EMPTY_COLUMN_COLUMNS = ("candidate", "field", "baseline_documents", "expected_documents")
 
 _HAS_VALUE = ("correct", "wrong", "spurious")
+_EXPECTED = ("correct", "wrong", "missed")
+
+
+def _codes(column: pd.Series[Any], named: bool = True) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Integer codes of a key column and, when ``named``, the names they stand for."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = np.asarray(column.cat.codes.to_numpy(), dtype=np.int64)
+        return codes, [str(c) for c in column.cat.categories] if named else []
+    found, uniques = pd.factorize(column)
+    return np.asarray(found, dtype=np.int64), [str(u) for u in uniques] if named else []
 
 
 def empty_columns(cells: pd.DataFrame, baseline: str, candidates: Sequence[str]) -> pd.DataFrame:
     """Per candidate, the fields it predicts nothing for on any document where ``baseline``
     predicted something (at least one such document). ``baseline_documents`` counts those
     documents, ``expected_documents`` the documents with an expected value for the field."""
-    units = pd.DataFrame(
-        {
-            "version": cells["version"].astype(str),
-            "field": cells["field"].astype(str),
-            "item": cells["item"].astype(str),
-            "value": cells["outcome"].isin(_HAS_VALUE).to_numpy(),
-            "expected": cells["outcome"].isin(("correct", "wrong", "missed")).to_numpy(),
-        }
-    )
-    per_doc = units.groupby(["version", "field", "item"], sort=True)[["value", "expected"]].any()
-    rows = []
-    if baseline not in per_doc.index.get_level_values("version"):
+    v, versions = _codes(cells["version"])
+    f, fields = _codes(cells["field"])
+    i, _ = _codes(cells["item"], named=False)
+    value = cells["outcome"].isin(_HAS_VALUE).to_numpy(dtype=np.bool_)
+    expected = cells["outcome"].isin(_EXPECTED).to_numpy(dtype=np.bool_)
+    names = {name: k for k, name in enumerate(versions)}
+    if baseline not in names:
         return pd.DataFrame(columns=list(EMPTY_COLUMN_COLUMNS))
-    base = per_doc.xs(baseline, level="version")
+    # one unit per (field, item) as an integer key, hashed once: no strings, no groupby
+    stride = int(i.max()) + 1 if len(i) else 1
+    inverse, unit = pd.factorize(f * stride + i)
+    units = len(unit)
+    unit_field = np.asarray(unit, dtype=np.int64) // stride
+    rows = []
+
+    def per_unit(version: int) -> tuple[npt.NDArray[np.bool_], ...]:
+        mine = v == version
+        present = np.zeros(units, dtype=np.bool_)
+        has_value = np.zeros(units, dtype=np.bool_)
+        has_expected = np.zeros(units, dtype=np.bool_)
+        present[inverse[mine]] = True
+        has_value[inverse[mine & value]] = True
+        has_expected[inverse[mine & expected]] = True
+        return present, has_value, has_expected
+
+    base_present, base_value, base_expected = per_unit(names[baseline])
+    order = sorted(range(len(fields)), key=fields.__getitem__)
+    had = np.bincount(unit_field[base_value], minlength=len(fields))
+    expected_docs = np.bincount(unit_field[base_present & base_expected], minlength=len(fields))
     for candidate in candidates:
-        if candidate not in per_doc.index.get_level_values("version"):
+        if candidate not in names or not (v == names[candidate]).any():
             continue
-        cand = per_doc.xs(candidate, level="version")
-        for field, group in base.groupby(level="field", sort=True):
-            had = group.loc[group["value"]].index
-            if not len(had):
-                continue
-            got = cand.reindex(had)["value"].fillna(False).astype(bool)
-            if not got.any():
+        _, cand_value, _ = per_unit(names[candidate])
+        kept = np.bincount(unit_field[base_value & cand_value], minlength=len(fields))
+        for k in order:
+            if had[k] and not kept[k]:
                 rows.append(
                     {
                         "candidate": candidate,
-                        "field": str(field),
-                        "baseline_documents": len(had),
-                        "expected_documents": int(group["expected"].sum()),
+                        "field": fields[k],
+                        "baseline_documents": int(had[k]),
+                        "expected_documents": int(expected_docs[k]),
                     }
                 )
     return pd.DataFrame(rows, columns=list(EMPTY_COLUMN_COLUMNS))

@@ -70,7 +70,9 @@ def score_cells(
     validate_frame(base)
     arrays = sorted(f for f, s in specs.items() if s.type == "array")
     is_array = base["field"].isin(arrays)
-    parts = [base.loc[~is_array].assign(row=np.int64(0))]
+    # no boolean take (a copy of every column) when there is no array field to set apart
+    scalar = base if not is_array.any() else base.loc[~is_array]
+    parts = [scalar.assign(row=np.int64(0))]
     counts = [pd.DataFrame(columns=list(ROW_COUNT_COLUMNS))]
     for name in arrays:
         rows = base.loc[base["field"] == name]

@@ -95,12 +95,10 @@ def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFra
 def mcnemar_exact(regressed: int, fixed: int) -> float:
     """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
     with p = 1/2 (1.0 when there are none)."""
-    n = regressed + fixed
-    # Imported on use: importing scipy/scikit-learn costs seconds, which every CLI command
-    # and the embedded service would otherwise pay at start-up.
-    from scipy.stats import binomtest
+    # computed directly: importing scipy costs a second in every fresh process
+    from fieldwise.compare._exact import mcnemar_p
 
-    return 1.0 if n == 0 else float(binomtest(fixed, n, 0.5).pvalue)
+    return mcnemar_p(regressed, fixed)
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -124,9 +122,9 @@ def paired_sample_size(
     discordant = p_fix + p_regress
     if delta == 0 or discordant <= 0:
         return None
-    from scipy.stats import norm  # imported on use, see mcnemar_exact
+    from fieldwise.compare._exact import normal_quantile  # no scipy, see mcnemar_exact
 
-    za, zb = float(norm.ppf(1 - alpha / 2)), float(norm.ppf(power))
+    za, zb = normal_quantile(1 - alpha / 2), normal_quantile(power)
     n = (za * math.sqrt(discordant) + zb * math.sqrt(max(discordant - delta**2, 0.0))) ** 2
     return math.ceil(n / delta**2)
 

@@ -14,6 +14,8 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from fieldwise.compare._normalize import MONTHS
+
 __all__ = ["parse_number_strings"]
 
 _SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
@@ -91,6 +93,8 @@ def parse_number_strings(
     return values, handled
 
 
+_MONTH_NAMES = pa.array(list(MONTHS), type=pa.string())
+_MONTH_NUMBERS = np.array(list(MONTHS.values()), dtype=np.int64)
 _DATE_ISO = r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?:[Tt ].*)?$"
 _DATE_COMPACT = r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$"
 _DATE_NUMERIC = r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<y>\d{2}|\d{4})$"
@@ -111,6 +115,32 @@ def _groups(
     return matched, ints, lengths
 
 
+# parse_date's _DAY_NAME and _NAME_DAY on lower-cased ASCII text with single spaces
+_DATE_DAY_NAME = (
+    r"^(?P<d>\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*(?P<m>[a-z]+)\.?[\s\-/,]*(?P<y>\d{2}|\d{4})$"
+)
+_DATE_NAME_DAY = r"^(?P<m>[a-z]+)\.?\s*(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s*(?P<y>\d{4})$"
+
+
+def _named(
+    text: pa.Array | pa.ChunkedArray, pattern: str
+) -> tuple[npt.NDArray[np.bool_], list[npt.NDArray[np.int64]], npt.NDArray[np.int64]]:
+    """Rows matching a month-name pattern whose month is a known name: (hit, [year, month,
+    day], year length)."""
+    hit, (y, d), (y_len, _) = _groups(text, pattern, ("y", "d"))
+    found = pc.extract_regex(text, pattern)
+    month_text = pc.if_else(pa.array(hit), pc.struct_field(found, "m"), "")
+    index = np.asarray(
+        pc.fill_null(pc.index_in(month_text, value_set=_MONTH_NAMES), -1).to_numpy(
+            zero_copy_only=False
+        ),
+        dtype=np.int64,
+    )
+    known = hit & (index >= 0)
+    month = np.where(known, _MONTH_NUMBERS[np.maximum(index, 0)], 0)
+    return known, [y, month, d], y_len
+
+
 def _two_digit_year(
     year: npt.NDArray[np.int64], length: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
@@ -121,9 +151,10 @@ def parse_date_strings(
     strings: list[str], date_order: str
 ) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
     """ISO dates for the numeric forms (``2018-03-05``, ``20180305``, ``05.03.2018``,
-    ``5/3/18``) in bulk; returns (iso, handled). ``iso[i]`` equals
-    ``parse_date(strings[i], date_order=date_order)`` wherever ``handled[i]``; month names,
-    invalid dates and anything unusual are left to the scalar parser."""
+    ``5/3/18``) and ASCII month names (``March 5, 2018``, ``5 Mar 2018``) in bulk; returns
+    (iso, handled). ``iso[i]`` equals ``parse_date(strings[i], date_order=date_order)``
+    wherever ``handled[i]``; invalid dates and anything unusual are left to the scalar
+    parser."""
     n = len(strings)
     if n == 0:
         return [], np.zeros(0, dtype=np.bool_)
@@ -151,6 +182,14 @@ def parse_date_strings(
     month = np.where(hit, np.where(short_ymd | day_first, b, a), month)
     day = np.where(hit, np.where(short_ymd, y, np.where(day_first, a, b)), day)
     matched |= hit
+    if not matched.all():  # month names ("March 5, 2018", "5th Mar. 18") as parse_date reads
+        words = pc.utf8_lower(pc.utf8_trim(pc.replace_substring_regex(raw, " +", " "), " "))
+        for pattern in (_DATE_DAY_NAME, _DATE_NAME_DAY):
+            hit, (y, m, d), y_len = _named(words, pattern)
+            hit &= ~matched
+            year = np.where(hit, _two_digit_year(y, y_len), year)
+            month, day = np.where(hit, m, month), np.where(hit, d, day)
+            matched |= hit
 
     valid = matched & safe & (year >= 1) & (year <= 9999) & (month >= 1) & (month <= 12)
     valid &= day >= 1
@@ -167,3 +206,40 @@ def parse_date_strings(
         for i, text_date in zip(idx.tolist(), np.datetime_as_string(dates, unit="D"), strict=True):
             iso[i] = str(text_date)
     return iso, valid
+
+
+# str.split() whitespace within ASCII, and string.punctuation as character ranges
+_WHITESPACE = r"[\t\n\x0b\x0c\r\x1c-\x1f ]"
+_PUNCTUATION = r"[!-/:-@\[-`{-~]"
+
+
+def normalize_text_strings(
+    strings: list[str],
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
+    """``normalize_text`` of many ASCII strings at once; returns (texts, handled).
+
+    ``texts[i]`` equals ``normalize_text(strings[i], ...)`` (with ``fold_lines`` off) wherever
+    ``handled[i]``; non-ASCII strings (NFKC, Unicode case folding and whitespace) are left to
+    the scalar function."""
+    n = len(strings)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.bool_)
+    raw = pa.array(strings, type=pa.string())
+    handled = _bool(pc.string_is_ascii(raw))
+    text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
+    if ignore_punctuation:
+        text = pc.replace_substring_regex(text, _PUNCTUATION, "")
+    if ignore_spaces:
+        text = pc.replace_substring_regex(text, _WHITESPACE + "+", "")
+    elif normalize_whitespace:
+        text = pc.replace_substring_regex(text, _WHITESPACE + "+", " ")
+        text = pc.replace_substring_regex(text, "^ | $", "")
+    else:
+        text = pc.replace_substring_regex(text, "^" + _WHITESPACE + "+|" + _WHITESPACE + "+$", "")
+    texts: list[str | None] = [t or None for t in text.to_pylist()]
+    return texts, handled
