@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from fieldwise._errors import CompareError
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
 from fieldwise.compare._confidence import calibration_table, confidence_sweep
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._metrics import document_table, field_metrics, overall_metrics
@@ -15,8 +16,6 @@ from fieldwise.compare._nulls import empty_columns
 from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import (
-    BootstrapInterval,
-    bootstrap_delta,
     holm,
     significance_tables,
 )
