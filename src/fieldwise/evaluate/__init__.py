@@ -12,6 +12,7 @@ from fieldwise.evaluate._analysis import (
 from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.evaluate._combine import Combined, IncomparableError, combine_runsets
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "EvaluationOptions",
     "IncomparableError",
     "ProcessorSetup",
+    "ScaledScore",
     "Scored",
     "analyze",
     "combine_runsets",
@@ -30,6 +32,7 @@ __all__ = [
     "resolve_policy",
     "resolve_version",
     "save_verdict",
+    "score_at_scale",
     "score_runset",
     "write_outputs",
 ]

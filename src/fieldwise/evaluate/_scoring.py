@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from fieldwise._errors import CompareError
 from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
 from fieldwise.gate import FailedRun
@@ -64,6 +66,47 @@ def _failed(record: RunRecord) -> FailedRun:
     )
 
 
+def resolve_pair(
+    runset: LoadedRunSet,
+    baseline: str | None,
+    candidate: str | None,
+    candidates: Sequence[str],
+) -> tuple[str, list[str]]:
+    """The baseline (default: the first version) and the candidates (``candidates``, else
+    ``candidate``, else every other version) as version ids."""
+    base = resolve_version(runset, baseline, 0)
+    if base is None:
+        raise CompareError(f"run set {runset.manifest.runset_id} has no versions")
+    wanted = list(candidates) or ([candidate] if candidate is not None else [])
+    return base, resolve_candidates(runset, wanted, base)
+
+
+def runset_frame(
+    runset: LoadedRunSet, base: str, cands: Sequence[str]
+) -> tuple[pd.DataFrame, tuple[FailedRun, ...]]:
+    """The comparison frame of the run set's outputs against its ground truth, and the pairs
+    with no succeeded output (failed, canceled or never run: their values count as missed)."""
+    truth = {item.item_id: item.ground_truth for item in runset.items}
+    names = {item.item_id: item.file for item in runset.items}
+    predictions: dict[str, dict[str, Any]] = {v: {} for v in (base, *cands)}
+    failed: list[FailedRun] = []
+    recorded = set()
+    for record in runset.records:
+        if record.version_id not in predictions or record.item_id not in truth:
+            continue
+        recorded.add(record.pair)
+        if record.status == "succeeded" and record.output is not None:
+            predictions[record.version_id][record.item_id] = record.output
+        else:
+            failed.append(_failed(record))
+    for version in predictions:
+        for item in truth:
+            if (item, version) not in recorded:
+                failed.append(FailedRun(item, version, "missing: never run", document=names[item]))
+    frame = build_frame(truth, predictions)
+    return frame, tuple(sorted(failed, key=lambda f: (f.item, f.version)))
+
+
 def score_runset(
     runset: LoadedRunSet,
     specs: Mapping[str, FieldSpec],
@@ -88,29 +131,8 @@ def score_runset(
             f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
             "cannot be compared or gated"
         )
-    base = resolve_version(runset, baseline, 0)
-    if base is None:
-        raise CompareError(f"run set {runset.manifest.runset_id} has no versions")
-    wanted = list(candidates) or ([candidate] if candidate is not None else [])
-    cands = resolve_candidates(runset, wanted, base)
-    truth = {item.item_id: item.ground_truth for item in runset.items}
-    names = {item.item_id: item.file for item in runset.items}
-    predictions: dict[str, dict[str, Any]] = {v: {} for v in (base, *cands)}
-    failed: list[FailedRun] = []
-    recorded = set()
-    for record in runset.records:
-        if record.version_id not in predictions or record.item_id not in truth:
-            continue
-        recorded.add(record.pair)
-        if record.status == "succeeded" and record.output is not None:
-            predictions[record.version_id][record.item_id] = record.output
-        else:
-            failed.append(_failed(record))
-    for version in predictions:
-        for item in truth:
-            if (item, version) not in recorded:
-                failed.append(FailedRun(item, version, "missing: never run", document=names[item]))
-    frame = build_frame(truth, predictions)
+    base, cands = resolve_pair(runset, baseline, candidate, candidates)
+    frame, failed = runset_frame(runset, base, cands)
     result = compare(
         frame,
         specs,
@@ -124,8 +146,8 @@ def score_runset(
         result,
         base,
         cands[0] if cands else None,
-        tuple(sorted(failed, key=lambda f: (f.item, f.version))),
-        documents=len(truth),
-        item_names=names,
+        failed,
+        documents=len(runset.items),
+        item_names={item.item_id: item.file for item in runset.items},
         candidates=tuple(cands),
     )
