@@ -10,7 +10,14 @@ whichever executor ran and however the documents were sharded.
 from __future__ import annotations
 
 from fieldwise.compare._reduce import ReducedResult
-from fieldwise.scale._cells import CELLS_FORMAT, read_header, shard_of, write_cells
+from fieldwise.scale._cells import (
+    CELLS_FORMAT,
+    read_header,
+    shard_of,
+    write_cells,
+    write_header,
+    write_parts,
+)
 from fieldwise.scale._execute import EXECUTORS, score_shard, score_store
 
 __all__ = [
@@ -22,4 +29,6 @@ __all__ = [
     "score_store",
     "shard_of",
     "write_cells",
+    "write_header",
+    "write_parts",
 ]

@@ -2,8 +2,9 @@
 
 Layout of a cell store (``<root>`` is a local path or any fsspec URL all workers can read)::
 
-    <root>/header.json                              format, provenance, shards, versions
-    <root>/version=<id>/shard=<kkkk>/part-0.parquet  item, field, expected*, predicted*, confidence
+    <root>/header.json                                 format, provenance, shards, versions
+    <root>/version=<id>/shard=<kkkk>/part-<n>.parquet  item, field, expected*, predicted*,
+                                                       confidence
 
 Hive-style folders, so the store also opens as one dataset in pyarrow, pandas or
 ``dask.dataframe.read_parquet``. Raw values keep their types: ``expected`` holds strings (and
@@ -29,7 +30,16 @@ import pandas as pd
 from fieldwise import __version__
 from fieldwise._errors import CompareError
 
-__all__ = ["CELLS_FORMAT", "HEADER", "read_header", "read_shard", "shard_of", "write_cells"]
+__all__ = [
+    "CELLS_FORMAT",
+    "HEADER",
+    "read_header",
+    "read_shard",
+    "shard_of",
+    "write_cells",
+    "write_header",
+    "write_parts",
+]
 
 CELLS_FORMAT = "fieldwise-cells/1"
 HEADER = "header.json"
@@ -108,8 +118,80 @@ def _decode(table: pd.DataFrame, col: str) -> None:
     table[col] = pd.Series(out, index=table.index, dtype=object)
 
 
-def _path(root: str, version: str, shard: int) -> str:
-    return f"{root.rstrip('/')}/version={version}/shard={shard:04d}/part-0.parquet"
+def _folder(root: str, version: str, shard: int) -> str:
+    return f"{root.rstrip('/')}/version={version}/shard={shard:04d}"
+
+
+def write_parts(
+    frame: pd.DataFrame,
+    root: str,
+    *,
+    shards: int,
+    part: int = 0,
+    document_hashes: Mapping[str, str] | None = None,
+) -> dict[str, int]:
+    """Write ``frame``'s cells into file ``part-<part>.parquet`` of each shard folder (so
+    chunks of documents can be written one after another without holding them all); returns
+    the cells written per version. The store is complete once :func:`write_header` ran."""
+    if shards < 1:
+        raise CompareError("a cell store needs at least one shard")
+    fs, base = fsspec.core.url_to_fs(root)
+    hashes = document_hashes or {}
+    items = pd.Index(frame["item"].astype(str).unique())
+    shard_by_item = pd.Series(
+        [shard_of(hashes.get(i, i), shards) for i in items], index=items, dtype=np.int64
+    )
+    shard = shard_by_item.reindex(frame["item"].astype(str)).to_numpy()
+    counts: dict[str, int] = {}
+    try:
+        for version in sorted(str(v) for v in frame["version"].unique()):
+            mask = (frame["version"].astype(str) == version).to_numpy()
+            cells = frame.loc[mask, ["item", "field", "expected", "predicted", "confidence"]]
+            cells = cells.assign(
+                item=cells["item"].astype(str),
+                field=cells["field"].astype(str),
+                confidence=cells["confidence"].astype("float64"),
+            )
+            counts[version] = int(mask.sum())
+            for k, rows in cells.groupby(shard[mask], sort=True):
+                folder = _folder(base, version, int(str(k)))
+                fs.makedirs(folder, exist_ok=True)
+                table = rows.reset_index(drop=True)
+                for col in _VALUES:
+                    _encode(table, col)
+                with fs.open(f"{folder}/part-{part}.parquet", "wb") as handle:
+                    table.to_parquet(handle, index=False)
+    except (OSError, ValueError, TypeError) as exc:
+        raise CompareError(f"cannot write the cell store at {root}: {exc}") from exc
+    return counts
+
+
+def write_header(
+    root: str,
+    *,
+    shards: int,
+    versions: list[str],
+    documents: int,
+    cells: Mapping[str, int],
+    provenance: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write the header that makes the store at ``root`` complete; returns it."""
+    fs, base = fsspec.core.url_to_fs(root)
+    header = {
+        "format": CELLS_FORMAT,
+        "fieldwise_version": __version__,
+        "shards": shards,
+        "versions": sorted(versions),
+        "documents": documents,
+        "cells": dict(cells),
+        "provenance": dict(provenance or {}),
+    }
+    try:
+        with fs.open(f"{base.rstrip('/')}/{HEADER}", "w") as handle:
+            handle.write(json.dumps(header, indent=2, sort_keys=True) + "\n")
+    except OSError as exc:
+        raise CompareError(f"cannot write the cell store at {root}: {exc}") from exc
+    return header
 
 
 def write_cells(
@@ -121,55 +203,28 @@ def write_cells(
     document_hashes: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Write ``frame`` (:data:`~fieldwise.compare.FRAME_COLUMNS`) as a cell store at ``root``
-    in ``shards`` shards per version; ``document_hashes`` (item -> content hash) decides the
-    shard, else the item id. Returns the header written last (a store with a header is
-    complete)."""
-    if shards < 1:
-        raise CompareError("a cell store needs at least one shard")
+    in ``shards`` shards per version, replacing what was there; ``document_hashes`` (item ->
+    content hash) decides the shard, else the item id. Returns the header, written last (a
+    store with a header is complete)."""
     fs, base = fsspec.core.url_to_fs(root)
-    hashes = document_hashes or {}
-    items = pd.Index(frame["item"].astype(str).unique())
-    shard_by_item = pd.Series(
-        [shard_of(hashes.get(i, i), shards) for i in items], index=items, dtype=np.int64
-    )
-    shard = shard_by_item.reindex(frame["item"].astype(str)).to_numpy()
-    versions = sorted(str(v) for v in frame["version"].unique())
-    counts: dict[str, int] = {}
-    header_path = f"{base.rstrip('/')}/{HEADER}"
     try:
-        if fs.exists(header_path):
-            fs.rm(header_path)  # a store without a header is incomplete until this one finishes
-        for version in versions:
-            mask = (frame["version"].astype(str) == version).to_numpy()
-            part = frame.loc[mask, ["item", "field", "expected", "predicted", "confidence"]]
-            part = part.assign(
-                item=part["item"].astype(str),
-                field=part["field"].astype(str),
-                confidence=part["confidence"].astype("float64"),
-            )
-            counts[version] = int(mask.sum())
-            for k, rows in part.groupby(shard[mask], sort=True):
-                path = _path(base, version, int(str(k)))
-                fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
-                table = rows.reset_index(drop=True)
-                for col in _VALUES:
-                    _encode(table, col)
-                with fs.open(path, "wb") as handle:
-                    table.to_parquet(handle, index=False)
-        header = {
-            "format": CELLS_FORMAT,
-            "fieldwise_version": __version__,
-            "shards": shards,
-            "versions": versions,
-            "documents": len(items),
-            "cells": counts,
-            "provenance": dict(provenance or {}),
-        }
-        with fs.open(header_path, "w") as handle:
-            handle.write(json.dumps(header, indent=2, sort_keys=True) + "\n")
-    except (OSError, ValueError, TypeError) as exc:
-        raise CompareError(f"cannot write the cell store at {root}: {exc}") from exc
-    return header
+        # the header first (the store is incomplete from here on), then every version folder:
+        # no stale shard of an earlier layout survives
+        if fs.exists(f"{base.rstrip('/')}/{HEADER}"):
+            fs.rm(f"{base.rstrip('/')}/{HEADER}")
+        for folder in fs.glob(f"{base.rstrip('/')}/version=*"):
+            fs.rm(folder, recursive=True)
+    except OSError as exc:
+        raise CompareError(f"cannot replace the cell store at {root}: {exc}") from exc
+    counts = write_parts(frame, root, shards=shards, document_hashes=document_hashes)
+    return write_header(
+        root,
+        shards=shards,
+        versions=[str(v) for v in frame["version"].unique()],
+        documents=int(frame["item"].nunique()),
+        cells=counts,
+        provenance=provenance,
+    )
 
 
 def read_header(root: str) -> dict[str, Any]:
@@ -197,8 +252,7 @@ def read_shard(root: str, shard: int, versions: list[str]) -> pd.DataFrame:
     fs, base = fsspec.core.url_to_fs(root)
     parts = []
     for version in versions:
-        path = _path(base, version, shard)
-        if fs.exists(path):
+        for path in sorted(fs.glob(f"{_folder(base, version, shard)}/part-*.parquet")):
             with fs.open(path, "rb") as handle:
                 table = pd.read_parquet(handle)
             for col in _VALUES:
