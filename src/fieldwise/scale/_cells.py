@@ -18,7 +18,6 @@ documents: the unit a worker scores.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -29,6 +28,7 @@ import pandas as pd
 
 from fieldwise import __version__
 from fieldwise._errors import CompareError
+from fieldwise._shards import shard_of
 
 __all__ = [
     "CELLS_FORMAT",
@@ -43,13 +43,6 @@ __all__ = [
 
 CELLS_FORMAT = "fieldwise-cells/1"
 HEADER = "header.json"
-
-
-def shard_of(key: str, shards: int) -> int:
-    """The shard (0-based) of a document whose content hash (or id) is ``key``: BLAKE2b, so
-    every machine agrees."""
-    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little") % shards
 
 
 _KINDS = {str: "string", float: "number", int: "integer", bool: "boolean", dict: "object"}
