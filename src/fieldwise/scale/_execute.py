@@ -49,6 +49,7 @@ class ScoreJob:
     n_resamples: int
 
     def empty(self) -> Sufficient:
+        """The statistics of no documents under this job (what merging starts from)."""
         return empty_statistics(
             baseline=self.baseline,
             candidates=self.candidates,
