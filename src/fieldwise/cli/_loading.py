@@ -190,6 +190,9 @@ def load_analysis(
         candidates=target.candidates,
         spec_hash=spec_hash,
         forced=combined.forced,
+        # one run set read by a command: keep its scored cells, so gating it again under
+        # another policy runs no comparator (merged run sets are scored each time)
+        store=len(loaded) == 1,
     )
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from fieldwise.compare._reduce import ReducedResult
 from fieldwise.scale._cells import (
     CELLS_FORMAT,
+    decode_values,
+    encode_values,
     read_header,
     shard_of,
     write_cells,
@@ -24,6 +26,8 @@ __all__ = [
     "CELLS_FORMAT",
     "EXECUTORS",
     "ReducedResult",
+    "decode_values",
+    "encode_values",
     "read_header",
     "score_shard",
     "score_store",

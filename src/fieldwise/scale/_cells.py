@@ -33,6 +33,8 @@ from fieldwise._shards import shard_of
 __all__ = [
     "CELLS_FORMAT",
     "HEADER",
+    "decode_values",
+    "encode_values",
     "read_header",
     "read_shard",
     "shard_of",
@@ -109,6 +111,23 @@ def _decode(table: pd.DataFrame, col: str) -> None:
         if mask.any():
             out[np.flatnonzero(mask)] = [json.loads(t) for t in text[mask]]
     table[col] = pd.Series(out, index=table.index, dtype=object)
+
+
+def encode_values(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its raw ``expected`` / ``predicted`` columns typed for Parquet (a copy)."""
+    out = table.reset_index(drop=True)
+    for col in _VALUES:
+        if col in out.columns:
+            _encode(out, col)
+    return out
+
+
+def decode_values(table: pd.DataFrame) -> pd.DataFrame:
+    """Undo :func:`encode_values` in place; returns ``table``."""
+    for col in _VALUES:
+        if f"{col}_kind" in table.columns:
+            _decode(table, col)
+    return table
 
 
 def _folder(root: str, version: str, shard: int) -> str:
