@@ -11,7 +11,7 @@ import pandas as pd
 from fieldwise._errors import CompareError
 from fieldwise.compare._result import FRAME_NAMES, ComparisonResult
 
-__all__ = ["from_typed", "read_frames", "to_typed", "write_frames"]
+__all__ = ["read_frames", "write_frames"]
 
 _VALUE_COLUMNS = ("expected", "predicted", "predicted_baseline", "predicted_candidate")
 
@@ -72,24 +72,6 @@ def _untyped(table: pd.DataFrame, col: str) -> None:
         else:
             values.append(None)
     table[col] = pd.Series(values, index=table.index, dtype=object)
-
-
-def to_typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` whose raw value columns are typed for Parquet (see
-    :func:`write_frames`)."""
-    table = frame.copy()
-    for col in _VALUE_COLUMNS:
-        if col in table.columns:
-            _typed(table, col)
-    return table
-
-
-def from_typed(table: pd.DataFrame) -> pd.DataFrame:
-    """Undo :func:`to_typed` in place and return ``table``."""
-    for col in _VALUE_COLUMNS:
-        if f"{col}_kind" in table.columns:
-            _untyped(table, col)
-    return table
 
 
 def write_frames(result: ComparisonResult, directory: str | Path) -> list[Path]:
