@@ -109,6 +109,7 @@ def compare_cmd(
     if out is not None:
         paths = write_frames(analysis.scored.result, out)
         click.echo(f"wrote {len(paths)} tables to {out}")
+    click.echo("executor: in-process, 1 partition (every table; --executor dask to scale out)")
 
 
 @click.command("report")
