@@ -14,7 +14,13 @@ from typing import Any
 
 from fieldwise._errors import ConfigError
 
-__all__ = ["ClientSettings", "ServiceSettings", "client_settings", "service_settings"]
+__all__ = [
+    "ClientSettings",
+    "ServiceSettings",
+    "client_settings",
+    "dask_scheduler",
+    "service_settings",
+]
 
 DEFAULT_DATA_DIR = Path(".fieldwise") / "service"
 
@@ -148,3 +154,10 @@ def client_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> C
         step_summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
     )
     return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def dask_scheduler(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The Dask scheduler address: ``--scheduler``, else ``FIELDWISE_DASK_SCHEDULER``, else
+    None (a local cluster)."""
+    env = os.environ if env is None else env
+    return flag or env.get("FIELDWISE_DASK_SCHEDULER") or None

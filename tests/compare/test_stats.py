@@ -83,26 +83,32 @@ def test_flips_and_significance_through_compare() -> None:
 
 def test_bootstrap_is_seeded_and_resamples_documents() -> None:
     cells, _, _ = score_cells(make_frame(), {})
-    a = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=500)
-    b = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=500)
+    a = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=4000)
+    b = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=4000)
     assert a == b
     assert a.documents == 15
     assert a.low <= a.delta <= a.high
 
-    # a plain loop resampling document ids gives the same interval (up to Monte Carlo error)
+    # a plain loop weighing each document by a Poisson(1) draw gives the same interval (up to
+    # Monte Carlo error)
     per_doc: dict[str, list[int]] = {}
     for item, group in cells.groupby("item", observed=True):
         ok = group["outcome"].isin(["correct", "both_empty"])
         per_doc[str(item)] = [int(ok[group["version"] == v].sum()) for v in ("v1", "v2")]
     docs = sorted(per_doc)
-    idx = np.random.default_rng(7).integers(0, 15, size=(4000, 15))
-    deltas = [sum(per_doc[docs[j]][1] - per_doc[docs[j]][0] for j in row) / 30 for row in idx]
+    weights = np.random.default_rng(7).poisson(1.0, size=(4000, 15))
+    deltas = [
+        sum(w * (per_doc[d][1] - per_doc[d][0]) for w, d in zip(row, docs, strict=True))
+        / (2 * row.sum())
+        for row in weights
+        if row.sum()
+    ]
     assert a.low == pytest.approx(float(np.percentile(deltas, 2.5)), abs=0.02)
     assert a.high == pytest.approx(float(np.percentile(deltas, 97.5)), abs=0.02)
 
 
-def test_bootstrap_many_distinct_documents_uses_the_gather_path() -> None:
-    """5,000 documents with distinct weights: more distinct rows than the multinomial path takes."""
+def test_bootstrap_with_many_distinct_weights_sums_weights() -> None:
+    """5,000 documents with distinct weights: too many weights to count cells per weight."""
     rng = np.random.default_rng(3)
     n = 5000
     weight = rng.uniform(0.5, 2.0, n)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from fieldwise._config import dask_scheduler
 from fieldwise._errors import ConfigError
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import (
@@ -15,9 +16,11 @@ from fieldwise.cli._loading import (
     append_job_summary,
     echo_verdict,
     load_analysis,
+    load_scaled,
     runset_options,
 )
 from fieldwise.cli._output import echo_json
+from fieldwise.cli._scaled import render_scaled, scaled_json
 from fieldwise.cli._shapes import comparison_json, gate_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
@@ -48,9 +51,29 @@ def _formats(value: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write every comparison table as Parquet into this folder.",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(["in-process", "dask"]),
+    help="Score the run set's cells as partitioned Parquet, shard by shard, in this process or "
+    "on a Dask cluster, and print the figures reduced from mergeable statistics "
+    "[default: the in-process comparison with every table].",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler for --executor dask, e.g. tcp://host:8786 "
+    "[env FIELDWISE_DASK_SCHEDULER; default: a local cluster sized to this machine].",
+)
 @json_option
 @pass_cli
-def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json: bool) -> None:
+def compare_cmd(
+    cli: CliContext,
+    target: RunsetTarget,
+    out: Path | None,
+    executor: str | None,
+    scheduler: str | None,
+    as_json: bool,
+) -> None:
     """Compare the versions of one or more run sets field by field and print the tables.
 
     Field accuracy (correct / expected) per field and version, strict and cell accuracy,
@@ -60,6 +83,15 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json
     Several RUNSETs are compared side by side only when their ground truth and spec agree
     (else the command names what changed and exits 2, unless --force).
     """
+    if executor is not None or scheduler is not None:
+        if out is not None:
+            raise ConfigError("--out writes the in-process tables; the cell store is the output")
+        scaled = load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler))
+        if as_json:
+            echo_json(scaled_json(scaled))
+        else:
+            click.echo(render_scaled(scaled))
+        return
     analysis = load_analysis(cli, target, with_policy=False)
     if as_json:
         if out is not None:
@@ -77,6 +109,7 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json
     if out is not None:
         paths = write_frames(analysis.scored.result, out)
         click.echo(f"wrote {len(paths)} tables to {out}")
+    click.echo("executor: in-process, 1 partition (every table; --executor dask to scale out)")
 
 
 @click.command("report")

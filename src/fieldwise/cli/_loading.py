@@ -16,7 +16,14 @@ from fieldwise.client import ops
 from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare._provenance import spec_digest
 from fieldwise.datasets import load_dataset
-from fieldwise.evaluate import Analysis, analyze, combine_runsets, resolve_policy
+from fieldwise.evaluate import (
+    Analysis,
+    ScaledScore,
+    analyze,
+    combine_runsets,
+    resolve_policy,
+    score_at_scale,
+)
 from fieldwise.gate import Policy
 from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
@@ -114,6 +121,47 @@ def _recorded_metadata(cli: CliContext, runset: LoadedRunSet) -> dict[str, Any]:
     return dict(cli.client().call(ops.get_evaluation_set(runset.manifest.eval_set_id)).metadata)
 
 
+def _specs(cli: CliContext, target: RunsetTarget, runset: LoadedRunSet) -> ResolvedSpecs:
+    """The field specs (and where the gate policy comes from) of the dataset folder, else of
+    what was recorded with the evaluation set."""
+    if target.dataset_path is not None:
+        dataset = load_dataset(target.dataset_path)
+        specs = parse_field_specs(
+            dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
+        )
+        spec_hash = spec_digest({"date_order": dataset.date_order, "fields": dataset.fields})
+        return ResolvedSpecs(specs, dataset.root / "dataset.toml", None, spec_hash)
+    metadata = _recorded_metadata(cli, runset)
+    return ResolvedSpecs(
+        specs_from_recorded(metadata.get("compare_spec")), None, metadata.get("gate"), None
+    )
+
+
+@dataclass(frozen=True)
+class ResolvedSpecs:
+    specs: dict[str, FieldSpec]
+    toml: Path | None
+    gate: dict[str, Any] | None
+    spec_hash: str | None
+
+
+def load_scaled(
+    cli: CliContext, target: RunsetTarget, executor: str, scheduler: str | None
+) -> ScaledScore:
+    """Load the run sets (refused when not comparable, unless ``target.force``) and score
+    them with ``executor`` over their partitioned cells."""
+    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
+    runset = combine_runsets(loaded, force=target.force).runset
+    return score_at_scale(
+        runset,
+        _specs(cli, target, runset).specs,
+        executor=executor,
+        scheduler=scheduler,
+        baseline=target.baseline,
+        candidates=target.candidates,
+    )
+
+
 def load_analysis(
     cli: CliContext,
     target: RunsetTarget,
@@ -126,22 +174,8 @@ def load_analysis(
     loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
     combined = combine_runsets(loaded, force=target.force)
     runset = combined.runset
-    dataset_path = target.dataset_path
-    spec_hash: str | None = None
-    specs: dict[str, FieldSpec]
-    gate: dict[str, Any] | None = None
-    if dataset_path is not None:
-        dataset = load_dataset(dataset_path)
-        specs = parse_field_specs(
-            dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-        )
-        toml: Path | None = dataset.root / "dataset.toml"
-        spec_hash = spec_digest({"date_order": dataset.date_order, "fields": dataset.fields})
-    else:
-        metadata = _recorded_metadata(cli, runset)
-        specs = specs_from_recorded(metadata.get("compare_spec"))
-        gate = metadata.get("gate")
-        toml = None
+    resolved = _specs(cli, target, runset)
+    specs, toml, gate, spec_hash = resolved.specs, resolved.toml, resolved.gate, resolved.spec_hash
     policy: Policy | None = None
     if with_policy:
         policy = resolve_policy(
@@ -156,6 +190,9 @@ def load_analysis(
         candidates=target.candidates,
         spec_hash=spec_hash,
         forced=combined.forced,
+        # one run set read by a command: keep its scored cells, so gating it again under
+        # another policy runs no comparator (merged run sets are scored each time)
+        store=len(loaded) == 1,
     )
 
 

@@ -17,6 +17,7 @@ from rich.progress import (
 from rich.progress import Progress as Bar
 from rich.text import Text
 
+from fieldwise._shards import parse_shard
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
 from fieldwise.runner import (
@@ -85,6 +86,12 @@ class _Rate(ProgressColumn):
     help="With --wait webhooks: the URL the service calls, when it cannot reach the "
     "receiver at host:port (a remote service, a tunnel).",
 )
+@click.option(
+    "--shard",
+    metavar="I/N",
+    help="Run only the items whose content hash falls in shard I of N (machines running "
+    "1/N..N/N make run sets that `fieldwise runsets merge` joins).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @pass_cli
@@ -102,6 +109,7 @@ def run(
     webhook_host: str | None,
     webhook_port: int | None,
     webhook_url: str | None,
+    shard: str | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -154,6 +162,7 @@ def run(
             progress=show,
             wait=wait,
             webhook=listen,
+            shard=None if shard is None else parse_shard(shard),
         )
     if as_json:
         echo_json(result.summary())

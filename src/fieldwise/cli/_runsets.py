@@ -10,7 +10,7 @@ from fieldwise.cli._context import json_option
 from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import runset_json
-from fieldwise.runner import list_runsets, load_runset
+from fieldwise.runner import list_runsets, load_runset, merge_runsets
 
 __all__ = ["runsets"]
 
@@ -88,3 +88,22 @@ def show_cmd(runset_id: str, results_dir: Path, as_json: bool) -> None:
     width = max(len(k) for k, _ in shown)
     for key, value in shown:
         click.echo(f"{key.ljust(width)}  {'' if value is None else value}")
+
+
+@runsets.command("merge")
+@click.argument("runset_ids", metavar="RUNSET...", nargs=-1, required=True)
+@RESULTS_DIR_OPTION
+@json_option
+def merge_cmd(runset_ids: tuple[str, ...], results_dir: Path, as_json: bool) -> None:
+    """Join the run sets of shards 1/N..N/N (from `fieldwise run --shard`) into one.
+
+    Refused unless they are every shard of one run exactly once, complete, with no item in
+    two of them."""
+    merged = merge_runsets(list(runset_ids), results_dir)
+    if as_json:
+        echo_json(runset_json(merged))
+        return
+    click.echo(
+        f"run set {merged.manifest.runset_id}: {merged.manifest.item_count} items, "
+        f"{len(merged.records)} pairs from {len(runset_ids)} shards"
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fieldwise._entry import make_callable
 from fieldwise.compare._align import align_arrays, cell_field
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
 from fieldwise.compare._comparators import (
     Comparator,
     Comparison,
@@ -30,8 +31,6 @@ from fieldwise.compare._outcomes import OUTCOMES, score_cells
 from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
 from fieldwise.compare._spec import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare._stats import (
-    BootstrapInterval,
-    bootstrap_delta,
     holm,
     mcnemar_exact,
     paired_sample_size,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from fieldwise._errors import CompareError
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
 from fieldwise.compare._confidence import calibration_table, confidence_sweep
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._metrics import document_table, field_metrics, overall_metrics
@@ -15,14 +16,12 @@ from fieldwise.compare._nulls import empty_columns
 from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import (
-    BootstrapInterval,
-    bootstrap_delta,
     holm,
     significance_tables,
 )
 from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
 
-__all__ = ["FRAME_NAMES", "ComparisonResult", "compare"]
+__all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
 
 #: The DataFrame attributes of :class:`ComparisonResult`, in a fixed order.
 FRAME_NAMES = (
@@ -211,6 +210,39 @@ def compare(
         raise CompareError("a candidate is given twice")
     chosen = [baseline, *chosen_candidates]
     cells, row_counts, resolved = score_cells(frame.loc[frame["version"].isin(chosen)], specs)
+    return compare_scored(
+        cells,
+        row_counts,
+        resolved,
+        baseline=baseline,
+        candidates=chosen_candidates,
+        seed=seed,
+        target_precision=target_precision,
+        n_bootstrap=n_bootstrap,
+        alpha=alpha,
+        power=power,
+        suspect_confidence=suspect_confidence,
+    )
+
+
+def compare_scored(
+    cells: pd.DataFrame,
+    row_counts: pd.DataFrame,
+    resolved: Mapping[str, FieldSpec],
+    *,
+    baseline: str,
+    candidates: Sequence[str],
+    seed: int = 0,
+    target_precision: float = 0.95,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    suspect_confidence: float = 0.9,
+) -> ComparisonResult:
+    """What :func:`compare` computes once the cells are scored (:func:`score_cells` output):
+    every metric, test and interval, without running a comparator. Re-gating stored scored
+    cells under another policy goes through here."""
+    chosen_candidates = list(candidates)
     confidence_level = 1 - alpha
     fields = field_metrics(cells, resolved, confidence=confidence_level)
     documents = document_table(cells)

@@ -1,4 +1,5 @@
-"""Statistics between versions: flips, McNemar exact tests with Holm, bootstrap, power.
+"""Statistics between versions: flips, McNemar exact tests with Holm, power (the bootstrap
+is :mod:`fieldwise.compare._bootstrap`).
 
 The paired unit is one field of one document: it is *ok* in a version when every cell of that
 field in that document is correct or both_empty (for a scalar field that is the one cell; for a
@@ -15,8 +16,7 @@ field) test at once, so adding candidates cannot make a chance regression look s
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,16 +28,17 @@ from fieldwise.compare._power import minimum_detectable_effect
 __all__ = [
     "SIGNIFICANCE_COLUMNS",
     "TRANSITIONS",
-    "BootstrapInterval",
-    "bootstrap_delta",
     "flip_units",
     "format_p",
     "holm",
     "mcnemar_exact",
     "p_phrase",
     "paired_sample_size",
+    "significance_from_counts",
     "significance_table",
     "significance_tables",
+    "tests_from_counts",
+    "transition_counts",
 ]
 
 TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
@@ -129,13 +130,26 @@ def paired_sample_size(
     return math.ceil(n / delta**2)
 
 
-def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dict[str, object]]:
-    counts = (
+def transition_counts(units: pd.DataFrame) -> pd.DataFrame:
+    """The four flip counts (:data:`TRANSITIONS` columns) per field (sorted index) of
+    :func:`flip_units` rows: what the significance tests need, and what merges by addition."""
+    return (
         units.groupby(["field", "transition"], observed=False, sort=True)
         .size()
         .unstack("transition", fill_value=0)
         .reindex(columns=list(TRANSITIONS), fill_value=0)
     )
+
+
+def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dict[str, object]]:
+    return tests_from_counts(transition_counts(units), alpha=alpha, power=power)
+
+
+def tests_from_counts(
+    counts: pd.DataFrame, *, alpha: float, power: float
+) -> list[dict[str, object]]:
+    """One significance row per field of ``counts`` (see :func:`transition_counts`), before
+    Holm: flips, McNemar p, Newcombe interval, MDE and the power warning."""
     rows: list[dict[str, object]] = []
     for field, row in counts.iterrows():
         c = {t: int(row[t]) for t in TRANSITIONS}
@@ -199,6 +213,20 @@ def _with_holm(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
     return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)
 
 
+def significance_from_counts(
+    counts: Mapping[str, pd.DataFrame], *, alpha: float = 0.05, power: float = 0.8
+) -> pd.DataFrame:
+    """The significance table of every candidate from its merged flip counts (candidate ->
+    :func:`transition_counts` frame), Holm-adjusted across all (candidate, field) tests:
+    the same rows :func:`significance_tables` gives from the cells."""
+    rows = [
+        {"candidate": candidate, **r}
+        for candidate, table in counts.items()
+        for r in tests_from_counts(table, alpha=alpha, power=power)
+    ]
+    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+
+
 def significance_tables(
     cells: pd.DataFrame,
     baseline: str,
@@ -224,78 +252,3 @@ def significance_tables(
     )
     table = _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
     return flip_frame, table
-
-
-@dataclass(frozen=True)
-class BootstrapInterval:
-    """Percentile interval of the overall accuracy delta (candidate - baseline)."""
-
-    delta: float
-    low: float
-    high: float
-    confidence: float
-    n_resamples: int
-    seed: int
-    documents: int
-
-
-def bootstrap_delta(
-    cells: pd.DataFrame,
-    baseline: str,
-    candidate: str,
-    *,
-    seed: int = 0,
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-) -> BootstrapInterval:
-    """Resample documents with replacement (all fields of a document move together) and take the
-    percentile interval of the weighted cell accuracy delta. Vectorized, seeded, deterministic."""
-    ok = cells["outcome"].isin(OK_OUTCOMES).to_numpy() * cells["weight"].to_numpy()
-    frame = pd.DataFrame(
-        {"item": cells["item"], "version": cells["version"], "ok": ok, "w": cells["weight"]}
-    )
-    frame = frame.loc[frame["version"].isin([baseline, candidate])]
-    sums = (
-        frame.groupby(["item", "version"], observed=True, sort=True)[["ok", "w"]]
-        .sum()
-        .unstack("version", fill_value=0.0)
-    )
-    arr = np.stack(
-        [
-            sums[("ok", baseline)],
-            sums[("w", baseline)],
-            sums[("ok", candidate)],
-            sums[("w", candidate)],
-        ],
-        axis=1,
-    )
-    totals = arr.sum(axis=0)
-    delta = float(totals[2] / totals[3] - totals[0] / totals[1])
-    docs = len(arr)
-    rng = np.random.default_rng(seed)
-    # Documents with the same (ok, weight) sums are exchangeable, so drawing how many of each
-    # distinct row a resample holds (a multinomial) is the document bootstrap exactly, and costs
-    # resamples x distinct rows instead of resamples x documents.
-    rows, counts = np.unique(arr, axis=0, return_counts=True)
-    if len(rows) <= 4096:
-        drawn = rng.multinomial(docs, counts / docs, size=n_resamples) @ rows
-    else:
-        drawn = np.empty((n_resamples, 4))
-        chunk = max(1, 4_000_000 // max(docs, 1))
-        for start in range(0, n_resamples, chunk):
-            stop = min(n_resamples, start + chunk)
-            idx = rng.integers(0, docs, size=(stop - start, docs), dtype=np.int32)
-            drawn[start:stop] = np.stack([arr[:, k][idx].sum(axis=1) for k in range(4)], axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        stats = drawn[:, 2] / drawn[:, 3] - drawn[:, 0] / drawn[:, 1]
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.nanpercentile(stats, [tail, 100 - tail])
-    return BootstrapInterval(
-        delta=delta,
-        low=float(low),
-        high=float(high),
-        confidence=float(confidence),
-        n_resamples=int(n_resamples),
-        seed=int(seed),
-        documents=int(docs),
-    )

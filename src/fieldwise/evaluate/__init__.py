@@ -13,6 +13,7 @@ from fieldwise.evaluate._analysis import (
 from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.evaluate._combine import Combined, IncomparableError, combine_runsets
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "EvaluationOptions",
     "IncomparableError",
     "ProcessorSetup",
+    "ScaledScore",
     "Scored",
     "analyze",
     "combine_runsets",
@@ -32,6 +34,7 @@ __all__ = [
     "resolve_version",
     "run_seconds",
     "save_verdict",
+    "score_at_scale",
     "score_runset",
     "write_outputs",
 ]

@@ -10,8 +10,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from fieldwise._errors import CompareError
 from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
+from fieldwise.compare._outcomes import cell_specs
+from fieldwise.compare._result import compare_scored
+from fieldwise.evaluate._stored import load_scored, save_scored, scored_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, RunRecord
 
@@ -64,35 +69,26 @@ def _failed(record: RunRecord) -> FailedRun:
     )
 
 
-def score_runset(
+def resolve_pair(
     runset: LoadedRunSet,
-    specs: Mapping[str, FieldSpec],
-    *,
-    baseline: str | None = None,
-    candidate: str | None = None,
-    candidates: Sequence[str] = (),
-    seed: int = 0,
-    n_bootstrap: int = 1000,
-    alpha: float = 0.05,
-) -> Scored:
-    """Compare the run set's outputs with its ground truth.
-
-    ``baseline`` defaults to the run set's first version; the candidates are ``candidates``,
-    else ``candidate``, else every other version of the run set (none is dropped). Pairs with
-    no succeeded output (failed or canceled runs, and pairs never run) count as missed values
-    and are listed as failed runs, so a version never gains by failing. Raises
-    :class:`CompareError` for a run set without documents or versions.
-    """
-    if not runset.items:
-        raise CompareError(
-            f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
-            "cannot be compared or gated"
-        )
+    baseline: str | None,
+    candidate: str | None,
+    candidates: Sequence[str],
+) -> tuple[str, list[str]]:
+    """The baseline (default: the first version) and the candidates (``candidates``, else
+    ``candidate``, else every other version) as version ids."""
     base = resolve_version(runset, baseline, 0)
     if base is None:
         raise CompareError(f"run set {runset.manifest.runset_id} has no versions")
     wanted = list(candidates) or ([candidate] if candidate is not None else [])
-    cands = resolve_candidates(runset, wanted, base)
+    return base, resolve_candidates(runset, wanted, base)
+
+
+def runset_frame(
+    runset: LoadedRunSet, base: str, cands: Sequence[str]
+) -> tuple[pd.DataFrame, tuple[FailedRun, ...]]:
+    """The comparison frame of the run set's outputs against its ground truth, and the pairs
+    with no succeeded output (failed, canceled or never run: their values count as missed)."""
     truth = {item.item_id: item.ground_truth for item in runset.items}
     names = {item.item_id: item.file for item in runset.items}
     predictions: dict[str, dict[str, Any]] = {v: {} for v in (base, *cands)}
@@ -111,21 +107,73 @@ def score_runset(
             if (item, version) not in recorded:
                 failed.append(FailedRun(item, version, "missing: never run", document=names[item]))
     frame = build_frame(truth, predictions)
-    result = compare(
-        frame,
-        specs,
-        baseline=base,
-        candidates=cands,
-        seed=seed,
-        n_bootstrap=n_bootstrap,
-        alpha=alpha,
-    )
+    return frame, tuple(sorted(failed, key=lambda f: (f.item, f.version)))
+
+
+def score_runset(
+    runset: LoadedRunSet,
+    specs: Mapping[str, FieldSpec],
+    *,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    candidates: Sequence[str] = (),
+    seed: int = 0,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+    store: bool = False,
+) -> Scored:
+    """Compare the run set's outputs with its ground truth.
+
+    ``baseline`` defaults to the run set's first version; the candidates are ``candidates``,
+    else ``candidate``, else every other version of the run set (none is dropped). Pairs with
+    no succeeded output (failed or canceled runs, and pairs never run) count as missed values
+    and are listed as failed runs, so a version never gains by failing. Raises
+    :class:`CompareError` for a run set without documents or versions.
+
+    ``store`` keeps the scored cells with the run set (see :mod:`fieldwise.evaluate._stored`)
+    and reuses them when nothing they depend on changed: re-gating under another policy runs
+    no comparator.
+    """
+    if not runset.items:
+        raise CompareError(
+            f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
+            "cannot be compared or gated"
+        )
+    base, cands = resolve_pair(runset, baseline, candidate, candidates)
+    frame, failed = runset_frame(runset, base, cands)
+    key = scored_key(runset, specs, [base, *cands]) if store else None
+    stored = load_scored(runset.directory, key) if key is not None else None
+    if stored is not None:
+        cells, row_counts = stored
+        fields = sorted(str(f) for f in cells["field"].unique())
+        result = compare_scored(
+            cells,
+            row_counts,
+            cell_specs(fields, specs),
+            baseline=base,
+            candidates=cands,
+            seed=seed,
+            n_bootstrap=n_bootstrap,
+            alpha=alpha,
+        )
+    else:
+        result = compare(
+            frame,
+            specs,
+            baseline=base,
+            candidates=cands,
+            seed=seed,
+            n_bootstrap=n_bootstrap,
+            alpha=alpha,
+        )
+        if key is not None:
+            save_scored(runset.directory, key, result.cells, result.row_counts)
     return Scored(
         result,
         base,
         cands[0] if cands else None,
-        tuple(sorted(failed, key=lambda f: (f.item, f.version))),
-        documents=len(truth),
-        item_names=names,
+        failed,
+        documents=len(runset.items),
+        item_names={item.item_id: item.file for item in runset.items},
         candidates=tuple(cands),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, CachedRun, RunCache
 from fieldwise.runner._execute import PairPolicy
+from fieldwise.runner._merge import merge_runsets
 from fieldwise.runner._model import (
     ItemSnapshot,
     LoadedRunSet,
@@ -56,5 +57,6 @@ __all__ = [
     "list_runsets",
     "load_results",
     "load_runset",
+    "merge_runsets",
     "run_versions",
 ]

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from fieldwise import __version__
 from fieldwise._errors import RunnerError
+from fieldwise._shards import shard_of
 from fieldwise.client import AsyncClient
 from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.runner import _resolve
@@ -18,7 +19,15 @@ from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest
 from fieldwise.runner._store import create_runset, find_incomplete, load_runset, new_runset_id
 
 #: The manifest arguments that must be equal for a restarted command to resume a run set.
-MATCH_KEYS = ("service", "processor_id", "eval_set_id", "versions", "version_ids", "items")
+MATCH_KEYS = (
+    "service",
+    "processor_id",
+    "eval_set_id",
+    "versions",
+    "version_ids",
+    "items",
+    "shard",
+)
 
 
 class Connection(Protocol):
@@ -60,9 +69,12 @@ async def prepare_runset(
     resume: str | None,
     results_dir: Path,
     arguments: dict[str, Any],
+    shard: tuple[int, int] | None = None,
 ) -> LoadedRunSet:
     """The run set to work on: the one named by ``resume``, an incomplete one with the same
-    arguments, or a new one."""
+    arguments, or a new one. ``shard`` ``(i, N)`` keeps only the items whose content hash falls
+    in shard i of N (see :func:`fieldwise._shards.shard_of`); the shard is part of what an
+    incomplete run set must match, so each shard resumes on its own."""
     if resume is not None:
         loaded = load_runset(resume, results_dir)
         if loaded.manifest.service_identity != connection.identity:
@@ -77,6 +89,14 @@ async def prepare_runset(
     items = await _resolve.snapshot_items(aclient, es.id)
     if not items:
         raise RunnerError(f"evaluation set {es.name!r} ({es.id}) has no items")
+    # the whole set's items (in id order), so that merging shards can prove they add up to it
+    whole = {
+        "set_items": items_digest(sorted(items, key=lambda i: i.item_id)),
+        "set_item_count": len(items),
+    }
+    if shard is not None:
+        index, count = shard
+        items = [i for i in items if shard_of(i.file_sha256 or i.item_id, count) == index - 1]
     match = {
         "service": connection.identity,
         "processor_id": processor.id,
@@ -84,6 +104,7 @@ async def prepare_runset(
         "versions": [r.requested for r in refs],
         "version_ids": [r.version_id for r in refs],
         "items": items_digest(items),
+        "shard": None if shard is None else f"{shard[0]}/{shard[1]}",
     }
     found = find_incomplete(results_dir, match, keys=MATCH_KEYS)
     if found is not None:
@@ -103,7 +124,7 @@ async def prepare_runset(
         created_at=created.isoformat(timespec="seconds").replace("+00:00", "Z"),
         # The set's metadata carries the compare spec and gate recorded by sync, so the run
         # set can be scored later without the service.
-        arguments={**arguments, **match, "eval_set_metadata": dict(es.metadata)},
+        arguments={**arguments, **match, **whole, "eval_set_metadata": dict(es.metadata)},
         provenance=provenance(items, dict(es.metadata)),
     )
     directory = create_runset(results_dir, manifest, items)

@@ -88,6 +88,7 @@ async def arun_versions(
     wait: str = "poll",
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
+    shard: tuple[int, int] | None = None,
 ) -> RunSet:
     """Async form of :func:`run_versions`."""
     if wait not in WAIT_MODES:
@@ -109,6 +110,7 @@ async def arun_versions(
             resume=resume,
             results_dir=Path(results_dir),
             arguments=arguments,
+            shard=shard,
         )
         manifest = loaded.manifest
         kept = [r for r in loaded.records if not (retry_failed and r.status != "succeeded")]
@@ -267,6 +269,7 @@ def run_versions(
     wait: str = "poll",
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
+    shard: tuple[int, int] | None = None,
 ) -> RunSet:
     """Run processor ``versions`` over every item of ``eval_set``; return the run set.
 
@@ -285,6 +288,9 @@ def run_versions(
     Without ``resume``, the newest incomplete run set with the same service, processor, set,
     versions and items is resumed instead of starting over. Ctrl-C cancels in-flight runs
     best-effort and raises :class:`RunInterrupted`; everything finished is saved.
+
+    ``shard=(i, N)`` runs only the items whose content hash falls in shard i of N: N machines
+    running shards 1..N make run sets that ``merge_runsets`` joins into one.
     """
     return asyncio.run(
         arun_versions(
@@ -302,5 +308,6 @@ def run_versions(
             wait=wait,
             policy=policy,
             webhook=webhook,
+            shard=shard,
         )
     )

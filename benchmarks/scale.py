@@ -1,0 +1,163 @@
+"""Scale-out benchmark: 1M -> 10M -> 100M field comparisons on a local 2-worker Dask cluster.
+
+A *field comparison* is one cell (document x field) of one version compared with its ground
+truth; the run sets here have 10 fields and 2 versions, so N comparisons are N / 20
+documents. For each size the cell store is generated chunk by chunk (never all in memory),
+then scored with ``--executor dask`` on a LocalCluster of 2 single-threaded worker processes
+with a 2 GiB memory limit each. Printed per size: scoring time, peak RSS of each worker
+(``getrusage`` inside the worker), and the growth exponent between consecutive sizes
+(log(time ratio) / log(size ratio); 1.0 is linear). At 1M the same store is also scored
+in-process (``--executor in-process``) and with the whole-frame ``compare()``, side by side.
+
+Run: .venv/bin/python benchmarks/scale.py [--sizes 1e6,1e7,1e8] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fieldwise.compare import compare, parse_field_specs
+from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
+from fieldwise.scale import score_store, write_header, write_parts
+
+FIELDS = 10
+VERSIONS = ("v1", "v2")
+SPECS = parse_field_specs(
+    {f"f{k}": {"type": "number" if k % 2 else "string"} for k in range(FIELDS)}
+)
+CHUNK_DOCUMENTS = 50_000
+
+
+def chunk_frame(start: int, stop: int, seed: int) -> pd.DataFrame:
+    """Documents ``start..stop-1``: 10 fields (strings and numbers), v1 right 85%, v2 87%."""
+    rng = np.random.default_rng([seed, start])
+    n = stop - start
+    items = np.array([f"doc{i:09d}" for i in range(start, stop)], dtype=object)
+    parts = []
+    for k in range(FIELDS):
+        if k % 2:
+            expected = np.round(rng.uniform(1, 10_000, n), 2).astype(object)
+        else:
+            expected = np.array([f"value {v}" for v in rng.integers(0, 5000, n)], dtype=object)
+        for version, rate in zip(VERSIONS, (0.85, 0.87), strict=True):
+            predicted = expected.copy()
+            wrong = rng.random(n) >= rate
+            predicted[wrong] = "wrong" if k % 2 == 0 else -1.0
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "item": items,
+                        "field": f"f{k}",
+                        "version": version,
+                        "expected": expected,
+                        "predicted": predicted,
+                        "confidence": rng.uniform(0, 1, n),
+                    }
+                )
+            )
+    return pd.concat(parts, ignore_index=True)
+
+
+def build_store(root: str, comparisons: int) -> int:
+    documents = comparisons // (FIELDS * len(VERSIONS))
+    shards = max(1, math.ceil(documents / DOCUMENTS_PER_SHARD))
+    counts: dict[str, int] = {}
+    for part, start in enumerate(range(0, documents, CHUNK_DOCUMENTS)):
+        frame = chunk_frame(start, min(documents, start + CHUNK_DOCUMENTS), seed=1)
+        for version, n in write_parts(frame, root, shards=shards, part=part).items():
+            counts[version] = counts.get(version, 0) + n
+    write_header(root, shards=shards, versions=list(VERSIONS), documents=documents, cells=counts)
+    return shards
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1e6,1e7,1e8")
+    parser.add_argument("--keep", type=Path, help="Keep the stores under this folder.")
+    args = parser.parse_args()
+    sizes = [int(float(s)) for s in args.sizes.split(",")]
+
+    from distributed import Client, LocalCluster
+
+    base = Path(tempfile.mkdtemp(prefix="fieldwise-scale-")) if args.keep is None else args.keep
+    rows: list[dict[str, Any]] = []
+    try:
+        for comparisons in sizes:
+            root = str(base / f"store-{comparisons}")
+            t0 = time.perf_counter()
+            shards = build_store(root, comparisons)
+            generated = time.perf_counter() - t0
+            # a fresh cluster per size, so each worker's peak RSS is this size's peak
+            with (
+                LocalCluster(
+                    n_workers=2, threads_per_worker=1, memory_limit="2GiB", dashboard_address=":0"
+                ) as cluster,
+                Client(cluster) as client,
+            ):
+                t0 = time.perf_counter()
+                result = score_store(
+                    root,
+                    SPECS,
+                    baseline="v1",
+                    candidates=["v2"],
+                    executor="dask",
+                    scheduler=cluster.scheduler_address,
+                )
+                seconds = time.perf_counter() - t0
+                peaks = client.run(_peak_rss_mb)
+            row: dict[str, Any] = {
+                "comparisons": comparisons,
+                "shards": shards,
+                "generate_s": generated,
+                "dask_s": seconds,
+                "worker_peak_mb": sorted(peaks.values()),
+                "delta": result.bootstraps["v2"].delta,
+            }
+            if comparisons == sizes[0]:
+                t0 = time.perf_counter()
+                local = score_store(root, SPECS, baseline="v1", candidates=["v2"])
+                row["in_process_s"] = time.perf_counter() - t0
+                assert local.figures() == result.figures(), "executors disagree"
+                documents = comparisons // (FIELDS * len(VERSIONS))
+                frame = chunk_frame(0, min(documents, CHUNK_DOCUMENTS), seed=1)
+                if documents <= CHUNK_DOCUMENTS:
+                    t0 = time.perf_counter()
+                    compare(frame, SPECS, baseline="v1", candidate="v2")
+                    row["compare_s"] = time.perf_counter() - t0
+            rows.append(row)
+            line = (
+                f"{comparisons:>12,} comparisons, {shards} shards: dask {seconds:.1f} s, "
+                f"peak per worker {', '.join(f'{p:.0f}' for p in row['worker_peak_mb'])} MB"
+            )
+            if "in_process_s" in row:
+                line += f"; in-process (sharded) {row['in_process_s']:.1f} s"
+            if "compare_s" in row:
+                line += f", whole-frame compare() {row['compare_s']:.1f} s"
+            if len(rows) > 1:
+                prev = rows[-2]
+                exponent = math.log(seconds / prev["dask_s"]) / math.log(
+                    comparisons / prev["comparisons"]
+                )
+                line += f"; growth exponent {exponent:.3f}"
+            print(line, flush=True)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""The bootstrap interval of the overall accuracy delta, as a Poisson bootstrap over documents.
+
+Each replicate weighs every document by a Poisson(1) draw keyed by its id and the seed
+(:mod:`fieldwise.compare._poisson`), so replicate sums are per-document sums that merge by
+addition: :func:`bootstrap_columns` turns one partition's cells into integer counts per
+document, :func:`~fieldwise.compare._poisson.replicate_sums` weighs them, and
+:func:`bootstrap_interval` reads the interval off the merged sums. One process or many
+partitions give the same interval, to the last bit.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from fieldwise.compare._outcomes import OK_OUTCOMES
+from fieldwise.compare._poisson import document_keys, replicate_sums
+
+__all__ = ["BootstrapInterval", "bootstrap_columns", "bootstrap_delta", "bootstrap_interval"]
+
+
+@dataclass(frozen=True)
+class BootstrapInterval:
+    """Percentile interval of the overall accuracy delta (candidate - baseline)."""
+
+    delta: float
+    low: float
+    high: float
+    confidence: float
+    n_resamples: int
+    seed: int
+    documents: int
+
+
+#: Beyond this many distinct weights, documents carry weighted sums instead of counts.
+MAX_WEIGHT_CLASSES = 16
+
+
+def bootstrap_columns(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidate: str,
+    weights: tuple[float, ...] | None = None,
+) -> tuple[npt.NDArray[np.str_], tuple[float, ...], npt.NDArray[Any]]:
+    """What the bootstrap needs of each document: the sorted document ids, the distinct field
+    weights, and per document the count of ok cells and of cells of each weight in the
+    baseline, then in the candidate (integer columns ``ok_b, n_b`` per weight, then ``ok_c,
+    n_c``). Counting per weight (not summing weights) keeps every later sum exact. Give
+    ``weights`` (every field weight there may be) so that partitions share their columns.
+
+    Cells with more than :data:`MAX_WEIGHT_CLASSES` distinct weights (and no ``weights``
+    given) get weights ``()`` and four float columns instead: the weighted ok sum and weight
+    sum of the baseline, then of the candidate (deterministic, but not bit-exact across
+    partitions)."""
+    frame = cells.loc[cells["version"].isin([baseline, candidate]), ["item", "version", "weight"]]
+    ok = cells.loc[frame.index, "outcome"].isin(OK_OUTCOMES).to_numpy(dtype=np.float64)
+    found = {float(w) for w in frame["weight"].unique()}
+    if weights is None:
+        weights = tuple(sorted(found)) if len(found) <= MAX_WEIGHT_CLASSES else ()
+    elif not found <= set(weights):
+        raise ValueError(f"field weights {sorted(found - set(weights))} are not among {weights}")
+    item_codes, items = pd.factorize(frame["item"].astype(str), sort=True)
+    version = np.where(frame["version"].astype(str).to_numpy() == candidate, 1, 0)
+    cell_weight = frame["weight"].to_numpy(dtype=np.float64)
+    if weights:
+        klass = np.searchsorted(np.array(weights, dtype=np.float64), cell_weight)
+        width, ok_value, n_value = 2 * len(weights), ok, np.ones(len(frame))
+    else:
+        klass = np.zeros(len(frame), dtype=np.int64)
+        width, ok_value, n_value = 2, ok * cell_weight, cell_weight
+    column = version * width + 2 * klass
+    size = len(items) * 2 * width
+    flat = item_codes.astype(np.int64) * (2 * width) + column
+    sums = np.bincount(flat, weights=ok_value, minlength=size) + np.bincount(
+        flat + 1, weights=n_value, minlength=size
+    )
+    sums = sums.reshape(len(items), 2 * width)
+    # bincount sums in float64: exact for integer counts far below 2**53
+    values = np.rint(sums).astype(np.int64) if weights else sums
+    return np.asarray(items, dtype=str), weights, values
+
+
+def _accuracy_delta(sums: npt.NDArray[Any], weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
+    """candidate - baseline weighted accuracy of each row of ``sums`` (see
+    :func:`bootstrap_columns`), summed over the weights in a fixed order."""
+    if not weights:
+        ok, n = sums[:, [0, 2]].astype(np.float64), sums[:, [1, 3]].astype(np.float64)
+    else:
+        w = np.array(weights, dtype=np.float64)
+        parts = sums.reshape(len(sums), 2, len(weights), 2).astype(np.float64)
+        ok = (parts[:, :, :, 0] * w).sum(axis=2)
+        n = (parts[:, :, :, 1] * w).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: npt.NDArray[np.float64] = ok[:, 1] / n[:, 1] - ok[:, 0] / n[:, 0]
+    return out
+
+
+def bootstrap_interval(
+    totals: npt.NDArray[Any],
+    replicates: npt.NDArray[Any],
+    weights: tuple[float, ...],
+    *,
+    documents: int,
+    seed: int,
+    confidence: float = 0.95,
+) -> BootstrapInterval:
+    """The percentile interval from summed counts: ``totals`` (one row of
+    :func:`bootstrap_columns` columns over every document) and ``replicates`` (the same sums
+    under each replicate's Poisson weights). Pure arithmetic on merged integers, so it is the
+    same whether the sums came from one process or many partitions."""
+    delta = float(_accuracy_delta(totals.reshape(1, -1), weights)[0])
+    stats = _accuracy_delta(replicates, weights)
+    tail = (1 - confidence) / 2 * 100
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # every replicate empty: NaN interval
+        low, high = np.nanpercentile(stats, [tail, 100 - tail])
+    return BootstrapInterval(
+        delta=delta,
+        low=float(low),
+        high=float(high),
+        confidence=float(confidence),
+        n_resamples=len(replicates),
+        seed=int(seed),
+        documents=int(documents),
+    )
+
+
+def bootstrap_delta(
+    cells: pd.DataFrame,
+    baseline: str,
+    candidate: str,
+    *,
+    seed: int = 0,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+) -> BootstrapInterval:
+    """Poisson bootstrap over documents (all fields of a document move together): each replicate
+    weighs every document by a Poisson(1) draw keyed by its id and ``seed`` (see
+    :mod:`fieldwise.compare._poisson`), and the interval is the percentile interval of the
+    weighted cell accuracy delta. Deterministic, and identical when the documents are scored
+    in partitions and the sums merged."""
+    items, weights, values = bootstrap_columns(cells, baseline, candidate)
+    keys = document_keys(items, seed)
+    return bootstrap_interval(
+        values.sum(axis=0),
+        replicate_sums(keys, values, n_resamples),
+        weights,
+        documents=len(items),
+        seed=seed,
+        confidence=confidence,
+    )

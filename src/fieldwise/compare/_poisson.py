@@ -1,0 +1,104 @@
+"""Poisson-bootstrap weights that depend only on (document id, seed, replicate).
+
+The document bootstrap resamples whole documents. Drawing one Poisson(1) weight per
+(document, replicate) instead of a multinomial over all documents makes the resample a sum
+over documents, so it can be computed per partition and merged; and drawing each weight from a
+counter-based generator keyed by the document id and the seed (not from a stream shared by
+every document) makes it the same weight whichever partition, worker or order the document is
+scored in. Every step is integer arithmetic: a 64-bit key per document (BLAKE2b of the id and
+the seed), the SplitMix64 finalizer of ``key + replicate * golden``, and the Poisson(1)
+inverse CDF as integer thresholds on the top 53 bits. Replicate sums of integer counts are then
+exact (see :func:`replicate_sums`), so any partitioning gives identical replicates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["document_keys", "poisson_weights", "replicate_sums"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+#: Cells of the (documents x replicates) weight block generated at once: bounds memory.
+_BLOCK = 1 << 22
+
+
+def _thresholds() -> npt.NDArray[np.uint64]:
+    """floor(CDF_k * 2**53) of Poisson(1) for k = 0, 1, ...: a 53-bit uniform ``u`` draws
+    ``k`` = the number of thresholds <= ``u``. Computed once in IEEE-754 double arithmetic,
+    which gives the same integers on every platform."""
+    out: list[int] = []
+    cdf = 0.0
+    term = math.exp(-1.0)
+    for k in range(1, 20):
+        cdf += term
+        value = math.floor(cdf * 2.0**53)
+        if value >= 2**53:
+            break
+        out.append(value)
+        term /= k
+    return np.array(out, dtype=np.uint64)
+
+
+_THRESHOLDS = _thresholds()
+
+
+def document_keys(items: Iterable[str], seed: int) -> npt.NDArray[np.uint64]:
+    """A 64-bit key per document id, keyed by ``seed`` (BLAKE2b: the same on every machine)."""
+    salt = f"{int(seed)}\x00".encode()
+    keys = [
+        int.from_bytes(hashlib.blake2b(salt + str(i).encode(), digest_size=8).digest(), "little")
+        for i in items
+    ]
+    return np.array(keys, dtype=np.uint64)
+
+
+def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.NDArray[np.uint8]:
+    """Poisson(1) weights of replicates ``start..stop-1`` for each key: (documents, replicates)."""
+    replicate = np.arange(start, stop, dtype=np.uint64) * _GOLDEN
+    with np.errstate(over="ignore"):
+        x = keys[:, None] + replicate[None, :]
+        x ^= x >> np.uint64(30)
+        x *= _M1
+        x ^= x >> np.uint64(27)
+        x *= _M2
+        x ^= x >> np.uint64(31)
+    x >>= np.uint64(11)
+    # 98% of draws are 0..3: four comparisons; the rare tail goes through the whole table
+    weights: npt.NDArray[np.uint8] = (x >= _THRESHOLDS[0]).view(np.uint8)
+    for threshold in _THRESHOLDS[1:4]:
+        weights += x >= threshold
+    tail = x >= _THRESHOLDS[3]
+    if tail.any():
+        weights[tail] = np.searchsorted(_THRESHOLDS, x[tail], side="right").astype(np.uint8)
+    return weights
+
+
+def replicate_sums(
+    keys: npt.NDArray[np.uint64], values: npt.NDArray[Any], n_resamples: int
+) -> npt.NDArray[Any]:
+    """(replicates x columns) sums of ``values`` (documents x columns) weighted by each
+    document's Poisson weights. For integer ``values`` (counts) the result is int64 and exact:
+    weights and counts are integers and every partial sum stays far below 2**53, so the
+    float64 product (BLAS) has no rounding."""
+    n_docs, n_cols = values.shape
+    exact = np.issubdtype(values.dtype, np.integer)
+    total: npt.NDArray[Any] = np.zeros(
+        (n_resamples, n_cols), dtype=np.int64 if exact else np.float64
+    )
+    if n_docs == 0 or n_resamples == 0:
+        return total
+    dense = values.astype(np.float64)
+    step = max(1, _BLOCK // n_resamples)
+    for lo in range(0, n_docs, step):
+        hi = min(n_docs, lo + step)
+        block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
+        total = total + (np.rint(block).astype(np.int64) if exact else block)
+    return total

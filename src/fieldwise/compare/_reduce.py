@@ -1,0 +1,192 @@
+"""Every figure from merged sufficient statistics alone (no cells): the reduced result.
+
+:func:`reduce_statistics` is the one place figures are read off
+:class:`~fieldwise.compare._sufficient.Sufficient`, whichever executor produced it, so the
+in-process and the distributed result are equal when their statistics are (and they are:
+integer sums). Field metrics use :func:`~fieldwise.compare.outcome_metrics` on the counts,
+flips and McNemar p-values :func:`~fieldwise.compare._stats.significance_from_counts`, the
+bootstrap :func:`~fieldwise.compare._bootstrap.bootstrap_interval`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare._metrics import outcome_metrics
+from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare._stats import TRANSITIONS, significance_from_counts
+from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
+
+__all__ = ["ReducedResult", "reduce_statistics"]
+
+
+@dataclass(frozen=True, eq=False)
+class ReducedResult:
+    """Figures of a comparison computed from merged statistics.
+
+    ``fields`` per (version, field): outcome counts and :func:`outcome_metrics` figures;
+    ``overall`` per version: weighted pooled figures, documents and the all-fields-correct
+    rate; ``significance`` per (candidate, field) as in
+    :attr:`~fieldwise.compare.ComparisonResult.significance`; ``calibration`` per (version,
+    bin); ``bootstraps`` per candidate; ``executor`` and ``partitions`` say how it ran.
+    """
+
+    baseline: str
+    candidates: tuple[str, ...]
+    fields: pd.DataFrame
+    overall: pd.DataFrame
+    significance: pd.DataFrame
+    calibration: pd.DataFrame
+    bootstraps: Mapping[str, BootstrapInterval] = field(default_factory=dict)
+    executor: str = "in-process"
+    partitions: int = 1
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
+        return {
+            "baseline": self.baseline,
+            "candidates": list(self.candidates),
+            "fields": _records(self.fields),
+            "overall": _records(self.overall),
+            "significance": _records(self.significance),
+            "calibration": _records(self.calibration),
+            "bootstraps": {
+                c: {
+                    "delta": b.delta,
+                    "low": b.low,
+                    "high": b.high,
+                    "confidence": b.confidence,
+                    "n_resamples": b.n_resamples,
+                    "seed": b.seed,
+                    "documents": b.documents,
+                }
+                for c, b in sorted(self.bootstraps.items())
+            },
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value != value:
+        return None
+    if value is pd.NA:
+        return None
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+
+def _fields(stats: Sufficient) -> pd.DataFrame:
+    rows = []
+    for (version, name), counts in sorted(stats.outcomes.items()):
+        by_outcome = dict(zip(OUTCOMES, counts, strict=True))
+        rows.append(
+            {
+                "version": version,
+                "field": name,
+                "weight": stats.field_weights.get(name, 1.0),
+                **by_outcome,
+                "support": by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"],
+                "n_cells": sum(counts),
+                **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
+    rows = []
+    for version in versions:
+        weighted = dict.fromkeys(OUTCOMES, 0.0)
+        support = n_cells = 0
+        for (v, name), counts in sorted(stats.outcomes.items()):
+            if v != version:
+                continue
+            w = stats.field_weights.get(name, 1.0)
+            for o, c in zip(OUTCOMES, counts, strict=True):
+                weighted[o] += w * c
+            support += counts[0] + counts[1] + counts[2]
+            n_cells += sum(counts)
+        docs, all_ok = stats.documents.get(version, (0, 0))
+        rows.append(
+            {
+                "version": version,
+                "support": support,
+                "n_cells": n_cells,
+                "documents": docs,
+                "all_fields_correct_rate": all_ok / docs if docs else float("nan"),
+                **outcome_metrics(weighted),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _calibration(stats: Sufficient) -> pd.DataFrame:
+    rows = []
+    for version, counts in sorted(stats.calibration.items()):
+        n, k = counts[:CALIBRATION_BINS], counts[CALIBRATION_BINS:]
+        for b in range(CALIBRATION_BINS):
+            if n[b]:
+                rows.append(
+                    {
+                        "version": version,
+                        "low": b / CALIBRATION_BINS,
+                        "high": (b + 1) / CALIBRATION_BINS,
+                        "predictions": n[b],
+                        "correct": k[b],
+                        "accuracy": k[b] / n[b],
+                    }
+                )
+    columns = ["version", "low", "high", "predictions", "correct", "accuracy"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def reduce_statistics(
+    stats: Sufficient,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    confidence: float = 0.95,
+    executor: str = "in-process",
+) -> ReducedResult:
+    """The figures of merged ``stats`` (see the module docstring)."""
+    counts: dict[str, pd.DataFrame] = {}
+    for candidate in stats.candidates:
+        rows = {
+            name: c for (cand, name), c in sorted(stats.transitions.items()) if cand == candidate
+        }
+        table = pd.DataFrame.from_dict(rows, orient="index", columns=list(TRANSITIONS))
+        table.index.name = "field"
+        counts[candidate] = table.astype("int64")
+    boots = {
+        c: bootstrap_interval(
+            stats.boot_totals[c],
+            stats.boot_replicates[c],
+            stats.weights,
+            documents=stats.boot_documents.get(c, 0),
+            seed=stats.seed,
+            confidence=confidence,
+        )
+        for c in stats.candidates
+        if c in stats.boot_totals
+    }
+    return ReducedResult(
+        baseline=stats.baseline,
+        candidates=stats.candidates,
+        fields=_fields(stats),
+        overall=_overall(stats, (stats.baseline, *stats.candidates)),
+        significance=significance_from_counts(counts, alpha=alpha, power=power),
+        calibration=_calibration(stats),
+        bootstraps=boots,
+        executor=executor,
+        partitions=stats.partitions,
+    )

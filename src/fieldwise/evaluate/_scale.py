@@ -1,0 +1,96 @@
+"""A run set scored at scale: its cells as a partitioned Parquet store next to its records,
+scored shard by shard in-process or on a Dask cluster (see :mod:`fieldwise.scale`).
+
+The store lives in ``<run set>/cells/`` and its header records the provenance (run set,
+ground-truth and spec hashes, versions, fieldwise version); a store whose provenance matches
+is scored again without being rewritten, so re-scoring never asks the service nor re-reads
+the records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fieldwise._errors import CompareError
+from fieldwise.compare import FieldSpec
+from fieldwise.compare._provenance import spec_digest, truth_digest
+from fieldwise.evaluate._combine import runset_truth
+from fieldwise.evaluate._scoring import resolve_pair, runset_frame
+from fieldwise.gate import FailedRun
+from fieldwise.runner import LoadedRunSet
+from fieldwise.scale import ReducedResult, read_header, score_store, write_cells
+
+__all__ = ["CELLS_DIR", "DOCUMENTS_PER_SHARD", "ScaledScore", "score_at_scale"]
+
+CELLS_DIR = "cells"
+#: Shard size: small enough for a worker's memory, large enough to amortise a task.
+DOCUMENTS_PER_SHARD = 20_000
+
+
+@dataclass(frozen=True)
+class ScaledScore:
+    """The reduced figures, where the cells live and the pairs with no output."""
+
+    result: ReducedResult
+    cells: str
+    failed_runs: tuple[FailedRun, ...]
+    scheduler: str | None
+
+
+def _provenance(
+    runset: LoadedRunSet, specs: Mapping[str, FieldSpec], versions: list[str]
+) -> dict[str, Any]:
+    return {
+        "runset_id": runset.manifest.runset_id,
+        "ground_truth_hash": truth_digest(runset_truth(runset)),
+        "spec_hash": spec_digest({name: repr(spec) for name, spec in sorted(specs.items())}),
+        "versions": versions,
+    }
+
+
+def score_at_scale(
+    runset: LoadedRunSet,
+    specs: Mapping[str, FieldSpec],
+    *,
+    executor: str,
+    scheduler: str | None = None,
+    baseline: str | None = None,
+    candidates: Sequence[str] = (),
+    seed: int = 0,
+    alpha: float = 0.05,
+    shards: int | None = None,
+) -> ScaledScore:
+    """Write (or reuse) the run set's cell store and score it with ``executor``."""
+    if not runset.items:
+        raise CompareError(
+            f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
+            "cannot be compared or gated"
+        )
+    base, cands = resolve_pair(runset, baseline, None, candidates)
+    if not cands:
+        raise CompareError(f"run set {runset.manifest.runset_id} has a single version")
+    root = str(runset.directory / CELLS_DIR)
+    provenance = _provenance(runset, specs, [base, *cands])
+    frame, failed = runset_frame(runset, base, cands)
+    try:
+        header = read_header(root)
+    except CompareError:
+        header = None
+    if header is None or header.get("provenance") != provenance:
+        n = shards or max(1, math.ceil(len(runset.items) / DOCUMENTS_PER_SHARD))
+        hashes = {item.item_id: item.file_sha256 or item.item_id for item in runset.items}
+        write_cells(frame, root, shards=n, provenance=provenance, document_hashes=hashes)
+    result = score_store(
+        root,
+        specs,
+        baseline=base,
+        candidates=cands,
+        seed=seed,
+        alpha=alpha,
+        executor=executor,
+        scheduler=scheduler,
+    )
+    return ScaledScore(result, root, failed, scheduler)

@@ -1,0 +1,70 @@
+"""Re-gating a run set under a new policy reuses its stored scored cells: the same figures,
+no comparator run, no service; new records or another spec score again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from fieldwise.cli import main
+from tests.evaluate._runsets import write_runset
+
+RESULTS = "results"
+
+
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    with pytest.raises(SystemExit) as exited:
+        main([*args, "--results-dir", RESULTS, "--json"])
+    out = capsys.readouterr()
+    return int(exited.value.code or 0), json.loads(out.out) if out.out else {"err": out.err}
+
+
+def _runset() -> Path:
+    truth = {f"inv-{i:02d}": {"invoice_number": f"N{i}", "total": 100.0 + i} for i in range(30)}
+    v2 = {
+        n: ({**gt, "total": 0.0} if i % 10 == 0 else gt) for i, (n, gt) in enumerate(truth.items())
+    }
+    write_runset(Path(RESULTS), "rs_regate", truth, {"v1": truth, "v2": v2})
+    return Path(RESULTS) / "rs_regate"
+
+
+def test_a_new_policy_regates_from_the_stored_cells(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = _runset()
+    code, first = _main(capsys, "compare", "rs_regate")
+    assert code == 0
+    assert (folder / "scored" / "header.json").is_file()
+    code, again = _main(capsys, "compare", "rs_regate")
+    assert again == first  # from the stored cells: every figure identical
+
+    lenient = tmp_path / "lenient.toml"
+    lenient.write_text("[gate]\nmax_regressions = 10\nmin_accuracy = 0.5\n")
+    strict = tmp_path / "strict.toml"
+    strict.write_text("[gate]\nmin_accuracy = 0.99\n")
+    code_lenient, _ = _main(capsys, "gate", "rs_regate", "--policy", str(lenient))
+    code_strict, _ = _main(capsys, "gate", "rs_regate", "--policy", str(strict))
+    assert code_strict == 1
+    assert code_lenient != code_strict
+
+    # the gate reads the stored scored cells, not the records: mark every v2 cell wrong in
+    # the store and the verdict follows, which only a reuse without rescoring can do
+    cells_path = folder / "scored" / "cells.parquet"
+    cells = pd.read_parquet(cells_path)
+    outcome = cells["outcome"].astype(str).to_numpy(copy=True)
+    outcome[(cells["version"] == "v2").to_numpy()] = "wrong"
+    cells["outcome"] = pd.Categorical(outcome, categories=cells["outcome"].cat.categories)
+    cells.to_parquet(cells_path, index=False)
+    _, doctored = _main(capsys, "compare", "rs_regate")
+    accuracy = {r["version"]: r["field_accuracy"] for r in doctored["overall"]}
+    assert accuracy["v2"] == 0.0
+
+    # new records invalidate the store: scored again, from the records
+    with (folder / "records.jsonl").open("a") as records:
+        records.write("\n")
+    _, rescored = _main(capsys, "compare", "rs_regate")
+    assert rescored == first
