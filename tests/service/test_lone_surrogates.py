@@ -44,7 +44,7 @@ def _refused(answer: httpx.Response, param: str) -> None:
 
 def _lists_answer(http: httpx.Client) -> dict[str, list[Any]]:
     answers = {path: http.get(path) for path in LISTS}
-    assert {p: a.status_code for p, a in answers.items()} == {p: 200 for p in LISTS}
+    assert {p: a.status_code for p, a in answers.items()} == dict.fromkeys(LISTS, 200)
     return {p: a.json()["data"] for p, a in answers.items()}
 
 
