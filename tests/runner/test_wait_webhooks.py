@@ -189,13 +189,22 @@ def test_the_receiver_verifies_and_keeps_only_this_processors_events(
                         headers={SIGNATURE_HEADER: sign(body, "whsec_wrong", 2_000_000_000)},
                     )
                 assert forged.status_code == 400
+                # A test send is queued for the dispatcher (off here: poll_interval 0), and
+                # the retry route sends it now.
                 sent = await aclient.call(
                     ops.send_test_webhook("processor.run.completed", endpoint.id)
                 )
-                assert sent.state == "delivered"
+                assert sent.state == "pending"
+                first = await aclient.call(ops.retry_webhook_delivery(sent.id))
+                assert first.state == "delivered"
                 # The same event again (a retry) is counted once.
                 await aclient.call(ops.retry_webhook_delivery(sent.id))
-                await aclient.call(ops.send_test_webhook("parse.run.completed", endpoint.id))
+                other = await aclient.call(
+                    ops.send_test_webhook("parse.run.completed", endpoint.id)
+                )
+                assert (await aclient.call(ops.retry_webhook_delivery(other.id))).state == (
+                    "delivered"
+                )
                 woke = await events.wait("run_test", timeout=5)
                 again = await events.wait("run_test", timeout=0.05)
                 received = events.received
