@@ -156,7 +156,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 def _settles(base_url: str, parse_run_id: str) -> None:
     """An accepted parse run must end (it stayed in_progress for ever on item 10)."""
     deadline = time.monotonic() + GUARD
-    with httpx.Client(base_url=base_url, headers={"x-api-key": TEST_KEY}) as http:
+    with httpx.Client(base_url=base_url, headers={"x-api-key": TEST_KEY}, timeout=GUARD) as http:
         while time.monotonic() < deadline:
             status = http.get(f"/parse/runs/{parse_run_id}").json()["status"]
             if status in ("succeeded", "failed", "canceled"):
@@ -273,7 +273,8 @@ def test_lone_surrogates_in_any_body_break_no_request_and_no_list(
 
         _collect(check, operation.label, failures)
     assert planted >= 20  # every operation with a body
-    with httpx.Client(base_url=schema.config.base_url, headers={"x-api-key": TEST_KEY}) as http:
+    headers = {"x-api-key": TEST_KEY}
+    with httpx.Client(base_url=schema.config.base_url, headers=headers, timeout=GUARD) as http:
         for path, methods in document["paths"].items():
             filled = _fill(path, known)
             if "get" not in methods or filled is None:

@@ -80,7 +80,9 @@ def test_a_pattern_the_engine_cannot_run_is_refused_at_creation(
     assert caught.value.status_code == 422
     assert "fields[0].pattern" in str(caught.value)
     assert problem in str(caught.value)
-    with httpx.Client(base_url=client.base_url, headers={"x-api-key": TEST_KEY}) as http:
+    with httpx.Client(
+        base_url=client.base_url, headers={"x-api-key": TEST_KEY}, timeout=GUARD
+    ) as http:
         listed = http.get(f"/processors/{processor.id}/versions")
     assert listed.status_code == 200
     assert listed.json()["data"] == []

@@ -24,7 +24,9 @@ LISTS = ("/files", "/evaluation-sets", "/processors", "/workflows", "/webhooks/e
 
 @pytest.fixture
 def http(service: RunningService) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY}) as c:
+    with httpx.Client(
+        base_url=service.base_url, headers={"x-api-key": TEST_KEY}, timeout=60.0
+    ) as c:
         yield c
 
 

@@ -40,7 +40,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def _start(start_service: ServiceFactory, database: str) -> tuple[RunningService, httpx.Client]:
     service = start_service(database_url=database, webhook_allow_http=("127.0.0.1",))
-    return service, httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY})
+    return service, httpx.Client(
+        base_url=service.base_url, headers={"x-api-key": TEST_KEY}, timeout=GUARD
+    )
 
 
 def _parse(http: httpx.Client, path: str, webhook_url: str) -> httpx.Response:
