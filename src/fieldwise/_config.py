@@ -51,6 +51,7 @@ class ServiceSettings:
     max_csv_cells: int | None = None
     max_page_pixels: int | None = None  # a PDF page rendered for OCR; larger is downscaled
     max_document_pixels: int | None = None  # all of a PDF's rendered pages
+    max_pattern_seconds: float = 2.0  # all field-pattern searches on one document, else failed
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -140,6 +141,7 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         max_csv_cells=_count(env, "FIELDWISE_MAX_CSV_CELLS"),
         max_page_pixels=_count(env, "FIELDWISE_MAX_PAGE_PIXELS"),
         max_document_pixels=_count(env, "FIELDWISE_MAX_DOCUMENT_PIXELS"),
+        max_pattern_seconds=_number(env, "FIELDWISE_MAX_PATTERN_SECONDS", 2.0, minimum=0.01),
     )
     return settings.with_overrides(**overrides)
 

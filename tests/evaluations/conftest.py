@@ -93,7 +93,9 @@ def world(client: Client) -> World:
     return World(eval_set_id, processor_id, version_id, items)
 
 
-def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
+def wait_for(check: Callable[[], Any], timeout: float = 120.0) -> Any:
+    """Poll ``check`` until it returns something truthy; the bound only guards against a hang
+    (the first scoring imports scipy, which alone took over 20 s on a loaded machine)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()

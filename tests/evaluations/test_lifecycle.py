@@ -13,10 +13,12 @@ from sqlalchemy import create_engine, select
 
 from fieldwise.client import Client, ops
 from fieldwise.service.events.outbox import events
+from fieldwise.service.resources.evaluation_runs.tables import evaluation_runs
 from tests.conftest import ServiceFactory
 from tests.evaluations.conftest import wait_evaluation, wait_for
 
 GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+GUARD = 120.0  # seconds: only guards against a hang
 
 
 def _gated_set(client: Client, gates: list[Path]) -> tuple[str, str]:
@@ -27,6 +29,15 @@ def _gated_set(client: Client, gates: list[Path]) -> tuple[str, str]:
         file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
         client.call(ops.create_item(eval_set.id, file_id, {"gate": "opened"}))
     return eval_set.id, processor.id
+
+
+def _evaluation_status(service_dir: Path, run_id: str) -> str | None:
+    engine = create_engine(f"sqlite:///{service_dir / 'fieldwise.db'}")
+    with engine.connect() as conn:
+        query = select(evaluation_runs.c.status).where(evaluation_runs.c.id == run_id)
+        status = conn.execute(query).scalar()
+    engine.dispose()
+    return status
 
 
 def _event_types(service_dir: Path) -> list[str]:
@@ -66,12 +77,17 @@ def test_a_restart_requeues_the_evaluation_and_reuses_its_processor_runs(
         eval_set_id, processor_id = _gated_set(client, gates)
         run = client.call(ops.create_evaluation_run(eval_set_id, processor_id))
         wait_for(Path(f"{gates[0]}.started").exists)
-    # the gated run must end for the runs pool to stop; the second one stays queued
-    opener = threading.Timer(0.3, gates[0].touch)
-    opener.start()
-    first.stop()
-    opener.join()
-    gates[1].touch()
+    # Stop while the evaluation waits on the gated run. The evaluation pool stops first and
+    # requeues the evaluation; once that is observed, open both gates so the runs pool (which
+    # waits for its current run) can stop. Whether the second run is run now or after the
+    # restart, it is made once and the evaluation's second attempt finds both.
+    stopper = threading.Thread(target=first.stop)
+    stopper.start()
+    wait_for(lambda: _evaluation_status(tmp_path / "service", run.id) == "queued", GUARD)
+    for gate in gates:
+        gate.touch()
+    stopper.join(GUARD)
+    wait_for(lambda: not first.thread.is_alive(), GUARD)  # stop() gives up waiting after 10 s
     second = start_service(allow_python_engines=True, workers=1)
     with Client(second.base_url, second.api_key, max_retries=0) as client:
         done = wait_evaluation(client, eval_set_id, run.id)

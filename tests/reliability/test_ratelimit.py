@@ -1,7 +1,15 @@
 """Per-key token-bucket rate limiting: 429 with Retry-After and the error body; the client and
-the runner wait and finish."""
+the runner wait and finish.
+
+No outcome here depends on how fast the machine is: the service-level test uses a rate no
+test outlives (one token per 1,000 s), and the client and runner tests put the service's
+middleware in front of the app with a bucket whose clock moves a fixed step per request
+(:class:`Ticks`), so refills follow the number of requests, never the wall clock.
+"""
 
 from __future__ import annotations
+
+import threading
 
 import httpx
 import pytest
@@ -10,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fieldwise._config import service_settings
 from fieldwise.client import Client, ops
 from fieldwise.runner import load_results, run_versions
-from fieldwise.service.http.ratelimit import TokenBucket
+from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.reliability.conftest import MakeWorld
 
@@ -36,6 +44,38 @@ class StatusLog:
         await self.app(scope, receive, record)
 
 
+class Ticks:
+    """A bucket clock that moves ``step`` seconds each time it is read (once per request)."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            self.now += self.step
+            return self.now
+
+
+class Limited:
+    """The rate-limit middleware around the app, off until :meth:`limit` (so a test's setup
+    requests are not limited)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.limited: ASGIApp | None = None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.app, name)
+
+    def limit(self, bucket: TokenBucket) -> None:
+        self.limited = RateLimitMiddleware(self.app, bucket)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await (self.limited or self.app)(scope, receive, send)
+
+
 def test_bucket_refills_at_the_rate_up_to_the_burst() -> None:
     now = [0.0]
     bucket = TokenBucket(2.0, 3, now=lambda: now[0])
@@ -57,15 +97,16 @@ def test_settings_from_environment() -> None:
 
 
 def test_a_key_over_its_rate_gets_429_with_retry_after(start_service: ServiceFactory) -> None:
+    # One token per 1,000 s: no refill can come during the test, however slow the machine.
     service = start_service(
-        api_keys=(TEST_KEY, OTHER_KEY), rate_limit_per_second=0.5, rate_limit_burst=3
+        api_keys=(TEST_KEY, OTHER_KEY), rate_limit_per_second=0.001, rate_limit_burst=3
     )
     http = httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY})
     statuses = [http.get("/processors").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     limited = http.get("/processors")
     assert limited.status_code == 429
-    assert 1 <= int(limited.headers["retry-after"]) <= 2
+    assert 900 <= int(limited.headers["retry-after"]) <= 1000
     error = limited.json()["error"]
     assert (error["code"], error["retryable"]) == ("rate_limited", True)
     assert error["request_id"] == limited.headers["x-request-id"]
@@ -79,29 +120,36 @@ def test_a_key_over_its_rate_gets_429_with_retry_after(start_service: ServiceFac
 
 def test_the_client_waits_out_429s(start_service: ServiceFactory) -> None:
     logs: list[StatusLog] = []
-    service = start_service(
-        rate_limit_per_second=4.0,
-        rate_limit_burst=2,
-        wrap=lambda app: logs.append(StatusLog(app)) or logs[0],
-    )
+    limits: list[Limited] = []
+    service = start_service(wrap=lambda app: logs.append(StatusLog(app)) or logs[0])
+    limits.append(Limited(logs[0].app))
+    logs[0].app = limits[0]
+    # Half a token per request: after the burst, every other request is refused (429,
+    # Retry-After: 1) and the client, waiting that second, succeeds with the next.
+    limits[0].limit(TokenBucket(4.0, 2, now=Ticks(0.125)))
     with Client(service.base_url, service.api_key, max_retries=8) as client:
         names = [client.create_processor(f"p{k}").id for k in range(8)]
     assert names == [f"p{k}" for k in range(8)]
-    assert logs[0].statuses.count(429) >= 3
+    assert logs[0].statuses.count(429) == 5
     assert logs[0].statuses.count(201) == 8  # each processor created once
 
 
 def test_the_runner_finishes_against_a_rate_limited_service(make_world: MakeWorld) -> None:
     logs: list[StatusLog] = []
-    world = make_world(
-        5,
-        rate_limit_per_second=15.0,
-        rate_limit_burst=4,
-        wrap=lambda app: logs.append(StatusLog(app)) or logs[0],
-    )
+    limits: list[Limited] = []
+
+    def wrap(app: ASGIApp) -> StatusLog:
+        limits.append(Limited(app))
+        logs.append(StatusLog(limits[0]))
+        return logs[0]
+
+    world = make_world(5, wrap=wrap)
     logs[0].statuses.clear()
+    # Half a token per request: at least (requests - 2 x burst) answers are 429s, whatever the
+    # timing; 30 retries make a request refused that many times in a row out of reach.
+    limits[0].limit(TokenBucket(15.0, 4, now=Ticks(1 / 30)))
     result = run_versions(
-        world.connection(max_retries=10),
+        world.connection(max_retries=30),
         eval_set="texts",
         processor_id=world.processor_id,
         versions=[world.v1, world.v2],
@@ -111,7 +159,7 @@ def test_the_runner_finishes_against_a_rate_limited_service(make_world: MakeWorl
     frame = load_results(result.runset_id)
     assert len(frame) == 10
     assert logs[0].statuses.count(429) >= 5
-    with Client(world.service.base_url, world.service.api_key, max_retries=10) as client:
+    with Client(world.service.base_url, world.service.api_key, max_retries=30) as client:
         runs = list(
             client.paginate(lambda cursor: ops.list_runs(world.processor_id, cursor=cursor))
         )

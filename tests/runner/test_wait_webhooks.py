@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +34,10 @@ from fieldwise.runner._webhook_wait import listening
 from fieldwise.sync import sync_dataset
 from fieldwise.webhooks import SIGNATURE_HEADER, sign
 from tests.runner.conftest import V1, MakeWorld, World, write_text_dataset
+from tests.runner.engines import HOLD_ENV, PASS_ENV
 
 SLOW = {"engine": "python", "entrypoint": "tests.runner.engines:slow"}
+HELD = {"engine": "python", "entrypoint": "tests.runner.engines:held"}
 LOOPBACK = ("127.0.0.1", "localhost")
 # Where a test shows that events, not the safety-net poll, finished the runs, the poll is set
 # this far away: no loaded machine delays an event that long, and it still ends a lost one.
@@ -87,7 +91,16 @@ def _check_complete(world: World, runset_id: str, pairs: int) -> None:
         assert row.value == {"first": f"Invoice No: {row.ground_truth['invoice_number']}"}
 
 
-def test_events_replace_polling_and_the_endpoint_is_deleted(make_world: MakeWorld) -> None:
+def _reads_per_run(world: World) -> Counter[str]:
+    prefix = f"/processors/{world.processor_id}/runs/"
+    return Counter(
+        p[len(prefix) :] for m, p in list(world.log.requests) if m == "GET" and p.startswith(prefix)
+    )
+
+
+def test_events_replace_polling_and_the_endpoint_is_deleted(
+    make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     world = _hooked(make_world, 4)
     kwargs: dict[str, Any] = {
         "eval_set": "texts",
@@ -110,9 +123,29 @@ def test_events_replace_polling_and_the_endpoint_is_deleted(make_world: MakeWorl
     )
     assert {d.event_type for d in delivered} == {"processor.run.completed"}
 
+    # Polling instead: the runs are held on the server until each has been read twice (an
+    # observed state; how fast the runs would finish on their own does not matter).
+    hold = tmp_path / "hold"
+    hold.touch()
+    monkeypatch.setenv(HOLD_ENV, str(hold))
+    monkeypatch.setenv(PASS_ENV, "0")
+    with Client(world.service.base_url, world.service.api_key) as client:
+        held = [client.create_version(world.processor_id, HELD).id for _ in range(2)]
     world.log.clear()
-    polled = run_versions(world.connection(), use_cache=False, **kwargs)
-    assert polled.done == 8
+    polling: dict[str, Any] = {}
+    runner = threading.Thread(
+        target=lambda: polling.update(
+            result=run_versions(world.connection(), use_cache=False, **{**kwargs, "versions": held})
+        )
+    )
+    runner.start()
+    deadline = time.monotonic() + 120  # only guards against a hang
+    while not (len(reads := _reads_per_run(world)) == 8 and min(reads.values()) >= 2):
+        assert time.monotonic() < deadline, reads
+        time.sleep(0.02)
+    hold.unlink()
+    runner.join(120)
+    assert polling["result"].done == 8
     polled_reads = _run_reads(world)
     print(f"GET /runs/{{id}}: webhooks {hooked_reads}, polling {polled_reads}")
     assert polled_reads >= 2 * hooked_reads
@@ -189,13 +222,22 @@ def test_the_receiver_verifies_and_keeps_only_this_processors_events(
                         headers={SIGNATURE_HEADER: sign(body, "whsec_wrong", 2_000_000_000)},
                     )
                 assert forged.status_code == 400
+                # A test send is queued for the dispatcher (off here: poll_interval 0), and
+                # the retry route sends it now.
                 sent = await aclient.call(
                     ops.send_test_webhook("processor.run.completed", endpoint.id)
                 )
-                assert sent.state == "delivered"
+                assert sent.state == "pending"
+                first = await aclient.call(ops.retry_webhook_delivery(sent.id))
+                assert first.state == "delivered"
                 # The same event again (a retry) is counted once.
                 await aclient.call(ops.retry_webhook_delivery(sent.id))
-                await aclient.call(ops.send_test_webhook("parse.run.completed", endpoint.id))
+                other = await aclient.call(
+                    ops.send_test_webhook("parse.run.completed", endpoint.id)
+                )
+                assert (await aclient.call(ops.retry_webhook_delivery(other.id))).state == (
+                    "delivered"
+                )
                 woke = await events.wait("run_test", timeout=5)
                 again = await events.wait("run_test", timeout=0.05)
                 received = events.received

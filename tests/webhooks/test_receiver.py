@@ -125,9 +125,11 @@ def test_cli_manages_endpoints_tests_and_retries(
 
     code, out = _invoke(hooks, "test", "processor.run.completed", "--endpoint", endpoint_id)
     assert code == 0, out
-    assert "retrying" in out
+    assert "pending" in out  # queued: the dispatcher sends it
+    assert hooks.run_due().attempted == 1
     code, out = _invoke(hooks, "deliveries", "list", "--endpoint", endpoint_id, "--json")
     [delivery] = json.loads(out)
+    assert delivery["state"] == "retrying"
     code, out = _invoke(hooks, "deliveries", "retry", delivery["id"])
     assert code == 0, out
     assert "delivered" in out

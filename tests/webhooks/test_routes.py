@@ -153,7 +153,11 @@ def test_endpoints_only_get_the_event_types_they_chose(
 def test_test_delivery_is_signed_and_recorded(hooks: WebhookService, receivers: Receivers) -> None:
     receiver = receivers()
     endpoint_id, secret = register(hooks, receiver.url, ["evaluation.completed"])
-    delivery = hooks.client.call(ops.send_test_webhook("processor.run.completed", endpoint_id))
+    queued = hooks.client.call(ops.send_test_webhook("processor.run.completed", endpoint_id))
+    assert (queued.state, queued.attempts) == ("pending", [])  # sent by the dispatcher
+    assert receiver.requests == []
+    assert hooks.run_due().delivered == 1
+    delivery = hooks.client.call(ops.get_webhook_delivery(queued.id))
     assert delivery.state == "delivered"
     [got] = receiver.requests
     assert got.json["type"] == "processor.run.completed"

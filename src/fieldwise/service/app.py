@@ -28,6 +28,7 @@ from fieldwise.service.http.middleware import (
     RequestIdMiddleware,
 )
 from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service.http.unicode import LoneSurrogateMiddleware
 from fieldwise.service.jobs import jobs
 from fieldwise.service.jobs.leases import LeaseKeeper
 from fieldwise.service.jobs.pool import WorkerPool
@@ -243,7 +244,9 @@ def create_app(
         app.include_router(router)
     app.include_router(apidocs.router)
 
-    # Outermost last: request ids first, then auth, then the rate limit, then the body limit.
+    # Outermost last: request ids first, then auth, then the rate limit, then the body limit
+    # (which bounds what the lone-surrogate check buffers).
+    app.add_middleware(LoneSurrogateMiddleware)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_upload_bytes + _MULTIPART_SLACK,

@@ -6,6 +6,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 
+from fieldwise.service.http.unicode import safe_json_loads
+
 
 def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:
     """An engine tuned for the service: WAL and a busy timeout on SQLite, pre-ping elsewhere.
@@ -13,9 +15,15 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
     ``idle_in_transaction`` (seconds, PostgreSQL): the server ends a session that sits in an
     open transaction longer, so a process frozen mid-transaction (SIGSTOP, a stuck VM) cannot
     hold row locks that would stop the others from recovering its jobs.
+    JSON columns are read with :func:`~fieldwise.service.http.unicode.safe_json_loads`, so no
+    stored value (a lone surrogate stored before the edge refused them) can fail a read.
     """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            json_deserializer=safe_json_loads,
+        )
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -33,5 +41,10 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
         millis = max(1000, int(idle_in_transaction * 1000))
         connect_args["options"] = f"-c idle_in_transaction_session_timeout={millis}"
     return create_engine(
-        url, pool_pre_ping=True, pool_size=10, max_overflow=20, connect_args=connect_args
+        url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=20,
+        connect_args=connect_args,
+        json_deserializer=safe_json_loads,
     )

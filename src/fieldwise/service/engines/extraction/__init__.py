@@ -4,7 +4,8 @@
   :class:`fieldwise._errors.ConfigError` naming the bad key).
 - :func:`extract` runs it over a
   :class:`~fieldwise.service.engines.parsing.ParsedDocument` and returns
-  the "Processor run output" ``{"value": ..., "metadata": ...}``.
+  the "Processor run output" ``{"value": ..., "metadata": ...}``; a field pattern that
+  runs past its time budget raises :class:`PatternTimeout`.
 - :func:`extract_key_values` is the generic "Label: value" extraction used without a processor.
 """
 
@@ -21,6 +22,7 @@ from fieldwise.service.engines.extraction.config import (
 from fieldwise.service.engines.extraction.engine import extract
 from fieldwise.service.engines.extraction.generic import extract_key_values
 from fieldwise.service.engines.extraction.normalize import parse_amount, parse_date
+from fieldwise.service.engines.extraction.patterns import PatternTimeout
 from fieldwise.service.engines.extraction.python_engine import ExtractionError
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "ExtractionConfig",
     "ExtractionError",
     "FieldSpec",
+    "PatternTimeout",
     "extract",
     "extract_key_values",
     "parse_amount",

@@ -11,7 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import regex
+
 from fieldwise._errors import ConfigError
+from fieldwise.service.engines.extraction.patterns import MAX_PATTERN_LENGTH, compile_pattern
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
 __all__ = [
@@ -176,9 +179,11 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if pattern is not None:
         if not isinstance(pattern, str):
             raise _fail(f"{where}.pattern", "expected a regular expression string")
+        if len(pattern) > MAX_PATTERN_LENGTH:
+            raise _fail(f"{where}.pattern", f"longer than {MAX_PATTERN_LENGTH} characters")
         try:
-            re.compile(pattern)
-        except re.error as exc:
+            compile_pattern(pattern)
+        except (regex.error, ValueError, OverflowError, RecursionError) as exc:
             raise _fail(f"{where}.pattern", f"invalid regular expression ({exc})") from exc
     position = raw.get("position", "any")
     if position not in POSITIONS:

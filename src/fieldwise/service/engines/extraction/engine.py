@@ -47,6 +47,7 @@ from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import party
+from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import find_table
@@ -267,6 +268,7 @@ def extract(
     config: ExtractionConfig,
     *,
     confidence_threshold: float | None = None,
+    pattern_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Run a version config over a parsed document; returns the "Processor run output".
 
@@ -274,6 +276,9 @@ def extract(
     "needs_review"}}}``; fields not found are omitted. ``needs_review`` is true when a
     ``confidence_threshold`` is given and the confidence is below it. ``python`` engine
     configs call their entrypoint (see :mod:`fieldwise.service.engines.extraction.python_engine`).
+    All field patterns together may take ``pattern_seconds`` (default
+    :data:`~fieldwise.service.engines.extraction.patterns.DEFAULT_SECONDS`); past that,
+    :class:`~fieldwise.service.engines.extraction.patterns.PatternTimeout` names the field.
     """
     if config.engine == "python":
         from fieldwise.service.engines.extraction.python_engine import run_python
@@ -282,11 +287,15 @@ def extract(
     out = Output(confidence_threshold)
     if config.date_order == "auto":
         config = replace(config, date_order=document_date_order(doc, config.date_order))
-    for spec in config.fields:
-        if spec.type == "array":
-            _array(doc, spec, config, out)
-            continue
-        best = _field(doc, spec, config)
-        if best is not None:
-            out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
+    with pattern_budget(pattern_seconds):
+        for spec in config.fields:
+            try:
+                if spec.type == "array":
+                    _array(doc, spec, config, out)
+                    continue
+                best = _field(doc, spec, config)
+            except PatternTimeout as exc:
+                raise PatternTimeout(f"field {spec.name!r}: {exc}") from None
+            if best is not None:
+                out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
     return out.result()

@@ -22,7 +22,7 @@ from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.normalize import Parsed
-from fieldwise.service.engines.extraction.typed import compiled
+from fieldwise.service.engines.extraction.patterns import compiled
 from fieldwise.service.engines.parsing import ParsedDocument, Word, split_cells
 
 __all__ = ["DOCUMENT_TITLES", "letterhead"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from fieldwise.service.engines.extraction.months import month_number
+from fieldwise.service.engines.extraction.patterns import FieldPattern
 from fieldwise.service.engines.extraction.vocabulary import CURRENCY_CODES, CURRENCY_SYMBOLS
 
 __all__ = [
@@ -211,7 +212,7 @@ def parse_enum(snippet: str, values: tuple[str, ...]) -> Parsed | None:
     return None
 
 
-def parse_string(snippet: str, pattern: re.Pattern[str] | None) -> Parsed | None:
+def parse_string(snippet: str, pattern: FieldPattern | None) -> Parsed | None:
     """The pattern's first match (its first group if it has one), else the cleaned snippet."""
     if pattern is not None:
         match = pattern.search(snippet)

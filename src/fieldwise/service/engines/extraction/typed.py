@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import re
-
 from fieldwise.service.engines.extraction.normalize import (
     Parsed,
     parse_amount,
@@ -14,6 +11,7 @@ from fieldwise.service.engines.extraction.normalize import (
     parse_percent,
     parse_string,
 )
+from fieldwise.service.engines.extraction.patterns import compiled
 
 __all__ = ["compiled", "parse_typed", "validity"]
 
@@ -22,12 +20,6 @@ __all__ = ["compiled", "parse_typed", "validity"]
 _EXACT = 1.0
 _INEXACT = 0.85
 _UNVALIDATED = 0.92
-
-
-@functools.lru_cache(maxsize=256)
-def compiled(pattern: str | None) -> re.Pattern[str] | None:
-    """Compiled (and cached) field pattern."""
-    return re.compile(pattern) if pattern is not None else None
 
 
 def parse_typed(

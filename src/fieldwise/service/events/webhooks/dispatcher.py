@@ -36,6 +36,15 @@ TIMEOUT_KEY = "webhooks.timeout"
 DEFAULT_POLL_INTERVAL = 1.0
 BATCH = 100
 
+# Set by :func:`nudge`: every dispatcher thread of the process makes a pass now rather than at
+# its next poll (a delivery was queued that someone is waiting for, such as a test send).
+_NUDGED = threading.Event()
+
+
+def nudge() -> None:
+    """Ask the dispatcher threads of this process for a pass now (they poll anyway)."""
+    _NUDGED.set()
+
 
 @dataclass(frozen=True)
 class DueRun:
@@ -138,14 +147,16 @@ class WebhookWorker:
     def _loop(self) -> None:
         interval = float(self.poll_interval or DEFAULT_POLL_INTERVAL)
         while not self._stop.is_set():
+            _NUDGED.clear()  # a nudge that comes during the pass makes the next one start at once
             try:
                 run_due(self.state)
             except Exception:  # keep the loop alive; the next pass retries
                 log.exception("webhook dispatch pass failed")
-            self._stop.wait(interval)
+            _NUDGED.wait(interval)
 
     def stop(self) -> None:
         self._stop.set()
+        _NUDGED.set()
         if self._thread is not None:
             self._thread.join(DEFAULT_TIMEOUT + 5)
 

@@ -19,6 +19,9 @@ import httpx
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
+#: The longest webhook URL the service stores (its columns hold 2,048 characters).
+MAX_URL_LENGTH = 2048
+
 
 class UnsafeUrl(ValueError):
     """The URL may not be called by the service."""
@@ -64,6 +67,8 @@ def _check_name(host: str) -> None:
 
 def check_url(url: str, allow_http: Iterable[str]) -> SplitResult:
     """Check what can be checked without DNS; raise :class:`UnsafeUrl` naming the problem."""
+    if len(url) > MAX_URL_LENGTH:
+        raise UnsafeUrl(f"longer than {MAX_URL_LENGTH} characters ({len(url)})")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a bad port

@@ -15,6 +15,7 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fie
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.http.unicode import refuse_lone_surrogates
 from fieldwise.service.resources.files.ops import (
     delete_files,
     discard,
@@ -76,6 +77,7 @@ async def _metadata_part(part: UploadFile | str | None) -> dict[str, Any]:
         raise ApiError(422, "metadata: must be a JSON object.", param="metadata") from None
     if not isinstance(value, dict):
         raise ApiError(422, "metadata: must be a JSON object.", param="metadata")
+    refuse_lone_surrogates(value, "metadata")
     return value
 
 

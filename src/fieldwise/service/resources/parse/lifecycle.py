@@ -8,9 +8,11 @@ boxes). The output is stored as a file (purpose ``parse_output``) derived from t
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from sqlalchemy import Connection, Row, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.parsing import ParsedDocument, ParseError
@@ -25,6 +27,7 @@ from fieldwise.service.state import ServiceState
 
 JOB_KIND = "parse_run"
 PARSE_RUNS = DurableRuns(JOB_KIND, parse_runs, "prun")
+log = logging.getLogger("fieldwise.service.parse")
 FORMATS = ("markdown", "text", "json")
 _MEDIA = {
     "markdown": ("md", "text/markdown"),
@@ -225,13 +228,28 @@ class ParseRunHandler:
             execute_parse(state, self.cache, row, job, notify=True)
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        def fail_target(conn: Connection) -> bool:
+        def fail_target(conn: Connection, *, notify: bool = True) -> bool:
             row = PARSE_RUNS.get(conn, job.target_id)
             return row is not None and finish_parse_run(
-                conn, state.clock, row, "failed", job=job, reason=reason, message=message
+                conn,
+                state.clock,
+                row,
+                "failed",
+                job=job,
+                reason=reason,
+                message=message,
+                notify=notify,
             )
 
-        fail_or_release(state.engine, state.clock, job, fail_target)
+        try:
+            fail_or_release(state.engine, state.clock, job, fail_target)
+        except SQLAlchemyError:
+            # Even the failure's notification cannot be stored (the database refuses its
+            # webhook_url, say): end the run failed without it rather than leave it started.
+            log.exception("parse run %s: failing it without its notification", job.target_id)
+            fail_or_release(
+                state.engine, state.clock, job, lambda conn: fail_target(conn, notify=False)
+            )
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
         return PARSE_RUNS.requeue(conn, clock, target_id)

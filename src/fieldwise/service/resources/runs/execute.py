@@ -13,6 +13,7 @@ from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.extraction import (
     ExtractionError,
+    PatternTimeout,
     extract,
     extract_key_values,
     validate_config,
@@ -82,9 +83,16 @@ class ProcessorRunHandler:
             return extract_key_values(doc, confidence_threshold=threshold)
         try:
             config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
-            output = extract(doc, config, confidence_threshold=threshold)
+            output = extract(
+                doc,
+                config,
+                confidence_threshold=threshold,
+                pattern_seconds=state.settings.max_pattern_seconds,
+            )
         except ConfigError as exc:
             raise _Failed("invalid_config", str(exc)) from None
+        except PatternTimeout as exc:
+            raise _Failed("pattern_timeout", str(exc)) from None
         except ExtractionError as exc:
             raise _Failed("extraction_error", str(exc)) from None
         self._check(state, row, job)

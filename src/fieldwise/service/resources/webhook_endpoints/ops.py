@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
-from fieldwise.service.events.webhooks.dispatcher import attempt
+from fieldwise.service.events.webhooks.dispatcher import attempt, nudge
 from fieldwise.service.events.webhooks.signing import new_secret, rotation_values
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.events.webhooks.store import OPEN_STATES, create_delivery, encode_body
@@ -171,7 +171,8 @@ def retry_delivery(state: ServiceState, delivery_id: str) -> DeliveryPublic:
 def send_test(
     state: ServiceState, endpoint_id: str, event_type: str, base_url: str
 ) -> DeliveryPublic:
-    """Send a signed test event of ``event_type`` to one endpoint (retried like any other)."""
+    """Queue a signed test event of ``event_type`` to one endpoint; the dispatcher sends it
+    (and retries it like any other), so a slow receiver never holds a request thread."""
     stamp = now(state)
     with state.engine.begin() as conn:
         endpoint = conn.execute(select(endpoints).where(endpoints.c.id == endpoint_id)).first()
@@ -192,5 +193,5 @@ def send_test(
             url=endpoint.url,
             body=encode_body(payload),
         )
-    attempt(state, delivery_id, trigger="automatic")
+    nudge()
     return get_delivery(state, delivery_id)

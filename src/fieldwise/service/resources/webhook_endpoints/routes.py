@@ -106,7 +106,8 @@ def retry_delivery(delivery_id: str, state: State) -> DeliveryPublic:
 
 @router.post("/webhooks/test", response_model=DeliveryPublic)
 def send_test(body: TestDelivery, state: State, request: Request) -> DeliveryPublic:
-    """Send a signed test event of type ``event`` to one endpoint (retried like any other)."""
+    """Queue a signed test event of type ``event`` to one endpoint and answer at once with the
+    delivery (``pending``); the dispatcher sends it and retries it like any other."""
     return ops.send_test(state, body.endpoint_id, body.event, state.base_url(request))
 
 
