@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Connection, Engine, Row, func, insert, select, update
 
 from fieldwise.service.http.dependencies import common_fields, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
+from fieldwise.service.ids import new_id
 from fieldwise.service.resources.processors.schemas import ProcessorPublic, VersionPublic
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.state import ServiceState
@@ -95,3 +96,33 @@ def get_version(engine: Engine, processor_id: str, version_id: str) -> VersionPu
         return version_public(
             fetch(conn, versions, version_id, "version", processor_id=processor_id)
         )
+
+
+def insert_version(
+    conn: Connection, stamp: str, processor_id: str, *, config: dict[str, Any], description: str
+) -> Row[Any]:
+    """Insert a drafted version numbered after the processor's last, in the caller's
+    transaction (``POST /processors/{id}/versions`` and a succeeding training run)."""
+    number = (
+        conn.execute(
+            select(func.coalesce(func.max(versions.c.number), 0)).where(
+                versions.c.processor_id == processor_id
+            )
+        ).scalar_one()
+        + 1
+    )
+    version_id = new_id("ver")
+    conn.execute(
+        insert(versions).values(
+            id=version_id,
+            processor_id=processor_id,
+            number=number,
+            status="drafted",
+            description=description,
+            config=config,
+            published_at=None,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+    )
+    return fetch(conn, versions, version_id, "version")
