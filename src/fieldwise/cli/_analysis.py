@@ -48,9 +48,12 @@ def _formats(value: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write every comparison table as Parquet into this folder.",
 )
+@click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
 @pass_cli
-def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json: bool) -> None:
+def compare_cmd(
+    cli: CliContext, target: RunsetTarget, out: Path | None, split: str | None, as_json: bool
+) -> None:
     """Compare the versions of one or more run sets field by field and print the tables.
 
     Field accuracy (correct / expected) per field and version, strict and cell accuracy,
@@ -60,7 +63,7 @@ def compare_cmd(cli: CliContext, target: RunsetTarget, out: Path | None, as_json
     Several RUNSETs are compared side by side only when their ground truth and spec agree
     (else the command names what changed and exits 2, unless --force).
     """
-    analysis = load_analysis(cli, target, with_policy=False)
+    analysis = load_analysis(cli, target, with_policy=False, split=split)
     if as_json:
         if out is not None:
             write_frames(analysis.scored.result, out)

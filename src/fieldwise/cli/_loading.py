@@ -16,7 +16,7 @@ from fieldwise.client import ops
 from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare._provenance import spec_digest
 from fieldwise.datasets import load_dataset
-from fieldwise.evaluate import Analysis, analyze, combine_runsets, resolve_policy
+from fieldwise.evaluate import Analysis, analyze, combine_runsets, only_split, resolve_policy
 from fieldwise.gate import Policy
 from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
@@ -120,12 +120,13 @@ def load_analysis(
     *,
     policy_path: Path | None = None,
     with_policy: bool = True,
+    split: str | None = None,
 ) -> Analysis:
     """Load the run sets (refused when not comparable, unless ``target.force``) and score
     them, with the spec of the dataset or of the evaluation set."""
     loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
     combined = combine_runsets(loaded, force=target.force)
-    runset = combined.runset
+    runset = only_split(combined.runset, split)
     dataset_path = target.dataset_path
     spec_hash: str | None = None
     specs: dict[str, FieldSpec]

@@ -42,7 +42,14 @@ class _Rate(ProgressColumn):
     "versions",
     multiple=True,
     metavar="V",
-    help="A version id (ver_…), 'published' or 'latest-draft'; repeat for several.",
+    help="A version id (ver_…), 'published', 'latest-draft' or 'trained:latest'; repeat "
+    "for several.",
+)
+@click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run a trained version even on items it was trained on (recorded in the run set).",
 )
 @click.option(
     "--concurrency",
@@ -93,6 +100,8 @@ def run(
     eval_set: str | None,
     processor_id: str | None,
     versions: tuple[str, ...],
+    split: str | None,
+    force: bool,
     concurrency: int,
     no_cache: bool,
     resume: str | None,
@@ -154,6 +163,8 @@ def run(
             progress=show,
             wait=wait,
             webhook=listen,
+            split=split,
+            force=force,
         )
     if as_json:
         echo_json(result.summary())

@@ -10,7 +10,12 @@ from fieldwise.evaluate._analysis import (
     write_outputs,
 )
 from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
-from fieldwise.evaluate._combine import Combined, IncomparableError, combine_runsets
+from fieldwise.evaluate._combine import (
+    Combined,
+    IncomparableError,
+    combine_runsets,
+    only_split,
+)
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
 
@@ -27,6 +32,7 @@ __all__ = [
     "combine_runsets",
     "ensure_processor",
     "evaluate",
+    "only_split",
     "resolve_policy",
     "resolve_version",
     "save_verdict",

@@ -60,9 +60,13 @@ async def prepare_runset(
     resume: str | None,
     results_dir: Path,
     arguments: dict[str, Any],
+    split: str | None = None,
+    force: bool = False,
 ) -> LoadedRunSet:
     """The run set to work on: the one named by ``resume``, an incomplete one with the same
-    arguments, or a new one."""
+    arguments, or a new one. ``split`` keeps only the items of that split. A trained version
+    is not run on items it was trained on unless ``force`` (then the manifest records the
+    overlap under ``arguments.training_overlap``, for the report to show)."""
     if resume is not None:
         loaded = load_runset(resume, results_dir)
         if loaded.manifest.service_identity != connection.identity:
@@ -77,6 +81,16 @@ async def prepare_runset(
     items = await _resolve.snapshot_items(aclient, es.id)
     if not items:
         raise RunnerError(f"evaluation set {es.name!r} ({es.id}) has no items")
+    items = _resolve.in_split(items, split, es.name)
+    models, overlap = await _resolve.training_record(aclient, processor, refs, items)
+    if overlap and not force:
+        raise RunnerError(_overlap_message(overlap, len(items), split))
+    if models:
+        arguments = {**arguments, "trained_models": models}
+    if overlap:
+        arguments = {**arguments, "training_overlap": overlap}
+    if split is not None:
+        arguments = {**arguments, "split": split}
     match = {
         "service": connection.identity,
         "processor_id": processor.id,
@@ -108,3 +122,14 @@ async def prepare_runset(
     )
     directory = create_runset(results_dir, manifest, items)
     return LoadedRunSet(directory, manifest, tuple(items), ())
+
+
+def _overlap_message(overlap: dict[str, dict[str, Any]], total: int, split: str | None) -> str:
+    version_id, seen = next(iter(overlap.items()))
+    where = f"split {split!r}" if split else "all items"
+    trained = f" (its training split: {seen['split']!r})" if seen.get("split") else ""
+    return (
+        f"refusing to evaluate {seen['requested']} ({version_id}) on items it was trained on: "
+        f"{seen['items']} of the {total} items of {where} overlap{trained}; evaluate it on "
+        "held-back items (--split test), or pass --force to do it anyway (the report says so)"
+    )

@@ -88,6 +88,8 @@ async def arun_versions(
     wait: str = "poll",
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
+    split: str | None = None,
+    force: bool = False,
 ) -> RunSet:
     """Async form of :func:`run_versions`."""
     if wait not in WAIT_MODES:
@@ -109,6 +111,8 @@ async def arun_versions(
             resume=resume,
             results_dir=Path(results_dir),
             arguments=arguments,
+            split=split,
+            force=force,
         )
         manifest = loaded.manifest
         kept = [r for r in loaded.records if not (retry_failed and r.status != "succeeded")]
@@ -267,11 +271,15 @@ def run_versions(
     wait: str = "poll",
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
+    split: str | None = None,
+    force: bool = False,
 ) -> RunSet:
     """Run processor ``versions`` over every item of ``eval_set``; return the run set.
 
     ``eval_set`` is an id (``es_…``) or a name; ``versions`` are ``ver_…`` ids or the aliases
-    ``published`` / ``latest-draft`` (resolved once, at the start; both are recorded).
+    ``published`` / ``latest-draft`` / ``trained:latest`` (resolved once, at the start; both
+    are recorded). ``split`` runs only the items sync recorded in that split. A trained
+    version is refused on items it was trained on unless ``force`` (recorded in the run set).
     ``concurrency`` bounds the runs in flight. ``use_cache`` reuses succeeded outputs of the
     same service, processor, version and file content. ``resume`` (a run set id) runs only
     that set's missing pairs, ``retry_failed`` also its failed ones. ``progress`` is called
@@ -302,5 +310,7 @@ def run_versions(
             wait=wait,
             policy=policy,
             webhook=webhook,
+            split=split,
+            force=force,
         )
     )
