@@ -102,7 +102,8 @@ def insert_version(
     conn: Connection, stamp: str, processor_id: str, *, config: dict[str, Any], description: str
 ) -> Row[Any]:
     """Insert a drafted version numbered after the processor's last, in the caller's
-    transaction (``POST /processors/{id}/versions`` and a succeeding training run)."""
+    transaction: a succeeding training run creates its version in the transaction that marks
+    it succeeded, so a cancel that wins the race leaves no version."""
     number = (
         conn.execute(
             select(func.coalesce(func.max(versions.c.number), 0)).where(

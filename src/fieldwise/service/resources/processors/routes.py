@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from sqlalchemy import insert, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch, now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.schemas import ListOf
-from fieldwise.service.ids import slugify
+from fieldwise.service.ids import new_id, slugify
 from fieldwise.service.resources.processors import ops
 from fieldwise.service.resources.processors.ops import processor_public, version_public
 from fieldwise.service.resources.processors.schemas import (
@@ -88,12 +88,32 @@ def update_processor(processor_id: str, body: ProcessorUpdate, state: State) -> 
 @router.post("/processors/{processor_id}/versions", status_code=201, response_model=VersionPublic)
 def create_version(processor_id: str, body: VersionCreate, state: State) -> VersionPublic:
     config = state.validate_config(body.config)
+    stamp = now(state)
     with state.engine.begin() as conn:
         fetch(conn, processors, processor_id, "processor")
-        row = ops.insert_version(
-            conn, now(state), processor_id, config=config, description=body.description
+        number = (
+            conn.execute(
+                select(func.coalesce(func.max(versions.c.number), 0)).where(
+                    versions.c.processor_id == processor_id
+                )
+            ).scalar_one()
+            + 1
         )
-        return version_public(row)
+        version_id = new_id("ver")
+        conn.execute(
+            insert(versions).values(
+                id=version_id,
+                processor_id=processor_id,
+                number=number,
+                status="drafted",
+                description=body.description,
+                config=config,
+                published_at=None,
+                created_at=stamp,
+                updated_at=stamp,
+            )
+        )
+        return version_public(fetch(conn, versions, version_id, "version"))
 
 
 @router.get("/processors/{processor_id}/versions", response_model=ListOf[VersionPublic])
