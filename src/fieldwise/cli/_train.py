@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -37,6 +38,14 @@ from fieldwise.train import TrainOptions, train_dataset
     type=click.IntRange(min=0),
     help="Random seed: the same documents, params and seed give the same model bytes.",
 )
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A training parameter (max_iter=50, learning_rate=0.05, …; see the service's "
+    "training runs); repeat for several.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @json_option
 @pass_cli
@@ -47,6 +56,7 @@ def train_cmd(
     processor: str | None,
     base_version: str | None,
     seed: int | None,
+    params: tuple[str, ...],
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -58,7 +68,13 @@ def train_cmd(
     `fieldwise evaluate DATASET --candidate trained:latest --split test`; evaluating it on the
     split it was trained on is refused. Ctrl-C cancels the training (no version is made).
     """
-    options = TrainOptions(split=split, processor=processor, base_version=base_version, seed=seed)
+    options = TrainOptions(
+        split=split,
+        processor=processor,
+        base_version=base_version,
+        seed=seed,
+        params=dict(_param(p) for p in params),
+    )
     console = Console(stderr=True)
     with Progress(
         TextColumn("{task.description}"),
@@ -91,3 +107,15 @@ def train_cmd(
     click.echo(
         f"  next: fieldwise evaluate {dataset} --candidate trained:latest --split <held-back split>"
     )
+
+
+def _param(text: str) -> tuple[str, object]:
+    """``KEY=VALUE``: the value read as JSON (numbers, true/false), else as a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise click.BadParameter(f"expected KEY=VALUE, got {text!r}", param_hint="--param")
+    try:
+        value: object = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value

@@ -39,6 +39,7 @@ from fieldwise.service.resources.training_runs.lifecycle import (
     set_progress,
 )
 from fieldwise.service.resources.training_runs.models import trained_config
+from fieldwise.service.resources.training_runs.tables import training_runs
 from fieldwise.service.state import ServiceState
 
 #: At most this often (seconds) a worker writes progress or re-reads the run's status.
@@ -229,7 +230,7 @@ class TrainingRunHandler:
                     "model_size": size,
                     "version_id": version.id,
                     "stage": "done",
-                    "progress_done": row.progress_total,
+                    "progress_done": training_runs.c.progress_total,
                 },
             )
             if done is None:

@@ -11,7 +11,7 @@ import pytest
 from fieldwise.cli import main
 from fieldwise.runner import load_runset
 from fieldwise.service import RunningService
-from tests.training.conftest import INVOICES, mini_invoices
+from tests.training_runs.conftest import INVOICES, mini_invoices
 
 
 class _Cli:
@@ -35,11 +35,13 @@ def test_evaluating_on_the_training_split_is_refused(
 ) -> None:
     _invoke = _Cli(service, capsys)
     root = mini_invoices(tmp_path / "mini", train=4, test=2)
-    code, out = _invoke("train", str(root), "--split", "train", "--seed", "5", "--json")
+    fast = ("--param", "max_iter=20", "--param", "calibration_folds=2")
+    code, out = _invoke("train", str(root), "--split", "train", "--seed", "5", *fast, "--json")
     assert code == 0, out
     trained = json.loads(out)
     assert trained["split"] == "train"
     assert trained["items"] == 4
+    assert trained["params"] == {"max_iter": 20, "calibration_folds": 2, "seed": 5}
     assert trained["version"]["status"] == "drafted"
     assert len(trained["model"]["sha256"]) == 64
 
@@ -81,7 +83,8 @@ def test_train_on_invoices_then_evaluate_on_test(
 ) -> None:
     """The README's loop on the bundled dataset: train on its train split, evaluate on test."""
     _invoke = _Cli(service, capsys)
-    code, out = _invoke("train", str(INVOICES), "--split", "train", "--seed", "7", "--json")
+    fast = ("--param", "max_iter=30", "--param", "calibration_folds=2")
+    code, out = _invoke("train", str(INVOICES), "--split", "train", "--seed", "7", *fast, "--json")
     assert code == 0, out
     trained = json.loads(out)
     assert trained["items"] == 44

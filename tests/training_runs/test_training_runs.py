@@ -15,7 +15,7 @@ from fieldwise.service.events.outbox import events
 from fieldwise.service.jobs.workers import ClaimLock, claim_lock_path
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.runs.conftest import wait_run
-from tests.training.conftest import mini_invoices, synced, train
+from tests.training_runs.conftest import FAST, mini_invoices, synced, train
 
 
 def test_same_items_params_and_seed_give_the_same_model(
@@ -23,8 +23,8 @@ def test_same_items_params_and_seed_give_the_same_model(
 ) -> None:
     root = mini_invoices(tmp_path / "mini")
     eval_set_id, processor_id = synced(client, root, service.base_url)
-    first = train(client, processor_id, eval_set_id, split="train", params={"seed": 3})
-    second = train(client, processor_id, eval_set_id, split="train", params={"seed": 3})
+    first = train(client, processor_id, eval_set_id, split="train", params={"seed": 3, **FAST})
+    second = train(client, processor_id, eval_set_id, split="train", params={"seed": 3, **FAST})
     assert (first.status, second.status) == ("succeeded", "succeeded"), first.failure_message
     assert first.model is not None
     assert second.model is not None
@@ -43,7 +43,7 @@ def test_same_items_params_and_seed_give_the_same_model(
         training = version.config["training"]
         assert training["training_run_id"] == run.id
         assert (training["split"], training["item_ids"]) == ("train", run.item_ids)
-        assert training["params"] == {"seed": 3}
+        assert training["params"] == {"seed": 3, **FAST}
     # the completion event is in the outbox, one per run
     engine = create_engine(ServiceSettings(data_dir=tmp_path / "service").resolved_database_url)
     with engine.connect() as conn:
@@ -97,7 +97,7 @@ def test_a_canceled_training_leaves_no_version(
         assert again.status_code == 409
         assert "already canceled" in again.json()["error"]["message"]
         lock.release()  # the service takes the jobs over; the canceled one stays canceled
-        later = train(client, processor_id, eval_set_id, split="train")
+        later = train(client, processor_id, eval_set_id, split="train", params=FAST)
         assert later.status == "succeeded", later.failure_message
         trained = [
             v for v in client.list_versions(processor_id) if v.config.get("engine") == "trained"
@@ -117,7 +117,7 @@ def test_a_tampered_model_fails_its_runs_with_a_clear_error(
 ) -> None:
     root = mini_invoices(tmp_path / "mini", train=4, test=1)
     eval_set_id, processor_id = synced(client, root, service.base_url)
-    trained = train(client, processor_id, eval_set_id, split="train", params={"seed": 1})
+    trained = train(client, processor_id, eval_set_id, split="train", params={"seed": 1, **FAST})
     assert trained.status == "succeeded", trained.failure_message
     assert trained.model is not None
     sha = trained.model["sha256"]

@@ -17,6 +17,8 @@ from fieldwise.sync import sync_dataset
 
 INVOICES = Path(__file__).parents[2] / "datasets" / "invoices"
 TERMINAL = ("succeeded", "failed", "canceled")
+#: Small models: these tests check the plumbing, not how well the model learns.
+FAST = {"max_iter": 20, "calibration_folds": 2}
 
 
 def mini_invoices(root: Path, *, train: int = 8, test: int = 4) -> Path:
