@@ -138,6 +138,12 @@ def test_a_tampered_model_fails_its_runs_with_a_clear_error(
 def test_bad_training_requests_are_named(
     client: Client, service: RunningService, tmp_path: Path
 ) -> None:
+    paths = service.app.openapi()["paths"]  # type: ignore[attr-defined]
+    assert {
+        "/processors/{processor_id}/training-runs",
+        "/training-runs/{run_id}",
+        "/training-runs/{run_id}/cancel",
+    } <= set(paths)
     root = mini_invoices(tmp_path / "mini", train=2, test=1)
     eval_set_id, processor_id = synced(client, root, service.base_url)
     url = f"{service.base_url}/processors/{processor_id}/training-runs"
