@@ -44,6 +44,8 @@ from fieldwise.service.state import ServiceState
 
 #: At most this often (seconds) a worker writes progress or re-reads the run's status.
 _EVERY = 0.25
+#: Items read per query.
+_CHUNK = 1000
 
 
 class _Stop(Exception):
@@ -147,14 +149,16 @@ class TrainingRunHandler:
     def _examples(self, state: ServiceState, row: Any, watch: _Watch) -> list[TrainingExample]:
         """The items' parsed documents and ground truth, ordered by document content (so the
         same documents give the same model whatever their ids)."""
+        wanted = list(row.item_ids)
+        found: list[Any] = []
         with state.engine.connect() as conn:
-            found = list(
-                conn.execute(
+            # in chunks: PostgreSQL takes at most 65535 bound parameters in one statement
+            for start in range(0, len(wanted), _CHUNK):
+                found += conn.execute(
                     select(items.c.id.label("item_id"), items.c.ground_truth, files)
                     .select_from(items.outerjoin(files, files.c.id == items.c.file_id))
-                    .where(items.c.id.in_(list(row.item_ids)))
+                    .where(items.c.id.in_(wanted[start : start + _CHUNK]))
                 )
-            )
         missing = sorted(set(row.item_ids) - {r.item_id for r in found})
         if missing:
             raise _Failed("item_missing", f"item {missing[0]} was deleted before training")
