@@ -20,7 +20,7 @@ from fieldwise.service.engines.extraction.normalize import parse_string
 from fieldwise.service.engines.extraction.typed import compiled, parse_typed
 from fieldwise.service.engines.parsing import Line, ParsedDocument, Word, split_cells
 
-__all__ = ["Cand", "base_candidates", "candidates", "is_free_text"]
+__all__ = ["Cand", "base_candidates", "candidates", "is_free_text", "locate_lines"]
 
 _TYPED_WINDOW = 4  # words: "12 MAR 2018", "RM 29.30", "EUR 1.234,50"
 _PATTERN_WINDOW = 8  # words: an IBAN printed in groups of four
@@ -211,6 +211,21 @@ def _near_labels(
     return out
 
 
+def locate_lines(doc: ParsedDocument, page: int, text: str) -> tuple[int, int, int] | None:
+    """The lines a text was read from (page, first, last): the first line inside it (or
+    holding it) and the lines after it that it also holds; None when no line matches."""
+    if not text or not 0 <= page < len(doc.pages):
+        return None
+    lines = doc.pages[page].lines
+    for first, line in enumerate(lines):
+        if line.text and (line.text in text or text in line.text):
+            last = first
+            while last + 1 < len(lines) and lines[last + 1].text and lines[last + 1].text in text:
+                last += 1
+            return page, first, last
+    return None
+
+
 def base_candidates(
     doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, max_lines: int
 ) -> list[Cand]:
@@ -232,11 +247,12 @@ def candidates(
     found = [*base, *_near_labels(doc, spec, config, hits)]
     if rule is not None and all(c.value != rule[0] for c in found):
         value, page, text = rule
-        lines = doc.pages[page].lines if 0 <= page < len(doc.pages) else ()
-        where = next((i for i, line in enumerate(lines) if text and text in line.text), None)
-        if where is not None:
-            n = len(lines[where].words)
-            found.append(_make(value, text, True, page, lines, where, where, (0, n), "rule"))
+        located = locate_lines(doc, page, text)
+        if located is not None:
+            _, first, last = located
+            lines = doc.pages[page].lines
+            span = (0, len(lines[last].words))
+            found.append(_make(value, text, True, page, lines, first, last, span, "rule"))
         elif 0 <= page < len(doc.pages):
             found.append(Cand(value, text, page, 0, 0, 0, 0, (0, 0, 0, 0), True, "rule", 1.0, 0.0))
     return found

@@ -25,7 +25,7 @@ from fieldwise.service.engines.parsing import ParsedDocument
 from fieldwise.service.engines.training.candidates import Cand
 from fieldwise.service.engines.training.truth import similarity
 
-__all__ = ["BASE_FEATURES", "DocInfo", "context_tokens", "feature_matrix"]
+__all__ = ["BASE_FEATURES", "DocInfo", "context_tokens", "feature_matrix", "inside_tokens", "width"]
 
 _LEFT_WORDS = 4
 _ABOVE_LINES = 3
@@ -40,7 +40,9 @@ BASE_FEATURES = (
     "label_left", "label_above", "label_dist", "label_same_line", "other_left", "other_above",
     "value", "log_value", "value_rank", "value_max_ratio", "repeats", "sum_of_two",
     "part_of_sum", "decimals", "date_rank", "date_rank_desc", "dates", "rule_has",
-    "rule_equal", "rule_similar", "rule_conf", "abs_year",
+    "rule_equal", "rule_similar", "rule_conf", "abs_year", "ends_legal_form",
+    "last_postcode", "prev_digits", "prev_phone", "prev_postcode", "prev_legal_form",
+    "next_digits", "next_phone", "next_postcode", "next_legal_form",
 )  # fmt: skip
 
 
@@ -53,6 +55,7 @@ class DocInfo:
     rule_conf: Mapping[str, float]
     hits: Mapping[str, Sequence[LabelHit]]
     amounts: Sequence[float]
+    rule_lines: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     median_height: float = 1.0
     font_ranks: dict[float, int] = field(default_factory=dict)
     pair_sums: set[int] = field(default_factory=set)
@@ -84,6 +87,49 @@ def context_tokens(info: DocInfo, cand: Cand) -> tuple[set[str], set[str]]:
     left = _tokens([w.text for w in line.words[max(0, cand.start - _LEFT_WORDS) : cand.start]])
     above = _tokens([w.text for w in lines[cand.first - 1].words]) if cand.first > 0 else set()
     return left, above
+
+
+def inside_tokens(cand: Cand) -> set[str]:
+    """The words of the candidate itself ("jalan", "sdn", "gmbh", "rm")."""
+    return _tokens(cand.text.split())
+
+
+def _relative(info: DocInfo, cand: Cand, fields: Sequence[str]) -> list[float]:
+    """Per field: lines from the rule engine's answer to this candidate, and whether the
+    candidate covers that answer's lines (an address block under the shop's name)."""
+    out: list[float] = []
+    for name in fields:
+        where = info.rule_lines.get(name)
+        if where is None or where[0] != cand.page or cand.source == "rule":
+            out += [-99.0, 0.0]
+            continue
+        _, first, last = where
+        covers = min(cand.last, last) - max(cand.first, first) + 1
+        out += [float(max(-30, min(30, cand.first - last))), float(max(covers, 0))]
+    return out
+
+
+def _shape(text: str) -> list[float]:
+    words = text.split()
+    return [
+        sum(c.isdigit() for c in text) / max(len(text), 1),
+        float(bool(_PHONE.search(text))),
+        float(bool(_POSTCODE.search(text))),
+        float(any(norm(x) in LEGAL_FORMS for x in words)),
+    ]
+
+
+def _neighbours(info: DocInfo, cand: Cand) -> list[float]:
+    """How the candidate ends, and what the lines just before and after it look like."""
+    words = cand.text.split()
+    ends = float(bool(words) and norm(words[-1]) in LEGAL_FORMS)
+    if cand.source == "rule" and cand.box == (0, 0, 0, 0):
+        return [ends, 0.0, *([-1.0] * 8)]
+    lines = info.doc.pages[cand.page].lines
+    last = lines[cand.last].text
+    before = _shape(lines[cand.first - 1].text) if cand.first > 0 else [-1.0] * 4
+    after = _shape(lines[cand.last + 1].text) if cand.last + 1 < len(lines) else [-1.0] * 4
+    return [ends, float(bool(_POSTCODE.search(last))), *before, *after]
 
 
 def _labels(
@@ -150,7 +196,8 @@ def _values(
         top = max(distinct, default=0.0)
         cents = round(v * 100)
         text = cand.text.replace(" ", "")
-        decimals = len(text) - max(text.rfind("."), text.rfind(",")) - 1
+        mark = max(text.rfind("."), text.rfind(","))
+        decimals = len(text) - mark - 1 if mark >= 0 else 0
         value_feats = [
             v, float(np.log1p(abs(v))), float(rank), v / top if top > 0 else 0.0,
             float(sum(abs(a - v) < 0.005 for a in info.amounts)),
@@ -179,18 +226,28 @@ def _rule(info: DocInfo, cand: Cand, spec: FieldSpec) -> list[float]:
     return [1.0, float(equal), similar, info.rule_conf.get(spec.name, 0.0)]
 
 
+def width(fields: Sequence[str], vocab: Sequence[str], inside: Sequence[str]) -> int:
+    """The number of features of a ranker over ``fields`` with these learned words."""
+    return len(BASE_FEATURES) + 2 * len(fields) + 2 * len(vocab) + len(inside)
+
+
 def feature_matrix(
     info: DocInfo,
     cands: Sequence[Cand],
     spec: FieldSpec,
-    others: Sequence[str],
+    fields: Sequence[str],
     vocab: Sequence[str],
+    inside: Sequence[str] = (),
 ) -> np.ndarray:
-    """One row per candidate: :data:`BASE_FEATURES`, then ``vocab`` words left of / above it."""
+    """One row per candidate: :data:`BASE_FEATURES`, its position against every field's
+    rule answer, then the learned ``vocab`` words left of / above it and ``inside`` words in it.
+    """
     index = {token: i for i, token in enumerate(vocab)}
-    rows = np.zeros((len(cands), len(BASE_FEATURES) + 2 * len(vocab)), dtype=np.float64)
+    own_words = {token: i for i, token in enumerate(inside)}
+    rows = np.zeros((len(cands), width(fields, vocab, inside)), dtype=np.float64)
     own = info.hits.get(spec.name, ())
-    other_hits = [h for name in others if name != spec.name for h in info.hits.get(name, ())]
+    other_hits = [h for name in fields if name != spec.name for h in info.hits.get(name, ())]
+    base = len(BASE_FEATURES) + 2 * len(fields)
     for r, cand in enumerate(cands):
         left, above, dist, same = _labels(info, cand, own)
         o_left, o_above, _, _ = _labels(info, cand, other_hits)
@@ -201,15 +258,19 @@ def feature_matrix(
             *values,
             *_rule(info, cand, spec),
             abs(year - 2020.0) if year else 0.0,
+            *_neighbours(info, cand),
+            *_relative(info, cand, fields),
         ]  # fmt: skip
         rows[r, : len(row)] = row
         if vocab:
             l_tokens, a_tokens = context_tokens(info, cand)
-            base = len(BASE_FEATURES)
             for token in l_tokens:
                 if token in index:
                     rows[r, base + index[token]] = 1.0
             for token in a_tokens:
                 if token in index:
                     rows[r, base + len(vocab) + index[token]] = 1.0
+        for token in inside_tokens(cand) if inside else ():
+            if token in own_words:
+                rows[r, base + 2 * len(vocab) + own_words[token]] = 1.0
     return rows

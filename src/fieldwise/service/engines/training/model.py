@@ -33,12 +33,15 @@ from fieldwise.service.engines.training.candidates import (
     base_candidates,
     candidates,
     is_free_text,
+    locate_lines,
 )
 from fieldwise.service.engines.training.features import (
     BASE_FEATURES,
     DocInfo,
     context_tokens,
     feature_matrix,
+    inside_tokens,
+    width,
 )
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
@@ -73,6 +76,7 @@ class FieldModel:
     vocab: tuple[str, ...]
     calibration: Calibration
     strip_spaces: bool = False
+    inside: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,10 @@ def _config(fields: Sequence[Mapping[str, Any]], params: TrainParams) -> Extract
         raise TrainingError(f"fields: {exc}") from exc
 
 
+def _scalar_names(config: ExtractionConfig) -> list[str]:
+    return [s.name for s in config.fields if s.type != "array"]
+
+
 def _base_key(spec: FieldSpec) -> tuple[Any, ...]:
     return (is_free_text(spec), spec.type, spec.pattern, spec.values, spec.percent)
 
@@ -139,7 +147,9 @@ def _prepare(doc: ParsedDocument, config: ExtractionConfig, max_lines: int) -> _
         if spec.labels and spec.type != "array"
     }
     amounts = base_candidates(doc, _AMOUNT, resolved, max_lines)
-    info = DocInfo(doc, values, confidence, hits, [float(c.value) for c in amounts])
+    located = {name: locate_lines(doc, page, text) for name, (_, page, text) in where.items()}
+    lines = {name: found for name, found in located.items() if found is not None}
+    info = DocInfo(doc, values, confidence, hits, [float(c.value) for c in amounts], lines)
     return _Prepared(doc, resolved, rule, where, info, {_base_key(_AMOUNT): amounts})
 
 
@@ -192,7 +202,7 @@ def _train_field(
     params: TrainParams,
     step: _Steps,
 ) -> FieldModel:
-    others = [s.name for s in config.fields]
+    others = _scalar_names(config)
     per_doc = [_candidates(prep, spec, params.max_lines) for prep in prepared]
     wanted = [
         truth_value(lookup(t, spec.name), spec, p.config)
@@ -207,19 +217,21 @@ def _train_field(
         for prep, cands in zip(prepared, per_doc, strict=True)
     ]
     vocab = learn_vocab(contexts, ys, params.context_words)
+    insides = [[inside_tokens(c) for c in cands] for cands in per_doc]
+    inside = learn_vocab(insides, ys, params.context_words)
     matrices = [
-        feature_matrix(prep.info, cands, spec, others, vocab)
+        feature_matrix(prep.info, cands, spec, others, vocab, inside)
         for prep, cands in zip(prepared, per_doc, strict=True)
     ]
     data = FieldData(matrices, [np.asarray(y, dtype=np.int64) for y in ys])
     calibration = calibrate(data, params, step)
     step.check()
-    width = len(BASE_FEATURES) + 2 * len(vocab)
-    x = np.vstack([m.reshape(-1, width) for m in matrices])
+    columns = width(others, vocab, inside)
+    x = np.vstack([m.reshape(-1, columns) for m in matrices])
     y = np.concatenate([np.asarray(v, dtype=np.int64) for v in ys]) if ys else np.zeros(0)
     classifier = fit_classifier(x, y, params) if len(x) else None
     step()
-    return FieldModel(classifier, vocab, calibration, _strips_spaces(wanted, spec))
+    return FieldModel(classifier, vocab, calibration, _strips_spaces(wanted, spec), inside)
 
 
 def train_model(
@@ -268,6 +280,7 @@ def _dump(
         "rankers": {
             name: {
                 "vocab": list(r.vocab),
+                "inside": list(r.inside),
                 "slope": r.calibration.slope,
                 "intercept": r.calibration.intercept,
                 "strip_spaces": r.strip_spaces,
@@ -311,7 +324,9 @@ def load_model(blob: bytes) -> TrainedModel:
                 raise ModelError(f"model blob: field {name!r} holds no classifier")
             calibration = Calibration(float(raw["slope"]), float(raw["intercept"]))
             vocab = tuple(str(t) for t in raw["vocab"])
-            rankers[name] = FieldModel(classifier, vocab, calibration, bool(raw["strip_spaces"]))
+            inside = tuple(str(t) for t in raw["inside"])
+            strip = bool(raw["strip_spaces"])
+            rankers[name] = FieldModel(classifier, vocab, calibration, strip, inside)
     except ModelError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -342,7 +357,7 @@ def extract_with_model(
     params = model.params
     prep = _prepare(document, model.config, params.max_lines)
     out = Output(confidence_threshold)
-    others = [s.name for s in model.config.fields]
+    others = _scalar_names(model.config)
     for spec in model.config.fields:
         if spec.type == "array":
             _copy_rule(out, prep.rule, spec.name)
@@ -356,7 +371,8 @@ def extract_with_model(
                 out.put(spec.name, value, conf, page + 1, text)
             continue
         found = scores(
-            ranker.classifier, feature_matrix(prep.info, cands, spec, others, ranker.vocab)
+            ranker.classifier,
+            feature_matrix(prep.info, cands, spec, others, ranker.vocab, ranker.inside),
         )
         best = cands[top(found)]
         value = best.value

@@ -52,8 +52,10 @@ def learn_vocab(
 ) -> tuple[str, ...]:
     """The ``size`` words most telling of the right candidates' context (left or above).
 
-    A word counts by how many documents have it next to a right candidate, weighted by how
-    often a candidate next to it is right; ties break alphabetically (deterministic).
+    A word must be there in a tenth of the documents (two at least): one next to the right
+    value in a single layout belongs to that layout, not to the field. It counts by how many
+    documents have it next to a right candidate, weighted by how often a candidate next to it
+    is right; ties break alphabetically (deterministic).
     """
     if size == 0:
         return ()
@@ -68,7 +70,8 @@ def learn_vocab(
                 pos.update(tokens)
                 in_doc |= tokens
         pos_docs.update(in_doc)
-    need = 2 if len(contexts) >= 4 else 1
+    # a word next to the right value in only a few documents is that layout's, not the field's
+    need = max(2, len(contexts) // 10) if len(contexts) >= 4 else 1
     scored = [
         (-(pos_docs[t] * pos[t] / (seen[t] + 1.0)), t) for t in pos_docs if pos_docs[t] >= need
     ]
