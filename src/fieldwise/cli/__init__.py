@@ -75,6 +75,11 @@ _COMMANDS: dict[str, LazyCommand] = {
         "runs": ("runs", "runs", "Start, inspect, cancel and delete processor runs."),
         "serve": ("serve", "serve", "Run the local Document Processing Service until interrupted."),
         "sync": ("sync", "sync", "Make an evaluation set mirror the local DATASET folder."),
+        "train": (
+            "train",
+            "train_cmd",
+            "Train a drafted processor version on a split of DATASET and print it.",
+        ),
         "versions": ("processors", "versions", "Create, list and publish processor versions."),
         "webhooks": (
             "webhooks",

@@ -64,12 +64,14 @@ def _formats(value: str) -> list[str]:
     help="Dask scheduler for --executor dask, e.g. tcp://host:8786 "
     "[env FIELDWISE_DASK_SCHEDULER; default: a local cluster sized to this machine].",
 )
+@click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
 @pass_cli
 def compare_cmd(
     cli: CliContext,
     target: RunsetTarget,
     out: Path | None,
+    split: str | None,
     executor: str | None,
     scheduler: str | None,
     as_json: bool,
@@ -86,13 +88,15 @@ def compare_cmd(
     if executor is not None or scheduler is not None:
         if out is not None:
             raise ConfigError("--out writes the in-process tables; the cell store is the output")
+        if split is not None:
+            raise ConfigError("--split selects items of the in-process comparison; drop --executor")
         scaled = load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler))
         if as_json:
             echo_json(scaled_json(scaled))
         else:
             click.echo(render_scaled(scaled))
         return
-    analysis = load_analysis(cli, target, with_policy=False)
+    analysis = load_analysis(cli, target, with_policy=False, split=split)
     if as_json:
         if out is not None:
             write_frames(analysis.scored.result, out)

@@ -131,6 +131,9 @@ def _summary(dataset: Dataset) -> str:
     if dataset.processor is not None:
         versions = ", ".join(f"{v.key}={v.file}" for v in dataset.processor.versions) or "none"
         lines.append(f"processor {dataset.processor.name} (versions: {versions})")
+    if dataset.splits:
+        sizes = ", ".join(f"{name} {size}" for name, size in dataset.split_sizes().items())
+        lines.append(f"splits: {sizes}")
     for name, spec in dataset.fields.items():
         present = sum(_has(item.ground_truth, name) for item in dataset.items)
         critical = " critical" if spec.get("critical") else ""

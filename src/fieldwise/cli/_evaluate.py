@@ -31,8 +31,16 @@ from fieldwise.runner import Progress as RunProgress
     multiple=True,
     default=("latest-draft",),
     show_default=True,
-    help="Candidate version: an id, 'published' or 'latest-draft'; repeat for several "
-    "(each is compared with the baseline).",
+    help="Candidate version: an id, 'published', 'latest-draft' or 'trained:latest'; repeat "
+    "for several (each is compared with the baseline).",
+)
+@click.option(
+    "--split", metavar="NAME", help="Evaluate on the items of this split only (dataset [splits])."
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Evaluate a trained version even on items it was trained on (the report says so).",
 )
 @click.option(
     "--policy",
@@ -69,6 +77,8 @@ def evaluate_cmd(
     dataset: Path,
     baseline: str,
     candidates: tuple[str, ...],
+    split: str | None,
+    force: bool,
     policy: Path | None,
     publish: bool,
     formats: str,
@@ -98,6 +108,8 @@ def evaluate_cmd(
         out_dir=out,
         concurrency=concurrency,
         use_cache=not no_cache,
+        split=split,
+        force=force,
     )
     with Progress(
         TextColumn("{task.description}"),

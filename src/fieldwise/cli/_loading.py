@@ -21,6 +21,7 @@ from fieldwise.evaluate import (
     ScaledScore,
     analyze,
     combine_runsets,
+    only_split,
     resolve_policy,
     score_at_scale,
 )
@@ -168,12 +169,13 @@ def load_analysis(
     *,
     policy_path: Path | None = None,
     with_policy: bool = True,
+    split: str | None = None,
 ) -> Analysis:
     """Load the run sets (refused when not comparable, unless ``target.force``) and score
     them, with the spec of the dataset or of the evaluation set."""
     loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
     combined = combine_runsets(loaded, force=target.force)
-    runset = combined.runset
+    runset = only_split(combined.runset, split)
     resolved = _specs(cli, target, runset)
     specs, toml, gate, spec_hash = resolved.specs, resolved.toml, resolved.gate, resolved.spec_hash
     policy: Policy | None = None
@@ -190,9 +192,9 @@ def load_analysis(
         candidates=target.candidates,
         spec_hash=spec_hash,
         forced=combined.forced,
-        # one run set read by a command: keep its scored cells, so gating it again under
-        # another policy runs no comparator (merged run sets are scored each time)
-        store=len(loaded) == 1,
+        # one whole run set read by a command: keep its scored cells, so gating it again under
+        # another policy runs no comparator (merged run sets and one split are scored each time)
+        store=len(loaded) == 1 and split is None,
     )
 
 

@@ -43,7 +43,14 @@ class _Rate(ProgressColumn):
     "versions",
     multiple=True,
     metavar="V",
-    help="A version id (ver_…), 'published' or 'latest-draft'; repeat for several.",
+    help="A version id (ver_…), 'published', 'latest-draft' or 'trained:latest'; repeat "
+    "for several.",
+)
+@click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run a trained version even on items it was trained on (recorded in the run set).",
 )
 @click.option(
     "--concurrency",
@@ -100,6 +107,8 @@ def run(
     eval_set: str | None,
     processor_id: str | None,
     versions: tuple[str, ...],
+    split: str | None,
+    force: bool,
     concurrency: int,
     no_cache: bool,
     resume: str | None,
@@ -163,6 +172,8 @@ def run(
             wait=wait,
             webhook=listen,
             shard=None if shard is None else parse_shard(shard),
+            split=split,
+            force=force,
         )
     if as_json:
         echo_json(result.summary())

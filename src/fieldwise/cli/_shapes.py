@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from fieldwise.gate import Verdict
     from fieldwise.runner import LoadedRunSet
     from fieldwise.sync import SyncResult
+    from fieldwise.train import Trained
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -28,6 +29,7 @@ __all__ = [
     "gate_json",
     "runset_json",
     "sync_json",
+    "trained_json",
     "verdict_json",
 ]
 
@@ -166,6 +168,11 @@ def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
         "verdicts": [verdict_json(v) for v in outcome.analysis.verdicts],
         "published": outcome.published.id if outcome.published is not None else None,
         "reports": {fmt: str(path) for fmt, path in outcome.report_paths.items()},
+        "split": runset.manifest.arguments.get("split"),
+        "trained_models": runset.manifest.arguments.get("trained_models") or {},
+        "forced": list(outcome.analysis.report.provenance.forced)
+        if outcome.analysis.report.provenance
+        else [],
     }
 
 
@@ -202,6 +209,7 @@ def dataset_json(dataset: Dataset, ground_truth_hash: str) -> dict[str, Any]:
             "name": processor.name,
             "versions": {v.key: str(v.file) for v in processor.versions},
         },
+        "splits": dataset.split_sizes(),
         "warnings": [str(w) for w in dataset.warnings],
     }
 
@@ -227,4 +235,26 @@ def runset_json(runset: LoadedRunSet) -> dict[str, Any]:
         "complete": runset.complete,
         "statuses": dict(sorted(statuses.items())),
         "directory": str(runset.directory),
+    }
+
+
+def trained_json(trained: Trained) -> dict[str, Any]:
+    """``train --json``: the drafted version a training run created, and the run."""
+    run = trained.run
+    return {
+        "schema": SCHEMA_VERSION,
+        "processor_id": trained.processor_id,
+        "eval_set_id": trained.sync.eval_set_id,
+        "training_run_id": run.id,
+        "split": run.split,
+        "items": len(run.item_ids),
+        "params": dict(run.params),
+        "model": {"sha256": trained.model_sha256, "size": (run.model or {}).get("size")},
+        "version": {
+            "id": trained.version.id,
+            "number": trained.version.number,
+            "status": trained.version.status,
+        },
+        "started_at": run.started_at,
+        "finished_at": run.finished_at,
     }

@@ -244,3 +244,26 @@ class EvaluationResult(Model):
     outcome: str
     confidence: float | None = None
     score: float | None = None
+
+
+class TrainingRun(Resource):
+    """A training run: a drafted version learned from labelled items (``version_id`` and
+    ``model`` once it succeeded); ``progress`` is ``done`` of ``total`` in ``stage``."""
+
+    processor_id: str
+    eval_set_id: str
+    status: str
+    base_version_id: str | None = None
+    split: str | None = None
+    item_ids: list[str] = []
+    params: dict[str, Any] = {}
+    stage: str = ""
+    progress: dict[str, int] = {}
+    model: dict[str, Any] | None = None
+    version_id: str | None = None
+    attempts: int = 0
+    failure_reason: str | None = None
+    failure_message: str | None = None
+    queued_at: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None

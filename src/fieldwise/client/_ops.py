@@ -705,3 +705,56 @@ def list_evaluation_results(
         _page(EvaluationResult),
         params=_list_params(limit, cursor, item_id=item_id, field=field, outcome=outcome),
     )
+
+
+# Training runs
+
+from fieldwise.client._models import TrainingRun  # noqa: E402
+
+
+def create_training_run(
+    processor_id: str,
+    eval_set_id: str,
+    *,
+    split: str | None = None,
+    item_ids: list[str] | None = None,
+    base_version_id: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> Op[TrainingRun]:
+    """Queue a training run on the items of ``split`` (or ``item_ids``) of the set. Not
+    idempotent: a retry after a lost response may start two."""
+    return Op(
+        "POST",
+        f"/processors/{_seg(processor_id)}/training-runs",
+        _model(TrainingRun),
+        json=_body(
+            eval_set_id=eval_set_id,
+            split=split,
+            item_ids=item_ids,
+            base_version_id=base_version_id,
+            params=dict(params or {}),
+        ),
+    )
+
+
+def get_training_run(run_id: str) -> Op[TrainingRun]:
+    return Op("GET", f"/training-runs/{_seg(run_id)}", _model(TrainingRun))
+
+
+def list_training_runs(
+    processor_id: str, limit: int = 100, cursor: str | None = None, *, status: str | None = None
+) -> Op[Page[TrainingRun]]:
+    return Op(
+        "GET",
+        f"/processors/{_seg(processor_id)}/training-runs",
+        _page(TrainingRun),
+        params=_list_params(limit, cursor, status=status),
+    )
+
+
+def cancel_training_run(run_id: str) -> Op[TrainingRun]:
+    return Op("POST", f"/training-runs/{_seg(run_id)}/cancel", _model(TrainingRun))
+
+
+def delete_training_run(run_id: str) -> Op[Deleted]:
+    return Op("DELETE", f"/training-runs/{_seg(run_id)}", _model(Deleted))

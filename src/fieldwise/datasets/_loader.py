@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise._errors import DatasetNotFound, DatasetValidationError
+from fieldwise.datasets._hashing import file_sha256
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
 from fieldwise.datasets._sources import read_ground_truth
 from fieldwise.datasets._spec import SPEC_FILE, parse_spec
+from fieldwise.datasets._splits import assign_splits
 from fieldwise.datasets._truth import CSV_FILE, DOCUMENTS_DIR, JSONL_FILE, RawEntry, is_sidecar
 from fieldwise.datasets._values import Undeclared, check_truth
 
@@ -68,6 +71,12 @@ def load_dataset(path: str | Path) -> Dataset:
         check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
         items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
     warnings += undeclared.warnings()
+    if spec.splits is not None:
+        split_of = assign_splits(spec.splits, seen, lambda f: file_sha256(root / f), problems)
+        items = [replace(i, split=split_of.get(i.file)) for i in items]
+        unsplit = len(items) - len(split_of)
+        if unsplit:
+            warnings.append(f"{unsplit} document(s) are in no split ([splits] lists files)")
 
     unlabelled = sorted(on_disk - set(seen))
     if unlabelled:
@@ -92,6 +101,7 @@ def load_dataset(path: str | Path) -> Dataset:
         gate=spec.gate,
         items=tuple(sorted(items, key=lambda item: item.file)),
         warnings=tuple(warnings),
+        splits=spec.splits.names if spec.splits is not None else (),
     )
 
 

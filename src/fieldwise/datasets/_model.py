@@ -15,13 +15,15 @@ class DatasetItem:
     """One document and what a processor is expected to extract from it.
 
     ``file`` is the POSIX path relative to the dataset root (``documents/a.pdf``), ``path`` the
-    absolute path on disk, ``source`` where the ground truth was read (``ground_truth.jsonl:12``).
+    absolute path on disk, ``source`` where the ground truth was read (``ground_truth.jsonl:12``),
+    ``split`` the ``[splits]`` split it belongs to (None: no splits, or a file list left it out).
     """
 
     file: str
     path: Path
     ground_truth: Mapping[str, Any]
     source: str
+    split: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Dataset:
     ``fields`` maps each declared field (dotted name, ``seller.name``) to its raw option table
     from ``dataset.toml`` as contracts.md defines it; ``compare`` interprets the options.
     ``items`` are sorted by file. ``warnings`` are problems that do not stop a sync.
+    ``splits`` are the declared split names in order (empty without ``[splits]``).
     """
 
     root: Path
@@ -70,3 +73,16 @@ class Dataset:
     gate: Mapping[str, Any] | None
     items: tuple[DatasetItem, ...]
     warnings: tuple[str, ...]
+    splits: tuple[str, ...] = ()
+
+    def split_sizes(self) -> dict[str, int]:
+        """How many items each declared split holds (in the declared order)."""
+        sizes = dict.fromkeys(self.splits, 0)
+        for item in self.items:
+            if item.split is not None:
+                sizes[item.split] = sizes.get(item.split, 0) + 1
+        return sizes
+
+    def in_split(self, split: str | None) -> tuple[DatasetItem, ...]:
+        """The items of ``split`` (all of them for None)."""
+        return self.items if split is None else tuple(i for i in self.items if i.split == split)

@@ -6,12 +6,13 @@ import json
 import math
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._sources import TruthSource, parse_source
+from fieldwise.datasets._splits import SplitSpec, parse_splits
 
 __all__ = ["DATE_ORDERS", "FIELD_TYPES", "DatasetSpec", "parse_spec"]
 
@@ -19,7 +20,7 @@ SPEC_FILE = "dataset.toml"
 FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
-_TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth")
+_TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits")
 _DATASET_KEYS = ("name", "description", "date_order", "locale")
 _PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
 _BOOL_OPTIONS = (
@@ -49,6 +50,7 @@ class DatasetSpec:
     processor: ProcessorSection | None
     gate: dict[str, Any] | None
     ground_truth: TruthSource | None = None
+    splits: SplitSpec | None = None
 
 
 class _Lines:
@@ -119,7 +121,12 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
         if "ground_truth" in data
         else None
     )
-    return DatasetSpec(name, description, str(date_order), locale, fields, processor, gate, source)
+    splits = parse_splits(_table(data, "splits", problem), problem) if "splits" in data else None
+    if splits is not None:
+        splits = replace(splits, lines={n: lines.of("splits", n) for n in splits.names})
+    return DatasetSpec(
+        name, description, str(date_order), locale, fields, processor, gate, source, splits
+    )
 
 
 def _table(data: dict[str, Any], key: str, problem: Any) -> dict[str, Any]:

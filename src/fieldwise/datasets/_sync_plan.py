@@ -19,6 +19,7 @@ class LocalItem:
     file: str
     sha256: str
     ground_truth: Mapping[str, Any]
+    split: str | None = None
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class RemoteItem:
     path: str | None
     sha256: str | None
     ground_truth: Mapping[str, Any]
+    split: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,10 @@ def plan_sync(
             else:
                 replace.append((item, current))
         elif canonical(item.ground_truth) == canonical(current.ground_truth):
-            unchanged.append(item.file)
+            if item.split == current.split:
+                unchanged.append(item.file)
+            else:
+                update.append((item, current))  # only the split moved: a metadata PATCH
         elif _only_adds_or_changes(item.ground_truth, current.ground_truth):
             update.append((item, current))
         else:

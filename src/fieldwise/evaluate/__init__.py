@@ -11,7 +11,12 @@ from fieldwise.evaluate._analysis import (
     write_outputs,
 )
 from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
-from fieldwise.evaluate._combine import Combined, IncomparableError, combine_runsets
+from fieldwise.evaluate._combine import (
+    Combined,
+    IncomparableError,
+    combine_runsets,
+    only_split,
+)
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
@@ -30,6 +35,7 @@ __all__ = [
     "combine_runsets",
     "ensure_processor",
     "evaluate",
+    "only_split",
     "resolve_policy",
     "resolve_version",
     "run_seconds",

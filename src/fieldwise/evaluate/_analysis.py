@@ -14,7 +14,7 @@ import jinja2
 from fieldwise import __version__
 from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest, truth_digest
-from fieldwise.evaluate._combine import recorded_spec, runset_truth
+from fieldwise.evaluate._combine import recorded_spec, runset_truth, training_notes
 from fieldwise.evaluate._scoring import Scored, score_runset
 from fieldwise.gate import (
     EXIT_CODES,
@@ -131,7 +131,7 @@ def analyze(
         spec_hash=spec_hash if spec_hash is not None else spec_digest(recorded_spec(runset)),
         policy_hash=policy.digest() if policy is not None else "",
         fieldwise_version=__version__,
-        forced=forced,
+        forced=(*forced, *training_notes(runset)),
         run_seconds=run_seconds(runset),
     )
     verdict = verdicts[0] if verdicts else None

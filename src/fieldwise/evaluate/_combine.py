@@ -15,7 +15,15 @@ from fieldwise._errors import CompareError
 from fieldwise.compare._provenance import spec_changes, spec_digest, truth_changes, truth_digest
 from fieldwise.runner import LoadedRunSet, RunRecord, VersionRef
 
-__all__ = ["Combined", "IncomparableError", "combine_runsets", "recorded_spec", "runset_truth"]
+__all__ = [
+    "Combined",
+    "IncomparableError",
+    "combine_runsets",
+    "only_split",
+    "recorded_spec",
+    "runset_truth",
+    "training_notes",
+]
 
 
 class IncomparableError(CompareError):
@@ -91,3 +99,36 @@ def combine_runsets(runsets: Sequence[LoadedRunSet], *, force: bool = False) -> 
     manifest = replace(first.manifest, versions=tuple(versions))
     merged = replace(first, manifest=manifest, records=tuple(records))
     return Combined(merged, tuple(problems))
+
+
+def only_split(runset: LoadedRunSet, split: str | None) -> LoadedRunSet:
+    """The run set restricted to the items sync recorded in ``split`` (all for None)."""
+    if split is None:
+        return runset
+    items = tuple(i for i in runset.items if i.split == split)
+    if not items:
+        known = sorted({i.split for i in runset.items if i.split is not None})
+        has = f"its splits: {', '.join(known)}" if known else "its items have no split"
+        raise CompareError(f"run set {runset.manifest.runset_id} has no split {split!r} ({has})")
+    ids = {i.item_id for i in items}
+    manifest = replace(runset.manifest, item_count=len(items))
+    records = tuple(r for r in runset.records if r.item_id in ids)
+    return replace(runset, manifest=manifest, items=items, records=records)
+
+
+def training_notes(runset: LoadedRunSet) -> tuple[str, ...]:
+    """What ``--force`` let through when a trained version ran on items it was trained on
+    (recorded by the runner as ``arguments.training_overlap``), for the report to say loudly."""
+    overlap = runset.manifest.arguments.get("training_overlap")
+    if not isinstance(overlap, Mapping):
+        return ()
+    notes = []
+    for version_id, seen in overlap.items():
+        if isinstance(seen, Mapping):
+            split = f" (split {seen.get('split')!r})" if seen.get("split") else ""
+            notes.append(
+                f"{seen.get('requested', version_id)} ({version_id}) was evaluated on "
+                f"{seen.get('items')} item(s) it was trained on{split}: its figures there "
+                "overstate it"
+            )
+    return tuple(notes)

@@ -49,6 +49,8 @@ class EvaluationOptions:
     concurrency: int = 8
     use_cache: bool = True
     seed: int = 0
+    split: str | None = None
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def _evaluate(
         use_cache=options.use_cache,
         results_dir=options.results_dir,
         progress=progress,
+        split=options.split,
+        force=options.force,
     )
     stage("comparing")
     # the runner hands back what it recorded; reading it back from disk would only repeat it

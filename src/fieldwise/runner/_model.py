@@ -10,7 +10,7 @@ from typing import Any
 #: and pairs the service refused.
 RECORD_STATUSES = ("succeeded", "failed")
 
-ALIASES = ("published", "latest-draft")
+ALIASES = ("published", "latest-draft", "trained:latest")
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class ItemSnapshot:
     file_sha256: str
     file_id: str
     ground_truth: dict[str, Any]
+    split: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +61,8 @@ class ItemSnapshot:
             "file_sha256": self.file_sha256,
             "file_id": self.file_id,
             "ground_truth": self.ground_truth,
+            # only when set: run sets of datasets without splits read as before
+            **({"split": self.split} if self.split is not None else {}),
         }
 
     @classmethod
@@ -70,6 +73,7 @@ class ItemSnapshot:
             file_sha256=str(data["file_sha256"]),
             file_id=str(data["file_id"]),
             ground_truth=dict(data["ground_truth"]),
+            split=data.get("split"),
         )
 
 

@@ -70,11 +70,16 @@ async def prepare_runset(
     results_dir: Path,
     arguments: dict[str, Any],
     shard: tuple[int, int] | None = None,
+    split: str | None = None,
+    force: bool = False,
 ) -> LoadedRunSet:
     """The run set to work on: the one named by ``resume``, an incomplete one with the same
-    arguments, or a new one. ``shard`` ``(i, N)`` keeps only the items whose content hash falls
-    in shard i of N (see :func:`fieldwise._shards.shard_of`); the shard is part of what an
-    incomplete run set must match, so each shard resumes on its own."""
+    arguments, or a new one. ``split`` keeps only the items of that split. ``shard`` ``(i, N)``
+    then keeps only the items whose content hash falls in shard i of N (see
+    :func:`fieldwise._shards.shard_of`); the shard is part of what an incomplete run set must
+    match, so each shard resumes on its own. A trained version is not run on items it was
+    trained on unless ``force`` (then the manifest records the overlap under
+    ``arguments.training_overlap``, for the report to show)."""
     if resume is not None:
         loaded = load_runset(resume, results_dir)
         if loaded.manifest.service_identity != connection.identity:
@@ -89,7 +94,8 @@ async def prepare_runset(
     items = await _resolve.snapshot_items(aclient, es.id)
     if not items:
         raise RunnerError(f"evaluation set {es.name!r} ({es.id}) has no items")
-    # the whole set's items (in id order), so that merging shards can prove they add up to it
+    items = _resolve.in_split(items, split, es.name)
+    # the whole set's (or split's) items in id order, so merged shards can prove they add up
     whole = {
         "set_items": items_digest(sorted(items, key=lambda i: i.item_id)),
         "set_item_count": len(items),
@@ -97,6 +103,15 @@ async def prepare_runset(
     if shard is not None:
         index, count = shard
         items = [i for i in items if shard_of(i.file_sha256 or i.item_id, count) == index - 1]
+    models, overlap = await _resolve.training_record(aclient, processor, refs, items)
+    if overlap and not force:
+        raise RunnerError(_overlap_message(overlap, len(items), split))
+    if models:
+        arguments = {**arguments, "trained_models": models}
+    if overlap:
+        arguments = {**arguments, "training_overlap": overlap}
+    if split is not None:
+        arguments = {**arguments, "split": split}
     match = {
         "service": connection.identity,
         "processor_id": processor.id,
@@ -129,3 +144,14 @@ async def prepare_runset(
     )
     directory = create_runset(results_dir, manifest, items)
     return LoadedRunSet(directory, manifest, tuple(items), ())
+
+
+def _overlap_message(overlap: dict[str, dict[str, Any]], total: int, split: str | None) -> str:
+    version_id, seen = next(iter(overlap.items()))
+    where = f"split {split!r}" if split else "all items"
+    trained = f" (its training split: {seen['split']!r})" if seen.get("split") else ""
+    return (
+        f"refusing to evaluate {seen['requested']} ({version_id}) on items it was trained on: "
+        f"{seen['items']} of the {total} items of {where} overlap{trained}; evaluate it on "
+        "held-back items (--split test), or pass --force to do it anyway (the report says so)"
+    )

@@ -9,7 +9,10 @@ from fieldwise._errors import NotFoundError, RunnerError
 from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
 from fieldwise.client._lookup import NAME_PAGE, one_named
 from fieldwise.compare._provenance import config_digest
-from fieldwise.runner._model import ItemSnapshot, VersionRef
+from fieldwise.runner._model import ALIASES, ItemSnapshot, VersionRef
+
+#: The version config ``engine`` of a version a training run made.
+TRAINED_ENGINE = "trained"
 
 
 async def resolve_eval_set(aclient: AsyncClient, name_or_id: str) -> EvaluationSet:
@@ -44,7 +47,8 @@ async def _all_versions(aclient: AsyncClient, processor_id: str) -> list[Version
 
 def alias_targets(default_version_id: str | None, versions: list[Version]) -> dict[str, str]:
     """What the aliases name right now: ``published`` the processor's default version,
-    ``latest-draft`` its highest-numbered drafted one (an alias with no target is absent).
+    ``latest-draft`` its highest-numbered drafted one, ``trained:latest`` its highest-numbered
+    trained one (made by a training run; an alias with no target is absent).
     The one definition of the aliases: the runner and ``evaluate``'s set-up both use it."""
     targets: dict[str, str] = {}
     if default_version_id is not None:
@@ -52,6 +56,9 @@ def alias_targets(default_version_id: str | None, versions: list[Version]) -> di
     drafts = [v for v in versions if v.status == "drafted"]
     if drafts:
         targets["latest-draft"] = max(drafts, key=lambda v: v.number).id
+    trained = [v for v in versions if v.config.get("engine") == TRAINED_ENGINE]
+    if trained:
+        targets["trained:latest"] = max(trained, key=lambda v: v.number).id
     return targets
 
 
@@ -59,17 +66,21 @@ async def resolve_versions(
     aclient: AsyncClient, processor: Processor, requested: list[str]
 ) -> tuple[VersionRef, ...]:
     """Each requested version as a :class:`VersionRef`; ``published`` is the processor's
-    default version, ``latest-draft`` its newest drafted one. Duplicates are an error."""
+    default version, ``latest-draft`` its newest drafted one, ``trained:latest`` its newest
+    trained one. Duplicates are an error."""
     if not requested:
-        raise RunnerError("give at least one version (a ver_… id, 'published' or 'latest-draft')")
+        raise RunnerError(
+            "give at least one version (a ver_… id, 'published', 'latest-draft' or "
+            "'trained:latest')"
+        )
     known = await _all_versions(aclient, processor.id)
     by_id = {v.id: v for v in known}
     targets = alias_targets(processor.default_version_id, known)
     refs: list[VersionRef] = []
     for name in requested:
-        if name in ("published", "latest-draft"):
+        if name in ALIASES:
             if name not in targets:
-                which = "published" if name == "published" else "drafted"
+                which = {"published": "published", "latest-draft": "drafted"}.get(name, "trained")
                 raise RunnerError(f"processor {processor.id!r} has no {which} version")
             version_id = targets[name]
         elif name in by_id:
@@ -77,7 +88,7 @@ async def resolve_versions(
         else:
             raise RunnerError(
                 f"processor {processor.id!r} has no version {name!r} "
-                "(give a ver_… id, 'published' or 'latest-draft')"
+                "(give a ver_… id, 'published', 'latest-draft' or 'trained:latest')"
             )
         config = by_id[version_id].config if version_id in by_id else {}
         refs.append(VersionRef(name, version_id, config_hash=config_digest(config)))
@@ -113,6 +124,64 @@ async def snapshot_items(aclient: AsyncClient, eval_set_id: str) -> list[ItemSna
                 file_sha256=str(meta.get("sha256") or (file.sha256 if file else "")),
                 file_id=item.file_id,
                 ground_truth=dict(item.ground_truth),
+                split=meta.get("split") if isinstance(meta.get("split"), str) else None,
             )
         )
     return sorted(snapshots, key=lambda s: s.item_id)
+
+
+def in_split(items: list[ItemSnapshot], split: str | None, eval_set: str) -> list[ItemSnapshot]:
+    """The items of ``split`` (all for None); an error naming the splits there are when none
+    is in it."""
+    if split is None:
+        return items
+    chosen = [i for i in items if i.split == split]
+    if chosen:
+        return chosen
+    sizes: dict[str, int] = {}
+    for item in items:
+        if item.split is not None:
+            sizes[item.split] = sizes.get(item.split, 0) + 1
+    if not sizes:
+        raise RunnerError(
+            f"evaluation set {eval_set!r} has no splits; declare [splits] in the dataset's "
+            "dataset.toml and sync it"
+        )
+    known = ", ".join(f"{name} ({n} items)" for name, n in sorted(sizes.items()))
+    raise RunnerError(f"evaluation set {eval_set!r} has no split {split!r} (it has: {known})")
+
+
+async def training_record(
+    aclient: AsyncClient,
+    processor: Processor,
+    refs: tuple[VersionRef, ...],
+    items: list[ItemSnapshot],
+) -> tuple[dict[str, dict[str, object]], dict[str, dict[str, object]]]:
+    """Of the trained versions among ``refs``: their models (hash, training run, split) by
+    version id, and per version how many of ``items`` it was trained on (only versions with
+    an overlap are listed)."""
+    by_id = {v.id: v for v in await _all_versions(aclient, processor.id)}
+    ids = {i.item_id for i in items}
+    models: dict[str, dict[str, object]] = {}
+    overlap: dict[str, dict[str, object]] = {}
+    for ref in refs:
+        version = by_id.get(ref.version_id)
+        if version is None or version.config.get("engine") != TRAINED_ENGINE:
+            continue
+        training = version.config.get("training") or {}
+        model = version.config.get("model") or {}
+        if not isinstance(training, dict) or not isinstance(model, dict):
+            continue
+        models[ref.version_id] = {
+            "model_sha256": model.get("sha256"),
+            "training_run_id": training.get("training_run_id"),
+            "split": training.get("split"),
+        }
+        shared = len(ids & set(training.get("item_ids") or ()))
+        if shared:
+            overlap[ref.version_id] = {
+                "requested": ref.requested,
+                "items": shared,
+                "split": training.get("split"),
+            }
+    return models, overlap

@@ -89,6 +89,8 @@ async def arun_versions(
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
     shard: tuple[int, int] | None = None,
+    split: str | None = None,
+    force: bool = False,
 ) -> RunSet:
     """Async form of :func:`run_versions`."""
     if wait not in WAIT_MODES:
@@ -111,6 +113,8 @@ async def arun_versions(
             results_dir=Path(results_dir),
             arguments=arguments,
             shard=shard,
+            split=split,
+            force=force,
         )
         manifest = loaded.manifest
         kept = [r for r in loaded.records if not (retry_failed and r.status != "succeeded")]
@@ -270,11 +274,15 @@ def run_versions(
     policy: PairPolicy | None = None,
     webhook: WebhookListen | None = None,
     shard: tuple[int, int] | None = None,
+    split: str | None = None,
+    force: bool = False,
 ) -> RunSet:
     """Run processor ``versions`` over every item of ``eval_set``; return the run set.
 
     ``eval_set`` is an id (``es_…``) or a name; ``versions`` are ``ver_…`` ids or the aliases
-    ``published`` / ``latest-draft`` (resolved once, at the start; both are recorded).
+    ``published`` / ``latest-draft`` / ``trained:latest`` (resolved once, at the start; both
+    are recorded). ``split`` runs only the items sync recorded in that split. A trained
+    version is refused on items it was trained on unless ``force`` (recorded in the run set).
     ``concurrency`` bounds the runs in flight. ``use_cache`` reuses succeeded outputs of the
     same service, processor, version and file content. ``resume`` (a run set id) runs only
     that set's missing pairs, ``retry_failed`` also its failed ones. ``progress`` is called
@@ -309,5 +317,7 @@ def run_versions(
             policy=policy,
             webhook=webhook,
             shard=shard,
+            split=split,
+            force=force,
         )
     )

@@ -61,6 +61,10 @@ from fieldwise.service.resources.runs import routes as runs_routes
 from fieldwise.service.resources.runs.execute import ProcessorRunHandler
 from fieldwise.service.resources.runs.retention import Sweeper
 from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.resources.training_runs import routes as training_runs_routes
+from fieldwise.service.resources.training_runs.handler import training_services
+from fieldwise.service.resources.training_runs.models import ModelCache
+from fieldwise.service.resources.training_runs.tables import training_runs
 from fieldwise.service.resources.webhook_endpoints import routes as webhook_endpoints_routes
 from fieldwise.service.resources.workflows import routes as workflows_routes
 from fieldwise.service.resources.workflows.execution import WorkflowStepHandler
@@ -81,6 +85,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     workflows_routes.router,
     evaluation_runs_routes.router,
     api_keys_routes.router,
+    training_runs_routes.router,
 )
 
 #: The schema, as named migrations over every resource's tables; handed to the store's runner.
@@ -102,6 +107,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0007_api_key_scopes", upgrade_api_keys),
     ("0008_console_sessions", creating(console_sessions)),
     ("0009_version_number_unique", unique_version_numbers),
+    ("0010_training_runs", creating(training_runs)),
 )
 
 
@@ -111,7 +117,7 @@ def run_workers(state: ServiceState) -> WorkerPool:
     return WorkerPool(
         state,
         {
-            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache),
+            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache, ModelCache(state.blobs)),
             parse_runs_lifecycle.JOB_KIND: parse_runs_lifecycle.ParseRunHandler(cache),
             runs_lifecycle.WORKFLOW_STEP: WorkflowStepHandler(),
         },
@@ -120,10 +126,11 @@ def run_workers(state: ServiceState) -> WorkerPool:
 
 def job_workers(state: ServiceState) -> JobWorkers:
     """Every job pool, started once this process may claim. Evaluation jobs have a pool of
-    their own: they wait on processor runs, so the two pools never starve each other."""
+    their own: they wait on processor runs, so the two pools never starve each other; so do
+    training jobs, which take minutes of CPU that processor runs must not queue behind."""
     return JobWorkers(
         state.settings.resolved_database_url,
-        [run_workers(state), evaluation_services(state)],
+        [run_workers(state), evaluation_services(state), training_services(state)],
         announce=_stderr,
     )
 

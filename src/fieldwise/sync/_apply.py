@@ -57,6 +57,7 @@ def _remote_items(client: Client, eval_set_id: str) -> list[RemoteItem]:
             path=i.metadata.get("path"),
             sha256=i.metadata.get("sha256"),
             ground_truth=i.ground_truth,
+            split=i.metadata.get("split"),
         )
         for i in items
     ]
@@ -89,7 +90,9 @@ def sync_dataset(
     name = eval_set or dataset.name
     state = SyncState(state_dir, service_identity)
     with HashCache(state_dir / "hashes.json") as cache:
-        local = [LocalItem(i.file, cache.sha256(i.path), i.ground_truth) for i in dataset.items]
+        local = [
+            LocalItem(i.file, cache.sha256(i.path), i.ground_truth, i.split) for i in dataset.items
+        ]
     gt_hash = ground_truth_hash(dataset)
     target = _find_or_create_set(client, state, name, dataset.description, create=not dry_run)
     remote = _remote_items(client, target.id) if target else []
@@ -136,7 +139,8 @@ def _apply(
         return uploaded.id
 
     def metadata(item: LocalItem) -> dict[str, Any]:
-        return {"path": item.file, "sha256": item.sha256}
+        split = {"split": item.split} if item.split is not None else {}
+        return {"path": item.file, "sha256": item.sha256, **split}
 
     def create(item: LocalItem) -> None:
         client.call(
@@ -155,7 +159,10 @@ def _apply(
 
     def update(pair: tuple[LocalItem, RemoteItem]) -> None:
         item, old = pair
-        client.call(ops.update_item(eval_set_id, old.id, ground_truth=item.ground_truth))
+        moved = {"split": item.split} if item.split != old.split else None
+        client.call(
+            ops.update_item(eval_set_id, old.id, ground_truth=item.ground_truth, metadata=moved)
+        )
         progress("item", 1)
 
     def delete(old: RemoteItem) -> None:

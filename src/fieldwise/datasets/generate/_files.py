@@ -7,6 +7,14 @@ from typing import Any
 
 __all__ = ["dataset_toml", "processor_configs"]
 
+_SPLITS = """
+# Which documents a trained version learns from (train) and is evaluated on (test): by a hash
+# of each document's bytes, so a document keeps its split wherever it is copied.
+[splits]
+train = 0.7
+test = 0.3
+"""
+
 _INVOICE_TOML = """\
 [dataset]
 name = "{name}"
@@ -72,7 +80,7 @@ type = "extraction"
 description = "Rules-based extraction of invoice header fields, totals and line items."
 baseline = "processor/v1.json"
 candidate = "processor/v2.json"
-"""
+{splits}"""
 
 _RECEIPT_TOML = """\
 [dataset]
@@ -115,13 +123,13 @@ type = "extraction"
 description = "Rules-based extraction of merchant, date and total from till receipts."
 baseline = "processor/v1.json"
 candidate = "processor/v2.json"
-"""
+{splits}"""
 
 
 def dataset_toml(kind: str, name: str, seed: int, layouts: int, scanned: int) -> str:
     """The dataset.toml text for a generated dataset of ``kind``."""
     template = _INVOICE_TOML if kind == "invoices" else _RECEIPT_TOML
-    return template.format(name=name, seed=seed, layouts=layouts, scanned=scanned)
+    return template.format(name=name, seed=seed, layouts=layouts, scanned=scanned, splits=_SPLITS)
 
 
 def processor_configs(kind: str) -> tuple[str, str]:

@@ -22,6 +22,8 @@ EVENT_TYPES = (
     "parse.run.failed",
     "processor.run.completed",
     "processor.run.failed",
+    "training.run.completed",
+    "training.run.failed",
     "workflow.run.completed",
     "workflow.run.failed",
 )

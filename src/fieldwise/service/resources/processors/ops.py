@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from fieldwise.service.http.dependencies import common_fields, fetch, now
@@ -89,29 +89,9 @@ def create_version(
 def _insert_version(
     state: ServiceState, processor_id: str, config: dict[str, Any], description: str
 ) -> VersionPublic:
-    stamp = now(state)
     with state.engine.begin() as conn:
-        fetch(conn, processors, processor_id, "processor", for_update=True)
-        highest = conn.execute(
-            select(func.coalesce(func.max(versions.c.number), 0)).where(
-                versions.c.processor_id == processor_id
-            )
-        ).scalar_one()
-        version_id = new_id("ver")
-        conn.execute(
-            insert(versions).values(
-                id=version_id,
-                processor_id=processor_id,
-                number=highest + 1,
-                status="drafted",
-                description=description,
-                config=config,
-                published_at=None,
-                created_at=stamp,
-                updated_at=stamp,
-            )
-        )
-        return version_public(fetch(conn, versions, version_id, "version"))
+        row = insert_version(conn, now(state), processor_id, config=config, description=description)
+        return version_public(row)
 
 
 def publish_version(state: ServiceState, processor_id: str, version_id: str) -> VersionPublic:
@@ -164,3 +144,36 @@ def get_version(engine: Engine, processor_id: str, version_id: str) -> VersionPu
         return version_public(
             fetch(conn, versions, version_id, "version", processor_id=processor_id)
         )
+
+
+def insert_version(
+    conn: Connection, stamp: str, processor_id: str, *, config: dict[str, Any], description: str
+) -> Row[Any]:
+    """Insert a drafted version numbered one past the processor's highest, in the caller's
+    transaction (a succeeding training run creates its version in the transaction that marks
+    it succeeded, so a cancel that wins the race leaves no version). The processor's row is
+    locked while the number is chosen, so concurrent writers take distinct numbers."""
+    fetch(conn, processors, processor_id, "processor", for_update=True)
+    number = (
+        conn.execute(
+            select(func.coalesce(func.max(versions.c.number), 0)).where(
+                versions.c.processor_id == processor_id
+            )
+        ).scalar_one()
+        + 1
+    )
+    version_id = new_id("ver")
+    conn.execute(
+        insert(versions).values(
+            id=version_id,
+            processor_id=processor_id,
+            number=number,
+            status="drafted",
+            description=description,
+            config=config,
+            published_at=None,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+    )
+    return fetch(conn, versions, version_id, "version")

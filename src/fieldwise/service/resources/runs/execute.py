@@ -26,6 +26,12 @@ from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
+from fieldwise.service.resources.training_runs.models import (
+    ModelCache,
+    TrainedRunError,
+    extract_trained,
+    is_trained,
+)
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
 
@@ -44,10 +50,11 @@ class _Failed(Exception):
 
 
 class ProcessorRunHandler:
-    """The ``processor_run`` job kind."""
+    """The ``processor_run`` job kind; ``models`` holds the trained versions' loaded models."""
 
-    def __init__(self, cache: ParseCache) -> None:
+    def __init__(self, cache: ParseCache, models: ModelCache) -> None:
         self.cache = cache
+        self.models = models
 
     def run(self, state: ServiceState, job: Job) -> None:
         row = start_run(state.engine, state.clock, job)
@@ -81,6 +88,13 @@ class ProcessorRunHandler:
         self._check(state, row, job)
         if config_raw is None:
             return extract_key_values(doc, confidence_threshold=threshold)
+        if is_trained(config_raw):
+            try:
+                output = extract_trained(self.models, config_raw, row.version_id, doc, threshold)
+            except TrainedRunError as exc:
+                raise _Failed(exc.reason, exc.message) from None
+            self._check(state, row, job)
+            return output
         try:
             config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
             output = extract(

@@ -1,0 +1,41 @@
+"""Trained extraction: learn a version from labelled documents, then extract with it.
+
+- :func:`train_model` ranks each field's candidate values (typed spans, text blocks, the rule
+  engine's answer) with gradient-boosted trees over layout, format and context features, and
+  returns the model as deterministic bytes (the same examples, fields and params give the
+  same blob);
+- :func:`load_model` reads a blob without executing code (skops with a trusted-type list,
+  behind a checksum) or raises :class:`ModelError`;
+- :func:`extract_with_model` returns the rule engine's output shape, each field's confidence
+  a calibrated probability.
+"""
+
+from __future__ import annotations
+
+from fieldwise.service.engines.training.model import (
+    TrainedModel,
+    extract_with_model,
+    load_model,
+    train_model,
+)
+from fieldwise.service.engines.training.params import (
+    MODEL_FORMAT,
+    ModelError,
+    TrainingCanceled,
+    TrainingError,
+    TrainingExample,
+    TrainParams,
+)
+
+__all__ = [
+    "MODEL_FORMAT",
+    "ModelError",
+    "TrainParams",
+    "TrainedModel",
+    "TrainingCanceled",
+    "TrainingError",
+    "TrainingExample",
+    "extract_with_model",
+    "load_model",
+    "train_model",
+]
