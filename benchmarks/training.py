@@ -112,12 +112,10 @@ def measure(name: str, seed: int, show_errors: bool) -> None:
         print(significance[cols].to_string(index=False))
     if show_errors:
         cells = result.cells
-        bad = cells.loc[cells["outcome"].isin(["wrong", "missed"])]
-        for _, cell in bad.sort_values(["version", "field", "item"]).iterrows():
-            print(
-                f"  {cell['version']} {cell['field']}: {cell['item']}: "
-                f"got {cell['predicted']!r} want {cell['expected']!r}"
-            )
+        bad = cells.loc[cells["outcome"].isin(["wrong", "missed"])].sort_values(["field", "item"])
+        for row in bad.itertuples():
+            got, want = row.predicted, row.expected
+            print(f"  {row.version} {row.field} {row.item}: {got!r} (truth {want!r})")
 
 
 def main(argv: list[str]) -> int:
@@ -126,11 +124,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show-errors", action="store_true", help="list wrong and missed values")
     args = parser.parse_args(argv)
-    for name in args.sets:
-        if name != "invoices" and name not in REAL_SETS:
-            parser.error(f"unknown set {name!r} (invoices, {', '.join(REAL_SETS)})")
-        if name != "invoices" and not (SHARED / name).is_dir():
-            parser.error(f"{SHARED / name} is missing: the real sets live in ../shared/datasets")
+    unknown = sorted(set(args.sets) - {"invoices", *REAL_SETS})
+    missing = [name for name in args.sets if name in REAL_SETS and not (SHARED / name).is_dir()]
+    if unknown or missing:
+        parser.error(f"unknown set(s) {unknown} or missing from {SHARED}: {missing}")
     for name in args.sets:
         measure(name, args.seed, args.show_errors)
     return 0

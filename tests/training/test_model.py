@@ -194,3 +194,46 @@ def test_params_from_a_mapping_name_the_bad_key() -> None:
         TrainParams.from_mapping({"lenient_dates": 1})
     with pytest.raises(ValueError, match=r"params: expected an object"):
         TrainParams.from_mapping([])  # type: ignore[arg-type]
+
+
+_TRAIN_IN_A_CHILD = """
+import hashlib, json, sys
+from pathlib import Path
+from fieldwise.service.engines.parsing import parse_document
+from fieldwise.service.engines.training import TrainingExample, TrainParams, train_model
+root = Path(sys.argv[1])
+rows = [json.loads(x) for x in sys.argv[2:]]
+examples = [
+    TrainingExample(parse_document((root / r["file"]).read_bytes(), ocr=False), r["ground_truth"])
+    for r in rows
+]
+fields = json.loads((root / "processor" / "v1.json").read_text())["fields"]
+print(hashlib.sha256(train_model(examples, fields, TrainParams(max_iter=5))).hexdigest())
+"""
+
+
+def test_the_bytes_do_not_depend_on_the_process(
+    examples: list[TrainingExample], fields: list[dict[str, Any]]
+) -> None:
+    """Another interpreter, another hash seed, one thread or two: the same model hash."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.training.conftest import DATASET
+
+    rows = [json.loads(x) for x in (DATASET / "ground_truth.jsonl").read_text().splitlines()]
+    by_truth = {json.dumps(r["ground_truth"], sort_keys=True): r for r in rows}
+    chosen = [by_truth[json.dumps(dict(e.truth), sort_keys=True)] for e in examples[:4]]
+    here = hashlib.sha256(train_model(examples[:4], fields, TrainParams(max_iter=5))).hexdigest()
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "OMP_NUM_THREADS": "2"}
+    child = subprocess.run(
+        [sys.executable, "-c", _TRAIN_IN_A_CHILD, str(DATASET), *map(json.dumps, chosen)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=True,
+    )
+    assert child.stdout.strip() == here

@@ -16,7 +16,7 @@ from typing import Any
 from fieldwise.service.engines.extraction import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.labels import LabelHit
 from fieldwise.service.engines.extraction.locate import value_snippets
-from fieldwise.service.engines.extraction.normalize import parse_string
+from fieldwise.service.engines.extraction.normalize import Parsed, parse_string
 from fieldwise.service.engines.extraction.typed import compiled, parse_typed
 from fieldwise.service.engines.parsing import Line, ParsedDocument, Word, split_cells
 
@@ -48,6 +48,15 @@ class Cand:
 def is_free_text(spec: FieldSpec) -> bool:
     """A string field nothing validates: its candidates are cells, lines and blocks."""
     return spec.type == "string" and spec.pattern is None
+
+
+def _read(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | None:
+    """The first value of the field's type in ``text``, read as the config reads values."""
+    order, lenient, pattern = config.date_order, config.lenient_dates, spec.pattern
+    return parse_typed(
+        text, spec.type, date_order=order, pattern=pattern, values=spec.values,
+        lenient_dates=lenient, percent=spec.percent,
+    )  # fmt: skip
 
 
 def _median(values: Sequence[float]) -> float:
@@ -102,15 +111,7 @@ def _typed(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> li
             seen: dict[Any, int] = {}
             for start, end in spans:
                 text = _text(line, start, end)
-                parsed = parse_typed(
-                    text,
-                    spec.type,
-                    date_order=config.date_order,
-                    pattern=spec.pattern,
-                    values=spec.values,
-                    lenient_dates=config.lenient_dates,
-                    percent=spec.percent,
-                )
+                parsed = _read(text, spec, config)
                 if parsed is None:
                     continue
                 lines = page.lines
@@ -180,15 +181,7 @@ def _near_labels(
                 parsed = parse_string(snippet.text, pattern)
                 exact = parsed is not None
             else:
-                typed = parse_typed(
-                    snippet.text,
-                    spec.type,
-                    date_order=config.date_order,
-                    pattern=spec.pattern,
-                    values=spec.values,
-                    lenient_dates=config.lenient_dates,
-                    percent=spec.percent,
-                )
+                typed = _read(snippet.text, spec, config)
                 value, exact = (None, False) if typed is None else (typed.value, typed.exact)
             if value is None or value == "":
                 continue
