@@ -73,7 +73,9 @@ def vm_hwm_mb(pid: int) -> float | None:
     return None
 
 
-def cold(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+def cold(
+    command: Sequence[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one whole process running ``command``.
 
     The peak is the process's own high-water mark (``VmHWM``), sampled every 10 ms until it
@@ -81,7 +83,7 @@ def cold(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[flo
     """
     start = time.perf_counter()
     proc = subprocess.Popen(
-        list(command), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        list(command), env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     peak = 0.0
     while proc.poll() is None:

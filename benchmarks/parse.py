@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import (
+from _timing import (
     cold,
     emit,
     exponent,
@@ -198,7 +198,7 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
     ours, raw = spread(times["http"]), spread(times["raw"])
     rate, raw_rate = pages / ours[1], pages / raw[1]
     return {
-        "row": "B3 parse HTTP",
+        "row": "B3 parse over HTTP",
         "fieldwise": round(rate, 1),
         "alternative": round(raw_rate, 1),
         "unit": "pages/s",
