@@ -7,10 +7,10 @@ Pure (no network, no CLI): build the long frame with :func:`build_frame`, read f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fieldwise._entry import make_callable
+from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
     from fieldwise.compare._align import align_arrays, cell_field
@@ -136,13 +136,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'fieldwise.compare' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOME)
 
 
 # ``fieldwise.compare(truth, predictions)`` is the top-level entry point (see fieldwise._entry)

@@ -6,8 +6,9 @@ a worker process, say) must not import the whole FastAPI application first.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
     from fieldwise.service.app import create_app
@@ -38,8 +39,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'fieldwise.service' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOME)
