@@ -80,7 +80,7 @@ def _fingerprint(work: Path) -> str:
     data_dir = work / ".fieldwise" / "service"
     digest = hashlib.sha256()
     with sqlite3.connect(f"file:{data_dir / 'fieldwise.db'}?mode=ro", uri=True) as db:
-        for table in ("evaluation_sets", "items", "files"):
+        for table in ("evaluation_sets", "evaluation_items", "files"):
             for row in db.execute(f"SELECT * FROM {table} ORDER BY id"):
                 digest.update(repr(row).encode())
     for path in sorted((data_dir / "blobs").rglob("*")):
