@@ -66,8 +66,15 @@ def sync(
         result = SyncResult(eval_set_id, name, plan, gt_hash, dry_run=dry_run)
     else:
         result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet)
-        if data_dir is not None and not result.dry_run and result.local is not None:
+        embedded = cli.connection().embedded
+        if (
+            data_dir is not None
+            and embedded is not None
+            and not result.dry_run
+            and result.local is not None
+        ):
             cli.close()  # stop the embedded service, so its files settle before the record
+            embedded.thread.join(60)  # stop() waits 10 s; its database closes at the very end
             record_sync(
                 result.local,
                 state_dir=STATE_DIR,
@@ -77,7 +84,12 @@ def sync(
                 data_dir=data_dir,
                 keep_removed=keep_removed,
                 kept_removed=bool(result.plan.kept_removed),
+                settled=not embedded.thread.is_alive(),
             )
+    _print(loaded, result, as_json)
+
+
+def _print(loaded: Dataset, result: SyncResult, as_json: bool) -> None:
     if as_json:
         echo_json(sync_json(loaded, result))
         return

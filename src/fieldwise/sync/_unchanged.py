@@ -120,12 +120,15 @@ def record_sync(
     data_dir: Path,
     keep_removed: bool,
     kept_removed: bool,
+    settled: bool = True,
 ) -> None:
-    """After a completed sync, with the embedded service stopped: record its fingerprint
-    (or forget it, when items were kept that a re-sync would report again)."""
+    """After a completed sync, with the embedded service stopped: record its fingerprint, or
+    forget it when items were kept that a re-sync would report again, or when the service
+    had not finished closing its files (``settled`` false)."""
     files = service_files(data_dir)
     state = SyncState(state_dir, service_identity)
-    if files is None or kept_removed or state.eval_set_id(eval_set_name) != eval_set_id:
+    mapped = state.eval_set_id(eval_set_name) == eval_set_id
+    if files is None or kept_removed or not settled or not mapped:
         state.record_sync(eval_set_name, None)
         return
     state.record_sync(eval_set_name, _fingerprint(view, eval_set_id, keep_removed, files))
