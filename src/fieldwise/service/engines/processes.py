@@ -2,22 +2,26 @@
 
 The service's job workers are threads of one interpreter: parsing and the rules engine are
 pure Python, so two of them never ran at once. :class:`EnginePool` sends that work to
-``workers`` processes (a ``forkserver`` pool: children start from a clean process, not a copy
-of a threaded one). The engines are pure functions of their inputs, so what crosses is plain
-data: the document's bytes, the parse limits, the parsed document and the config, each
-pickled.
+``workers`` processes (``spawn``ed: children start from a clean interpreter, not a copy of a
+threaded one, and are the service's own children; each watches its parent and exits when the
+service is gone, even killed without a chance to stop them). The engines are pure functions
+of their inputs, so what crosses is plain data: the document's bytes, the parse limits, the
+parsed document and the config, each pickled.
 
 Memory stays bounded: at most ``workers`` documents are in the children at once (the job
 threads wait on their futures) and a child is replaced after ``TASKS_PER_CHILD`` tasks. When a
 child dies (killed, out of memory, a crash in a native library) every task in flight fails
-with :class:`BrokenProcessPool`; the pool is replaced and each task is tried once more on a
-fresh one, so only a document that kills a child twice fails, as :class:`WorkerCrashed`.
+with :class:`BrokenProcessPool`; the pool is replaced and each of those tasks is tried once
+more in a process of its own, so only a document that kills a child twice fails, as
+:class:`WorkerCrashed`, and the others finish.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +38,18 @@ T = TypeVar("T")
 
 class WorkerCrashed(Exception):
     """The worker process running the task died, on two pools in a row."""
+
+
+def _watch_parent() -> None:
+    """In a child: exit as soon as the process that started it is gone."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
 
 
 def _parse(
@@ -63,9 +79,11 @@ class EnginePool:
             if self._closed:
                 raise RuntimeError("the engine pool is closed")
             if self._executor is None:
-                context = multiprocessing.get_context("forkserver")
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=context, max_tasks_per_child=TASKS_PER_CHILD
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_watch_parent,
+                    max_tasks_per_child=TASKS_PER_CHILD,
                 )
             return self._executor
 
@@ -76,18 +94,25 @@ class EnginePool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        for attempt in (1, 2):
-            executor = self._current()
-            try:
-                return executor.submit(fn, *args).result()
-            except BrokenProcessPool as exc:
-                self._replace(executor)
-                if attempt == 2:
-                    raise WorkerCrashed(
-                        "the worker process handling this document stopped unexpectedly, "
-                        "twice (killed, out of memory, or a crash in a native library)"
-                    ) from exc
-        raise AssertionError("unreachable")
+        executor = self._current()
+        try:
+            return executor.submit(fn, *args).result()
+        except BrokenProcessPool:
+            self._replace(executor)
+        # Every task in flight lost its process, not only the one that killed it: try this
+        # one again alone, in a process of its own, so a second death is surely its own.
+        alone = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent
+        )
+        try:
+            return alone.submit(fn, *args).result()
+        except BrokenProcessPool as exc:
+            raise WorkerCrashed(
+                "the worker process handling this document stopped unexpectedly, twice "
+                "(killed, out of memory, or a crash in a native library)"
+            ) from exc
+        finally:
+            alone.shutdown(wait=True, cancel_futures=True)
 
     def parse(
         self,
