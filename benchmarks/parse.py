@@ -22,9 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,10 +41,10 @@ from _timing import (
     spread,
     vm_hwm_mb,
 )
+from load import KEY, _serve  # fieldwise serve in its own process, as deployed
 
 ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
-KEY = "fw_benchmark_key_0123456789"
 
 
 def _paths() -> list[Path]:
@@ -135,37 +132,11 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
     return row
 
 
-def _serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    import httpx
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {**os.environ, "FIELDWISE_API_KEYS": KEY}
-    command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
-    proc = subprocess.Popen(
-        [*command, "--port", str(port), "--data-dir", str(data_dir)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base_url + "/files", headers={"x-api-key": KEY}).is_success:
-                return proc, base_url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the service did not start")
-
-
 def _http(files: list[bytes], repeat: int) -> dict[str, object]:
     import httpx
 
     with tempfile.TemporaryDirectory() as work:
-        proc, base_url = _serve(Path(work) / "svc")
+        proc, base_url = _serve(Path(work) / "svc", workers=2)
         try:
             with httpx.Client(base_url=base_url, headers={"x-api-key": KEY}, timeout=120) as http:
 
