@@ -1,39 +1,61 @@
-"""Pages per second: fieldwise's parse_document next to raw pypdfium2 text extraction.
+"""B3: pages per second of fieldwise's parser, in-process and over HTTP, against raw pypdfium2.
 
-Usage: python benchmarks/parse.py [--repeat N]
+Usage: python benchmarks/parse.py [--json] [--repeat 5] [--skip-http]
 
-Same files for both: the ZUGFeRD development PDFs and the text-layer PDFs of
-datasets/invoices (scans are left out: the raw library cannot read them at all). The raw
-baseline is what a user would write: open, ``get_textpage().get_text_range()`` per page. Ours also
-builds word and line boxes, reading order and Markdown. Prints one line with both rates and the
-ratio (ours / raw).
+Same files on every side: the ZUGFeRD development PDFs (when ``/work/shared/datasets`` is
+there) and the text-layer PDFs of datasets/invoices (scans are left out: the raw library cannot
+read them). The raw baseline is what a user would write: open, ``get_textpage()`` and
+``get_text_range()`` per page. Ours also builds word and line boxes, reading order and
+Markdown.
+
+- ``B3 parse in-process``: ``parse_document`` over every file vs the raw loop, interleaved
+  repeats (median, min, max); beside it the whole-process figure (a fresh interpreter that
+  imports the library and parses every file once, each side), the growth exponent over 1×,
+  10× and 100× a small batch of documents, and peak RSS.
+- ``B3 parse HTTP``: ``POST /parse/file`` (Markdown, the default) to ``fieldwise serve`` in
+  its own process, one request at a time, every upload with distinct bytes (a PDF comment after
+  ``%%EOF``) so the parse cache never answers; vs the raw loop in-process, as in the issue.
+  Peak RSS is the server's.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+import tempfile
 import time
+import uuid
 from pathlib import Path
 
-import pypdfium2 as pdfium
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fieldwise.service.engines.parsing import parse_document
+from _timing import (
+    cold,
+    emit,
+    exponent,
+    interleave,
+    load_average,
+    peak_rss_mb,
+    python,
+    spread,
+    vm_hwm_mb,
+)
+from load import KEY, _serve  # fieldwise serve in its own process, as deployed
 
 ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
 
 
-def _files() -> list[bytes]:
+def _paths() -> list[Path]:
     paths = sorted(ZUGFERD.glob("*.pdf")) if ZUGFERD.is_dir() else []
-    meta = INVOICES / "generator.json"
-    if meta.is_file():
-        docs = json.loads(meta.read_text())["documents"]
-        paths += [INVOICES / d["file"] for d in docs if not d["scanned"]]
-    return [p.read_bytes() for p in paths]
+    docs = json.loads((INVOICES / "generator.json").read_text())["documents"]
+    return paths + [INVOICES / d["file"] for d in docs if not d["scanned"]]
 
 
 def _raw(data: bytes) -> int:
+    import pypdfium2 as pdfium
+
     document = pdfium.PdfDocument(data)
     pages = len(document)
     for index in range(pages):
@@ -47,28 +69,137 @@ def _raw(data: bytes) -> int:
 
 
 def _ours(data: bytes) -> int:
+    from fieldwise.service.engines.parsing import parse_document
+
     doc = parse_document(data, ocr=False)
     assert doc.markdown is not None
     return len(doc.pages)
 
 
-def main(argv: list[str]) -> int:
-    repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 3
-    files = _files()
-    rates = {}
-    for name, fn in (("raw", _raw), ("ours", _ours)):
-        best = float("inf")
-        pages = 0
-        for _ in range(repeat):
-            start = time.perf_counter()
-            pages = sum(fn(data) for data in files)
-            best = min(best, time.perf_counter() - start)
-        rates[name] = pages / best
-    print(
-        f"parse: {len(files)} PDFs, {pages} pages; pypdfium2 raw text {rates['raw']:.0f} pages/s; "
-        f"fieldwise parse_document {rates['ours']:.0f} pages/s; ratio ours/raw "
-        f"{rates['ours'] / rates['raw']:.2f}"
+def _child(side: str) -> int:
+    """One whole process: import, then parse every file once."""
+    fn = _ours if side == "ours" else _raw
+    for path in _paths():
+        fn(path.read_bytes())
+    return 0
+
+
+def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
+    _ours(files[0]), _raw(files[0])  # imports outside the timing; cold figures below
+    pages = sum(_raw(d) for d in files)
+    times = interleave(
+        {"raw": lambda: [_raw(d) for d in files], "ours": lambda: [_ours(d) for d in files]},
+        repeat,
     )
+    ours, raw = spread(times["ours"]), spread(times["raw"])
+    sizes = [4, 40, 400]
+    grow = []
+    for n in sizes:
+        batch = [files[i % len(files)] for i in range(n)]
+        start = time.perf_counter()
+        for d in batch:
+            _ours(d)
+        grow.append(time.perf_counter() - start)
+    colds: dict[str, list[float]] = {"raw": [], "ours": []}
+    cold_rss: dict[str, float] = {"raw": 0.0, "ours": 0.0}
+    for _ in range(3):  # interleaved whole processes
+        for side in ("raw", "ours"):
+            seconds, rss = cold([*python(), __file__, "--child", side])
+            colds[side].append(seconds)
+            cold_rss[side] = max(cold_rss[side], rss)
+    rate, raw_rate = pages / ours[1], pages / raw[1]
+    row: dict[str, object] = {
+        "row": "B3 parse in-process",
+        "fieldwise": round(rate, 1),
+        "alternative": round(raw_rate, 1),
+        "unit": "pages/s",
+        "ratio": round(rate / raw_rate, 2),
+        "goal": ">= 0.8x",
+        "met": rate / raw_rate >= 0.8,
+        "exponent": round(exponent(sizes, grow), 2),
+        "peak_rss_mb": round(peak_rss_mb()),
+        "fieldwise_s_min_med_max": [round(t, 3) for t in ours],
+        "alternative_s_min_med_max": [round(t, 3) for t in raw],
+        "whole_process_s": {
+            "fieldwise": round(spread(colds["ours"])[1], 2),
+            "alternative": round(spread(colds["raw"])[1], 2),
+        },
+        "whole_process_peak_rss_mb": {k: round(v) for k, v in cold_rss.items()},
+        "files": len(files),
+        "pages": pages,
+        "load_avg": round(load_average(), 2),
+    }
+    return row
+
+
+def _http(files: list[bytes], repeat: int) -> dict[str, object]:
+    import httpx
+
+    with tempfile.TemporaryDirectory() as work:
+        proc, base_url = _serve(Path(work) / "svc", workers=2)
+        try:
+            with httpx.Client(base_url=base_url, headers={"x-api-key": KEY}, timeout=120) as http:
+
+                def post(batch: list[bytes]) -> int:
+                    pages = 0
+                    for data in batch:
+                        unique = data + f"\n% {uuid.uuid4().hex}\n".encode()
+                        answer = http.post(
+                            "/parse/file", files={"file": ("doc.pdf", unique, "application/pdf")}
+                        )
+                        answer.raise_for_status()
+                        pages += answer.json()["page_count"]
+                    return pages
+
+                pages = post(files)  # warm: imports and first connections, not timed
+                times = interleave(
+                    {"raw": lambda: [_raw(d) for d in files], "http": lambda: post(files)},
+                    repeat,
+                )
+                sizes = [4, 40, 400]
+                grow = []
+                for n in sizes:
+                    start = time.perf_counter()
+                    post([files[i % len(files)] for i in range(n)])
+                    grow.append(time.perf_counter() - start)
+            peak = vm_hwm_mb(proc.pid) or 0.0
+        finally:
+            proc.kill()
+            proc.wait()
+    ours, raw = spread(times["http"]), spread(times["raw"])
+    rate, raw_rate = pages / ours[1], pages / raw[1]
+    return {
+        "row": "B3 parse over HTTP",
+        "fieldwise": round(rate, 1),
+        "alternative": round(raw_rate, 1),
+        "unit": "pages/s",
+        "ratio": round(rate / raw_rate, 2),
+        "goal": ">= 0.5x",
+        "met": rate / raw_rate >= 0.5,
+        "exponent": round(exponent(sizes, grow), 2),
+        "peak_rss_mb": round(peak),
+        "fieldwise_s_min_med_max": [round(t, 3) for t in ours],
+        "alternative_s_min_med_max": [round(t, 3) for t in raw],
+        "files": len(files),
+        "pages": pages,
+        "load_avg": round(load_average(), 2),
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--child", choices=("ours", "raw"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return _child(args.child)
+    files = [p.read_bytes() for p in _paths()]
+    row = _in_process(files, args.repeat)
+    emit(row, args.json)
+    if not args.skip_http:
+        emit(_http(files, args.repeat), args.json)
     return 0
 
 

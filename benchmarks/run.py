@@ -1,134 +1,198 @@
-"""Runs per second: ``fieldwise.runner`` next to a naive sequential loop over the same API.
+"""B2: processor runs per second, 500 documents × 2 versions, cold parse cache.
 
-Usage: python benchmarks/run.py [--concurrency N] [--workers N]
+Usage: python benchmarks/run.py [--json] [--documents 500] [--repeat 3]
 
-Starts the local service in a thread (python engines allowed), syncs datasets/invoices into
-it, and measures two engines: a trivial python engine that returns a constant (what is left is
-the harness and the service's own overhead) and the real rules engine with the dataset's
-baseline config. For each engine, one warm-up pass fills the service's parse cache, then the
-naive loop (create a run, poll it every 50 ms, read its output, next document) and
-``run_versions`` (bounded concurrency, polling with backoff, records fsynced per pair, no run
-cache) each run every document once; a second ``run_versions`` shows the run cache. Prints one
-line with the figures side by side and the ratios.
+The documents: ``fieldwise datasets generate invoices`` with no scans (OCR would measure
+Tesseract), the two versions the bundled dataset ships (``datasets/invoices/processor``).
+
+- fieldwise, in-process: a fresh local service in a thread (its default workers) per repeat,
+  so the parse cache is cold; the set is synced and the processor and versions created before
+  the clock starts; then ``run_versions`` (the CLI's default concurrency, polling with
+  backoff, no run cache) runs every (document, version) pair.
+- fieldwise, whole process: ``fieldwise run`` in a folder whose embedded service holds the set
+  and the processor but has parsed nothing; timed from exec to exit.
+- the alternative, in-process: ``parse_document`` once per document and the rules engine's
+  ``extract`` once per version, in a loop, on one core — what a script without the service
+  does with the same documents and configs.
+
+Repeats are interleaved (service, loop, service, loop, …); the row gives the median runs/s
+with min and max, the ratio (service / loop), the growth exponent over 1 %, 10 % and 100 % of
+the documents (service, in-process) and peak RSS.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from fieldwise._config import ClientSettings, ServiceSettings
-from fieldwise._connection import ServiceConnection
-from fieldwise.client import Client, ops
-from fieldwise.datasets import load_dataset
-from fieldwise.runner import run_versions
-from fieldwise.service import create_app, start_in_thread
-from fieldwise.sync import sync_dataset
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-DATASET = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
-TERMINAL = ("succeeded", "failed", "canceled")
+from _timing import cold, emit, exponent, load_average, peak_rss_mb, spread
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = [ROOT / "datasets" / "invoices" / "processor" / f"v{n}.json" for n in (1, 2)]
 
 
-def constant(doc: Any) -> dict[str, Any]:
-    """The trivial engine (entrypoint ``__main__:constant``: this script, in the service)."""
-    return {"value": {"kind": "invoice"}, "metadata": {}}
+def _generate(out: Path, count: int) -> Path:
+    command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "datasets"]
+    command += ["generate", "invoices", "--count", str(count), "--seed", "7"]
+    command += ["--scanned-share", "0", "--out", str(out)]
+    subprocess.run(
+        command,
+        check=True,
+        capture_output=True,
+    )
+    return out
 
 
-def _naive(client: Client, processor_id: str, version_id: str, file_ids: list[str]) -> float:
+def _prepare(data_dir: Path, dataset: Path, work: Path) -> tuple[Any, str, list[str]]:
+    """A fresh service in a thread holding the set, a processor and its two versions."""
+    from fieldwise._config import ServiceSettings
+    from fieldwise.client import Client
+    from fieldwise.datasets import load_dataset
+    from fieldwise.service import create_app, start_in_thread
+    from fieldwise.sync import sync_dataset
+
+    settings = ServiceSettings(data_dir=data_dir, api_keys=("fw_bench_key_0123456789",))
+    service = start_in_thread(settings, app=create_app(settings, announce=lambda _m: None))
+    with Client(service.base_url, service.api_key) as client:
+        sync_dataset(
+            client, load_dataset(dataset), state_dir=work / "sync", service_identity="bench"
+        )
+        processor = client.create_processor("bench")
+        versions = [
+            client.create_version(processor.id, json.loads(c.read_text())).id for c in CONFIGS
+        ]
+    return service, processor.id, versions
+
+
+def _service_seconds(dataset: Path, work: Path) -> float:
+    from fieldwise._config import ClientSettings
+    from fieldwise._connection import ServiceConnection
+    from fieldwise.runner import run_versions
+
+    service, processor_id, versions = _prepare(work / "svc", dataset, work)
+    try:
+        connection = ServiceConnection(
+            service.base_url, service.api_key, ClientSettings(), identity=service.base_url
+        )
+        start = time.perf_counter()
+        result = run_versions(
+            connection,
+            eval_set=_name(dataset),
+            processor_id=processor_id,
+            versions=versions,
+            results_dir=work / "results",
+            cache_path=work / "cache.sqlite",
+            use_cache=False,
+        )
+        elapsed = time.perf_counter() - start
+    finally:
+        service.stop()
+    assert result.complete, result.summary()
+    assert result.failed == 0, result.summary()
+    return elapsed
+
+
+def _loop_seconds(dataset: Path) -> float:
+    from fieldwise.datasets import load_dataset
+    from fieldwise.service.engines.extraction import extract, validate_config
+    from fieldwise.service.engines.parsing import parse_document
+
+    configs = [validate_config(json.loads(c.read_text())) for c in CONFIGS]
+    paths = [item.path for item in load_dataset(dataset).items]
     start = time.perf_counter()
-    for file_id in file_ids:
-        run = client.call(ops.create_run(processor_id, file_id, version_id=version_id))
-        while run.status not in TERMINAL:
-            time.sleep(0.05)
-            run = client.call(ops.get_run(processor_id, run.id))
-        assert run.status == "succeeded", run.failure_message
-        assert run.output is not None
+    for path in paths:
+        doc = parse_document(path.read_bytes(), filename=path.name)
+        for config in configs:
+            extract(doc, config)
     return time.perf_counter() - start
 
 
-def _runner(
-    connection: ServiceConnection, work: Path, processor_id: str, version_id: str, **kw: Any
-) -> tuple[float, int]:
-    start = time.perf_counter()
-    result = run_versions(
-        connection,
-        eval_set="invoices",
-        processor_id=processor_id,
-        versions=[version_id],
-        results_dir=work / "results",
-        cache_path=work / "cache" / "runs.sqlite",
-        **kw,
-    )
-    assert result.complete, result.summary()
-    assert result.failed == 0, result.summary()
-    return time.perf_counter() - start, result.new_runs
+def _name(dataset: Path) -> str:
+    from fieldwise.datasets import load_dataset
+
+    return load_dataset(dataset).name
+
+
+def _whole_process(dataset: Path, work: Path) -> tuple[float, float]:
+    from fieldwise.client import Client
+    from fieldwise.datasets import load_dataset
+    from fieldwise.service.server import embedded_settings, start_in_thread
+    from fieldwise.sync import sync_dataset
+
+    # the embedded service of that folder, prepared in a thread here and stopped again
+    data_dir = work / ".fieldwise" / "service"
+    service = start_in_thread(embedded_settings(data_dir))
+    try:
+        with Client(service.base_url, service.api_key) as client:
+            sync_dataset(
+                client,
+                load_dataset(dataset),
+                state_dir=work / ".fieldwise",
+                service_identity=f"local:{data_dir.resolve()}",
+            )
+            processor = client.create_processor("bench")
+            versions = [
+                client.create_version(processor.id, json.loads(c.read_text())).id for c in CONFIGS
+            ]
+    finally:
+        service.stop()
+    command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "run"]
+    command += ["--eval-set", _name(dataset), "--processor", processor.id, "--no-cache", "-q"]
+    for version in versions:
+        command += ["--version", version]
+    return cold(command, cwd=work)
 
 
 def main(argv: list[str]) -> int:
-    concurrency = int(argv[argv.index("--concurrency") + 1]) if "--concurrency" in argv else 8
-    workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 2
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    parser.add_argument("--documents", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        settings = ServiceSettings(
-            data_dir=work / "service",
-            api_keys=("fw_bench_key_0123456789",),
-            allow_python_engines=True,
-            workers=workers,
-        )
-        service = start_in_thread(settings, app=create_app(settings, announce=lambda _m: None))
-        try:
-            connection = ServiceConnection(
-                service.base_url, service.api_key, ClientSettings(), identity=service.base_url
-            )
-            with connection.client() as client:
-                dataset = load_dataset(DATASET)
-                sync_dataset(
-                    client, dataset, state_dir=work / "sync", service_identity=service.base_url
-                )
-                es = client.call(ops.list_evaluation_sets(name="invoices")).data[0]
-                file_ids = [i.file_id for i in client.list_items(es.id)]
-                processor = client.create_processor("bench")
-                shipped = dataset.processor.version("baseline") if dataset.processor else None
-                assert shipped is not None, "datasets/invoices ships no baseline config"
-                baseline = shipped.config
-                engines = {
-                    "trivial": {"engine": "python", "entrypoint": "__main__:constant"},
-                    "real": dict(baseline),
-                }
-                figures: dict[str, dict[str, float]] = {}
-                for name, config in engines.items():
-                    version = client.create_version(processor.id, config).id
-                    _runner(connection, work / f"warm-{name}", processor.id, version)
-                    naive = _naive(client, processor.id, version, file_ids)
-                    ours, runs = _runner(
-                        connection,
-                        work / f"ours-{name}",
-                        processor.id,
-                        version,
-                        concurrency=concurrency,
-                        use_cache=False,
-                    )
-                    cached, _ = _runner(connection, work / f"warm-{name}", processor.id, version)
-                    assert runs == len(file_ids)
-                    figures[name] = {
-                        "naive": len(file_ids) / naive,
-                        "ours": len(file_ids) / ours,
-                        "cached": len(file_ids) / cached,
-                    }
-        finally:
-            service.stop()
-    parts = [
-        f"{name} engine: naive loop {f['naive']:.1f} runs/s, runner {f['ours']:.1f} runs/s "
-        f"(x{f['ours'] / f['naive']:.1f}), cached re-run {f['cached']:.0f} pairs/s"
-        for name, f in figures.items()
-    ]
-    print(
-        f"run: {len(file_ids)} docs, concurrency {concurrency}, {workers} service workers; "
-        + "; ".join(parts)
-    )
+        root = Path(tmp)
+        full = _generate(root / "bench", args.documents)
+        runs = 2 * args.documents
+        service_s: list[float] = []
+        loop_s: list[float] = []
+        for k in range(args.repeat):  # interleaved
+            service_s.append(_service_seconds(full, root / f"svc{k}"))
+            loop_s.append(_loop_seconds(full))
+        sizes = sorted({max(2, args.documents // 100), max(2, args.documents // 10)})
+        grow = {}
+        for n in sizes:
+            grow[n] = _service_seconds(_generate(root / f"g{n}", n), root / f"grow{n}")
+        grow[args.documents] = spread(service_s)[1]
+        whole_s, whole_rss = _whole_process(full, root / "whole")
+    ours, loop = spread(service_s), spread(loop_s)
+    rate, loop_rate = runs / ours[1], runs / loop[1]
+    row = {
+        "row": "B2 runs/s",
+        "fieldwise": round(rate, 1),
+        "alternative": round(loop_rate, 1),
+        "unit": "runs/s",
+        "ratio": round(rate / loop_rate, 2),
+        "goal": ">= 0.8x",
+        "met": rate / loop_rate >= 0.8,
+        "exponent": round(exponent(list(grow), list(grow.values())), 2),
+        "peak_rss_mb": round(peak_rss_mb()),
+        "fieldwise_s_min_med_max": [round(t, 2) for t in ours],
+        "alternative_s_min_med_max": [round(t, 2) for t in loop],
+        "whole_process": {"seconds": round(whole_s, 2), "runs_per_s": round(runs / whole_s, 1)},
+        "whole_process_peak_rss_mb": round(whole_rss),
+        "documents": args.documents,
+        "runs": runs,
+        "load_avg": round(load_average(), 2),
+    }
+    emit(row, args.json)
     return 0
 
 

@@ -1,30 +1,37 @@
-"""Re-sync of an unchanged 10,000-document dataset: time and requests, against a naive sync.
+"""B4: re-sync of an unchanged 10,000-document dataset, as a user runs it: a whole CLI process.
 
-The naive alternative is what a quick script does: upload every document and create every item
-again on each run. It is timed on a subsample and scaled to the full dataset.
+Usage: python benchmarks/sync.py [--json] [--documents 10000] [--repeat 5] [--naive]
 
-    .venv/bin/python benchmarks/sync.py [--documents 10000] [--naive-sample 500]
+In a scratch working directory: ``fieldwise sync DATASET --json -q`` once (the first sync,
+embedded service, the CLI's own concurrency), then ``--repeat`` more whole processes on the
+unchanged dataset, each timed from exec to exit (interpreter start, imports, the embedded
+service if started, listing, planning). Every re-sync must report 0 uploads and nothing to
+create, update, replace or delete, and must write nothing: the service's database tables
+(evaluation sets, items, files) and its blob folder are fingerprinted before and after.
+Beside it, the in-process figure (``sync_dataset`` against a service already running in a
+thread, same concurrency as the CLI) and the growth exponent over 1 %, 10 % and 100 % of the
+documents (whole processes). ``--naive`` also times what a quick script does instead — upload
+every document and create every item again, at the full size (slow: minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.faults.RequestLog
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tests.faults import RequestLog
+from _timing import cold, emit, exponent, load_average, spread
 
-from fieldwise._config import ServiceSettings
-from fieldwise.client import Client, ops
-from fieldwise.datasets import load_dataset
-from fieldwise.service import create_app, start_in_thread
-from fieldwise.sync import sync_dataset
+GOAL_S = 1.5
 
 
 def make_dataset(root: Path, count: int) -> Path:
@@ -50,54 +57,147 @@ def make_dataset(root: Path, count: int) -> Path:
     return root
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--documents", type=int, default=10_000)
-    parser.add_argument("--naive-sample", type=int, default=500)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        root = make_dataset(work / "bench", args.documents)
-        settings = ServiceSettings(data_dir=work / "svc", api_keys=("k",))
-        log = RequestLog(create_app(settings))
-        with start_in_thread(settings, app=log) as svc, Client(svc.base_url, "k") as client:
+def _cli() -> list[str]:
+    return [sys.executable, "-c", "from fieldwise.cli import main; main()"]
 
-            def run_sync() -> tuple[float, Any]:
-                started = time.perf_counter()
-                result = sync_dataset(
-                    client,
-                    load_dataset(root),
-                    state_dir=work / ".fw",
-                    service_identity=svc.base_url,
-                    concurrency=8,
-                )
-                return time.perf_counter() - started, result
 
-            first_s, _ = run_sync()
-            first_requests = len(log.requests)
-            log.clear()
-            again_s, again = run_sync()
-            again_requests, again_writes = len(log.requests), len(log.writes())
-            assert again.plan.counts()["unchanged"] == args.documents
-
-            dataset = load_dataset(root)
-            naive_set = client.call(ops.create_evaluation_set("naive")).id
-            sample = dataset.items[: args.naive_sample]
-            log.clear()
-            started = time.perf_counter()
-            for item in sample:
-                uploaded = client.upload_file(item.path.read_bytes(), filename=item.path.name)
-                client.call(ops.create_item(naive_set, uploaded.id, item.ground_truth))
-            naive_s = (time.perf_counter() - started) * args.documents / len(sample)
-            naive_requests = len(log.requests) * args.documents // len(sample)
-    print(
-        f"sync of {args.documents} documents: first {first_s:.1f} s ({first_requests} requests); "
-        f"unchanged re-sync {again_s:.2f} s, {again_requests} requests, {again_writes} writes; "
-        f"naive re-upload {naive_s:.1f} s, {naive_requests} requests (scaled from "
-        f"{args.naive_sample}); re-sync is {naive_s / again_s:.0f}x faster with "
-        f"{naive_requests / max(again_requests, 1):.0f}x fewer requests"
+def _sync_once(work: Path, dataset: Path) -> dict[str, Any]:
+    out = subprocess.run(
+        [*_cli(), "sync", str(dataset), "--json", "-q"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
     )
+    if out.returncode != 0:
+        raise SystemExit(f"fieldwise sync failed: {out.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def _fingerprint(work: Path) -> str:
+    """A digest of what a sync could write: the set, item and file rows and the blob names."""
+    data_dir = work / ".fieldwise" / "service"
+    digest = hashlib.sha256()
+    with sqlite3.connect(f"file:{data_dir / 'fieldwise.db'}?mode=ro", uri=True) as db:
+        for table in ("evaluation_sets", "evaluation_items", "files"):
+            for row in db.execute(f"SELECT * FROM {table} ORDER BY id"):
+                digest.update(repr(row).encode())
+    for path in sorted((data_dir / "blobs").rglob("*")):
+        digest.update(path.name.encode())
+    return digest.hexdigest()
+
+
+def _counts(result: dict[str, Any]) -> dict[str, int]:
+    counts = result["counts"]
+    return {k: int(counts[k]) for k in ("create", "update", "replace", "delete", "upload")}
+
+
+def _resync_seconds(work: Path, dataset: Path, repeat: int) -> tuple[list[float], float, int]:
+    before = _fingerprint(work)
+    seconds: list[float] = []
+    peak = 0.0
+    for _ in range(repeat):
+        elapsed, rss = cold([*_cli(), "sync", str(dataset), "-q"], cwd=work)
+        seconds.append(elapsed)
+        peak = max(peak, rss)
+    result = _sync_once(work, dataset)
+    counts = _counts(result)
+    assert not any(counts.values()), f"an unchanged re-sync planned writes: {counts}"
+    writes = 0 if _fingerprint(work) == before else 1
+    return seconds, peak, writes
+
+
+def _in_process(work: Path, dataset: Path, repeat: int) -> list[float]:
+    from fieldwise._config import ServiceSettings
+    from fieldwise.client import Client
+    from fieldwise.datasets import load_dataset
+    from fieldwise.service import create_app, start_in_thread
+    from fieldwise.sync import sync_dataset
+
+    settings = ServiceSettings(data_dir=work / "svc", api_keys=("k",))
+    seconds = []
+    with (
+        start_in_thread(settings, app=create_app(settings)) as svc,
+        Client(svc.base_url, "k") as client,
+    ):
+        for attempt in range(repeat + 1):
+            start = time.perf_counter()
+            sync_dataset(
+                client, load_dataset(dataset), state_dir=work / ".fw", service_identity="bench"
+            )
+            if attempt:  # the first one is the initial sync
+                seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def _naive(work: Path, dataset: Path) -> float:
+    from fieldwise._config import ServiceSettings
+    from fieldwise.client import Client, ops
+    from fieldwise.datasets import load_dataset
+    from fieldwise.service import create_app, start_in_thread
+
+    settings = ServiceSettings(data_dir=work / "naive", api_keys=("k",))
+    with (
+        start_in_thread(settings, app=create_app(settings)) as svc,
+        Client(svc.base_url, "k") as client,
+    ):
+        loaded = load_dataset(dataset)
+        target = client.call(ops.create_evaluation_set("naive")).id
+        start = time.perf_counter()
+        for item in loaded.items:
+            uploaded = client.upload_file(item.path.read_bytes(), filename=item.path.name)
+            client.call(ops.create_item(target, uploaded.id, item.ground_truth))
+        return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    parser.add_argument("--documents", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--naive", action="store_true", help="also time the naive re-upload")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        sizes = sorted({max(1, args.documents // 100), max(1, args.documents // 10)})
+        grow: dict[int, float] = {}
+        for n in [*sizes, args.documents]:
+            work = root / f"w{n}"
+            work.mkdir()
+            dataset = make_dataset(root / f"d{n}", n)
+            _sync_once(work, dataset)
+            repeat = args.repeat if n == args.documents else 3
+            seconds, peak, writes = _resync_seconds(work, dataset, repeat)
+            grow[n] = spread(seconds)[1]
+        full = root / f"d{args.documents}"
+        in_process = spread(_in_process(root / "inproc", full, 3))
+        naive = _naive(root, full) if args.naive else None
+    low, median, high = spread(seconds)
+    row = {
+        "row": "B4 re-sync 10k",
+        "fieldwise": round(median, 2),
+        "alternative": round(naive, 1) if naive is not None else None,
+        "unit": "s",
+        "ratio": round(median / naive, 3) if naive is not None else None,
+        "goal": f"<= {GOAL_S} s, 0 uploads, 0 writes",
+        "met": median <= GOAL_S and writes == 0,
+        "exponent": round(exponent(list(grow), list(grow.values())), 2),
+        "peak_rss_mb": round(peak),
+        "fieldwise_s_min_med_max": [round(low, 2), round(median, 2), round(high, 2)],
+        "in_process_s_min_med_max": [round(t, 2) for t in in_process],
+        "uploads": 0,
+        "writes": writes,
+        "documents": args.documents,
+        "whole_process_s_by_size": {str(k): round(v, 2) for k, v in grow.items()},
+        "alternative_is": "naive re-upload of every document, full size"
+        if naive is not None
+        else "none (pass --naive)",
+        "load_avg": round(load_average(), 2),
+    }
+    emit(row, args.json)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main(sys.argv[1:]))

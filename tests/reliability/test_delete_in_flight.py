@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.resources.parse import cache as parse_cache
 from fieldwise.service.resources.parse import lifecycle as parse_lifecycle
 from tests.reliability.backends import Api, api, pg_url, unique
@@ -53,16 +54,24 @@ def test_deleting_the_input_file_during_a_processor_run_leaves_no_output(
 
 @pytest.fixture
 def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
-    """Parsing waits (in this process's workers) until released; ``finished`` is set once a
-    parse run's whole execution (storing or dropping its outputs) has returned."""
+    """Parsing waits (in this process's job threads, before any worker process) until
+    released; ``finished`` is set once a parse run's whole execution (storing or dropping its
+    outputs) has returned."""
     held = _Held()
     real_parse = parse_cache.parse_document
+    real_pool_parse = EnginePool.parse
     real_execute = parse_lifecycle.execute_parse
 
     def parse(*args: Any, **kwargs: Any) -> Any:
         held.started.set()
         assert held.release.wait(_BOUND)
         return real_parse(*args, **kwargs)
+
+    def pool_parse(self: EnginePool, *args: Any, **kwargs: Any) -> Any:
+        # the service's job thread hands parsing to worker processes: hold it here, before
+        held.started.set()
+        assert held.release.wait(_BOUND)
+        return real_pool_parse(self, *args, **kwargs)
 
     def execute(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -71,6 +80,7 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
             held.finished.set()
 
     monkeypatch.setattr(parse_cache, "parse_document", parse)
+    monkeypatch.setattr(EnginePool, "parse", pool_parse)
     monkeypatch.setattr(parse_lifecycle, "execute_parse", execute)
     yield held
     held.release.set()

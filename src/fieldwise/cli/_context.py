@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from fieldwise._config import ClientSettings
-from fieldwise._connection import ServiceConnection, connect
-from fieldwise.client import Client
+
+if TYPE_CHECKING:  # both load on first use: a command may finish without the service
+    from fieldwise._connection import ServiceConnection
+    from fieldwise.client import Client
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,6 +28,8 @@ class CliContext:
     def connection(self) -> ServiceConnection:
         """The service connection, starting the embedded service the first time it is needed."""
         if self._connection is None:
+            from fieldwise._connection import connect
+
             self._connection = connect(self.settings, data_dir=self.data_dir)
         return self._connection
 

@@ -11,12 +11,17 @@ dataset never imports the PDF libraries).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from fieldwise._lazy import lazy_names
 from fieldwise.datasets._hashing import HashCache, file_sha256, ground_truth_hash
-from fieldwise.datasets._infer import FieldGuess
-from fieldwise.datasets._init import InitResult, init_dataset
 from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES
+
+if TYPE_CHECKING:
+    from fieldwise.datasets._infer import FieldGuess
+    from fieldwise.datasets._init import InitResult, init_dataset
 
 __all__ = [
     "DATE_ORDERS",
@@ -34,3 +39,14 @@ __all__ = [
     "list_documents",
     "load_dataset",
 ]
+
+# ``datasets init`` guesses types with the comparators' parsers, which import pandas: loaded
+# on first use, so loading a dataset (every sync) does not pay for it.
+_LAZY = {
+    "FieldGuess": "fieldwise.datasets._infer",
+    "InitResult": "fieldwise.datasets._init",
+    "init_dataset": "fieldwise.datasets._init",
+}
+
+
+__getattr__ = lazy_names(__name__, _LAZY)

@@ -157,6 +157,8 @@ def _position(problem: str) -> tuple[str, int]:
 
 
 def _normal_file(entry: RawEntry, root: Path, on_disk: set[str], problems: list[str]) -> str | None:
+    if entry.file in on_disk:  # as list_documents wrote it: relative, POSIX, inside the folder
+        return entry.file
     relative = PurePosixPath(entry.file.replace("\\", "/"))
     if relative.is_absolute() or ".." in relative.parts or not relative.parts:
         problems.append(

@@ -16,9 +16,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from fieldwise.datasets._truth import RawEntry, convert_cell, nest
 
 __all__ = ["PARQUET_FILE", "read_parquet"]
@@ -31,6 +28,9 @@ def read_parquet(
     path: Path, name: str, fields: dict[str, dict[str, Any]], problems: list[str]
 ) -> list[RawEntry]:
     """Entries of the Parquet file at ``path`` (``name``: how problems name it)."""
+    import pyarrow as pa  # here: loading a dataset without Parquet truth never imports Arrow
+    import pyarrow.parquet as pq
+
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as exc:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldwise.compare._normalize import parse_bool
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [
@@ -211,6 +210,9 @@ def convert_cell(cell: str, kind: Any) -> Any:
     if kind in ("string", "text", "enum", "date"):
         return cell
     if kind == "boolean":
+        # the comparators' package imports pandas: only boolean cells of CSV truth pay for it
+        from fieldwise.compare._normalize import parse_bool
+
         truth = parse_bool(cell)  # the comparator's reading: yes/no, ja/nein, oui/non, x, 1/0
         if isinstance(truth, bool):
             return truth

@@ -16,6 +16,7 @@ from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock, SystemClock
 from fieldwise.service.console.routes import install_console
 from fieldwise.service.console.sessions import console_sessions
+from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.events.outbox import events
 from fieldwise.service.events.webhooks.dispatcher import webhook_worker
 from fieldwise.service.events.webhooks.tables import WEBHOOK_TABLES
@@ -113,11 +114,12 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 def run_workers(state: ServiceState) -> WorkerPool:
     """The pool of processor-run, parse-run and workflow-step jobs (one parse cache for both)."""
-    cache = ParseCache(state)
+    pool = EnginePool(state.settings.workers)  # parse and extract on every core
+    cache = ParseCache(state, pool)
     return WorkerPool(
         state,
         {
-            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache, ModelCache(state.blobs)),
+            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache, ModelCache(state.blobs), pool),
             parse_runs_lifecycle.JOB_KIND: parse_runs_lifecycle.ParseRunHandler(cache),
             runs_lifecycle.WORKFLOW_STEP: WorkflowStepHandler(),
         },

@@ -2,5 +2,6 @@
 
 from fieldwise.sync._apply import SyncResult, sync_dataset
 from fieldwise.sync._state import SyncState
+from fieldwise.sync._unchanged import LocalView, record_sync, unchanged_sync
 
-__all__ = ["SyncResult", "SyncState", "sync_dataset"]
+__all__ = ["LocalView", "SyncResult", "SyncState", "record_sync", "sync_dataset", "unchanged_sync"]

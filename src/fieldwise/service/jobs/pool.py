@@ -126,6 +126,10 @@ class WorkerPool:
         for thread in self._threads:
             thread.join(timeout=30)
         self._threads.clear()
+        for handler in self.handlers.values():
+            close = getattr(handler, "close", None)
+            if close is not None:  # a handler owning worker processes stops them
+                close()
 
     def run_one(self) -> bool:
         """Claim and run one job; False when none was queued."""

@@ -23,9 +23,13 @@ __all__ = ["grid_line", "group_lines", "split_cells"]
 def make_line(words: Sequence[Word]) -> Line:
     """A line from words already on one row (sorted left to right here)."""
     ordered = sorted(words, key=lambda w: w.box.x0)
-    box = ordered[0].box
-    for w in ordered[1:]:
-        box = box.union(w.box)
+    boxes = [w.box for w in ordered]
+    box = Box(
+        min(b.x0 for b in boxes),
+        min(b.y0 for b in boxes),
+        max(b.x1 for b in boxes),
+        max(b.y1 for b in boxes),
+    )
     return Line(words=tuple(ordered), box=box, text=" ".join(w.text for w in ordered))
 
 
@@ -37,17 +41,18 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     """
     rows: list[list[Word]] = []
     extents: list[tuple[float, float]] = []
-    for word in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
-        cy = word.box.cy
+    keyed = sorted(((w.box.cy, w.box.x0, i, w) for i, w in enumerate(words)))
+    for cy, _x0, _i, word in keyed:
+        box = word.box
         for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
             top, bottom = extents[i]
             if top <= cy <= bottom:
                 rows[i].append(word)
-                extents[i] = (min(top, word.box.y0), max(bottom, word.box.y1))
+                extents[i] = (min(top, box.y0), max(bottom, box.y1))
                 break
         else:
             rows.append([word])
-            extents.append((word.box.y0, word.box.y1))
+            extents.append((box.y0, box.y1))
     lines = [make_line(row) for row in rows if row]
     return tuple(sorted(lines, key=lambda line: (line.box.y0, line.box.x0)))
 

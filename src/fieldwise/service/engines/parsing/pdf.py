@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from fieldwise._pdfium import PDFIUM_LOCK
@@ -16,9 +15,9 @@ from fieldwise.service.engines.parsing.errors import (
 )
 from fieldwise.service.engines.parsing.layout import group_lines
 from fieldwise.service.engines.parsing.limits import ParseLimits
-from fieldwise.service.engines.parsing.model import Box, Page, Word
+from fieldwise.service.engines.parsing.model import Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
-from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
+from fieldwise.service.engines.parsing.pdf_words import text_words
 
 __all__ = ["parse_pdf"]
 
@@ -35,58 +34,10 @@ def _open(data: bytes) -> pdfium.PdfDocument:
         raise CorruptDocument(f"the PDF is corrupt or truncated ({exc})") from exc
 
 
-def _surrogate(raw: object, code: int, i: int, count: int) -> tuple[str, bool]:
-    """Char ``i`` (a UTF-16 surrogate ``code``) as a whole code point, and whether it took
-    char ``i + 1`` too.
-
-    PDFium reports one UTF-16 unit per char index: a glyph mapped to an emoji arrives as a high
-    and a low surrogate at two indices, which are joined here; a lone half becomes U+FFFD.
-    """
-    if 0xD800 <= code <= 0xDBFF and i + 1 < count:
-        joined = join_utf16(code, pdfium_c.FPDFText_GetUnicode(raw, i + 1))
-        if joined is not None:
-            return joined, True
-    return REPLACEMENT, False
-
-
 def _text_words(page: pdfium.PdfPage, height: float) -> list[Word]:
     textpage = page.get_textpage()
     try:
-        raw = textpage.raw
-        words: list[Word] = []
-        chars: list[str] = []
-        box: Box | None = None
-        count = pdfium_c.FPDFText_CountChars(raw)
-        skip = -1
-        for i in range(count):
-            if i == skip:
-                continue  # the low half of a surrogate pair read with its high half
-            code = pdfium_c.FPDFText_GetUnicode(raw, i)
-            if 0xD800 <= code <= 0xDFFF:
-                ch, pair = _surrogate(raw, code, i, count)
-                if pair:
-                    skip = i + 1
-            else:
-                ch = chr(code) if 0 < code < 0x110000 else " "
-            if ch.isspace() or ch == "\x00" or pdfium_c.FPDFText_IsGenerated(raw, i) == 1:
-                if chars and box is not None:
-                    words.append(Word("".join(chars), box))
-                chars, box = [], None
-                continue
-            left, bottom, right, top = textpage.get_charbox(i, loose=True)
-            char_box = Box(left, height - top, right, height - bottom)
-            if box is not None and (
-                abs(char_box.cy - box.cy) > box.height / 2
-                or char_box.x0 - box.x1 > char_box.height * 0.35
-                or char_box.x1 < box.x0
-            ):
-                words.append(Word("".join(chars), box))
-                chars, box = [], None
-            chars.append(ch)
-            box = char_box if box is None else box.union(char_box)
-        if chars and box is not None:
-            words.append(Word("".join(chars), box))
-        return words
+        return text_words(textpage, height)
     finally:
         textpage.close()
 

@@ -24,6 +24,7 @@ from fieldwise.service.engines.parsing import (
     Word,
     parse_document,
 )
+from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.ids import isoformat
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
@@ -100,8 +101,9 @@ def parse_limits(state: ServiceState) -> ParseLimits:
 class ParseCache:
     """Parsed documents by content hash; one parse at a time per content in this process."""
 
-    def __init__(self, state: ServiceState) -> None:
+    def __init__(self, state: ServiceState, pool: EnginePool | None = None) -> None:
         self.state = state
+        self.pool = pool  # parse on its worker processes, when given
         self._guard = threading.Lock()
         self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
 
@@ -117,16 +119,18 @@ class ParseCache:
             if cached is not None:
                 return cached
             data = self.state.blobs.read(input_file.sha256)
-            doc = parse_document(
+            parse = self.pool.parse if self.pool is not None else parse_document
+            doc = parse(
                 data,
                 filename=input_file.filename,
                 content_type=input_file.content_type,
                 limits=parse_limits(self.state),
             )
-            raw = document_to_json(doc)
-            self._store(key, raw, input_file.id)
-            # Always hand out the round-tripped form, so a cache hit and a miss extract alike.
-            return document_from_json(raw)
+            self._store(key, document_to_json(doc), input_file.id)
+            # The stored form reads back as this very document (full-precision floats, same
+            # nesting: tests/parsing/test_cache_form.py), so a hit and a miss extract alike
+            # without rebuilding every word from the JSON here.
+            return doc
 
     def _lookup(self, key: str) -> ParsedDocument | None:
         with self.state.engine.connect() as conn:

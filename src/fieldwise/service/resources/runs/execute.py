@@ -19,6 +19,7 @@ from fieldwise.service.engines.extraction import (
     validate_config,
 )
 from fieldwise.service.engines.parsing import ParseError
+from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
 from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
@@ -52,9 +53,17 @@ class _Failed(Exception):
 class ProcessorRunHandler:
     """The ``processor_run`` job kind; ``models`` holds the trained versions' loaded models."""
 
-    def __init__(self, cache: ParseCache, models: ModelCache) -> None:
+    def __init__(
+        self, cache: ParseCache, models: ModelCache, pool: EnginePool | None = None
+    ) -> None:
         self.cache = cache
         self.models = models
+        self.pool = pool  # rules configs are extracted on its worker processes, when given
+
+    def close(self) -> None:
+        """Stop the worker processes (the job pool stops)."""
+        if self.pool is not None:
+            self.pool.close()
 
     def run(self, state: ServiceState, job: Job) -> None:
         row = start_run(state.engine, state.clock, job)
@@ -85,6 +94,8 @@ class ProcessorRunHandler:
             doc = self.cache.get(input_file)
         except ParseError as exc:
             raise _Failed(exc.code, str(exc)) from None
+        except WorkerCrashed as exc:
+            raise _Failed("worker_crashed", str(exc)) from None
         self._check(state, row, job)
         if config_raw is None:
             return extract_key_values(doc, confidence_threshold=threshold)
@@ -97,18 +108,21 @@ class ProcessorRunHandler:
             return output
         try:
             config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
-            output = extract(
-                doc,
-                config,
-                confidence_threshold=threshold,
-                pattern_seconds=state.settings.max_pattern_seconds,
-            )
+            budget = state.settings.max_pattern_seconds
+            if self.pool is not None and config.engine != "python":
+                output = self.pool.extract(doc, config, threshold, pattern_seconds=budget)
+            else:  # python entrypoints run here, beside whatever state their module keeps
+                output = extract(
+                    doc, config, confidence_threshold=threshold, pattern_seconds=budget
+                )
         except ConfigError as exc:
             raise _Failed("invalid_config", str(exc)) from None
         except PatternTimeout as exc:
             raise _Failed("pattern_timeout", str(exc)) from None
         except ExtractionError as exc:
             raise _Failed("extraction_error", str(exc)) from None
+        except WorkerCrashed as exc:
+            raise _Failed("worker_crashed", str(exc)) from None
         self._check(state, row, job)
         return output
 

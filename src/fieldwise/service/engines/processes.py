@@ -1,0 +1,149 @@
+"""Parsing and extraction on worker processes, so every core works.
+
+The service's job workers are threads of one interpreter: parsing and the rules engine are
+pure Python, so two of them never ran at once. :class:`EnginePool` sends that work to
+``workers`` processes (``spawn``ed: children start from a clean interpreter, not a copy of a
+threaded one, and are the service's own children; each watches its parent and exits when the
+service is gone, even killed without a chance to stop them). The engines are pure functions
+of their inputs, so what crosses is plain data: the document's bytes, the parse limits, the
+parsed document and the config, each pickled.
+
+Memory stays bounded: at most ``workers`` documents are in the children at once (the job
+threads wait on their futures) and a child is replaced after ``TASKS_PER_CHILD`` tasks. When a
+child dies (killed, out of memory, a crash in a native library) every task in flight fails
+with :class:`BrokenProcessPool`; the pool is replaced and each of those tasks is tried once
+more in a process of its own, so only a document that kills a child twice fails, as
+:class:`WorkerCrashed`, and the others finish.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from fieldwise.service.engines.extraction import ExtractionConfig, extract
+from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
+
+__all__ = ["TASKS_PER_CHILD", "EnginePool", "WorkerCrashed"]
+
+TASKS_PER_CHILD = 500
+T = TypeVar("T")
+
+
+class WorkerCrashed(Exception):
+    """The worker process running the task died, on two pools in a row."""
+
+
+def _watch_parent() -> None:
+    """In a child: exit as soon as the process that started it is gone."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
+
+
+def _parse(
+    data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
+) -> ParsedDocument:
+    return parse_document(data, filename=filename, content_type=content_type, limits=limits)
+
+
+def _extract(
+    doc: ParsedDocument,
+    config: ExtractionConfig,
+    threshold: float | None,
+    pattern_seconds: float | None,
+) -> dict[str, Any]:
+    return extract(doc, config, confidence_threshold=threshold, pattern_seconds=pattern_seconds)
+
+
+class EnginePool:
+    """``workers`` processes running :func:`parse_document` and :func:`extract`; started on
+    first use, replaced when one dies, stopped by :meth:`close`."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def _current(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the engine pool is closed")
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_watch_parent,
+                    max_tasks_per_child=TASKS_PER_CHILD,
+                )
+            return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        executor = self._current()
+        try:
+            return executor.submit(fn, *args).result()
+        except BrokenProcessPool:
+            self._replace(executor)
+        # Every task in flight lost its process, not only the one that killed it: try this
+        # one again alone, in a process of its own, so a second death is surely its own.
+        alone = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent
+        )
+        try:
+            return alone.submit(fn, *args).result()
+        except BrokenProcessPool as exc:
+            raise WorkerCrashed(
+                "the worker process handling this document stopped unexpectedly, twice "
+                "(killed, out of memory, or a crash in a native library)"
+            ) from exc
+        finally:
+            alone.shutdown(wait=True, cancel_futures=True)
+
+    def parse(
+        self,
+        data: bytes,
+        *,
+        filename: str | None,
+        content_type: str | None,
+        limits: ParseLimits,
+    ) -> ParsedDocument:
+        """:func:`parse_document` in a worker process; raises its ParseError subclasses."""
+        return self._call(_parse, data, filename, content_type, limits)
+
+    def extract(
+        self,
+        doc: ParsedDocument,
+        config: ExtractionConfig,
+        threshold: float | None,
+        *,
+        pattern_seconds: float | None = None,
+    ) -> dict[str, Any]:
+        """:func:`extract` (a rules config) in a worker process; its patterns share
+        ``pattern_seconds`` there (a PatternTimeout comes back as itself)."""
+        return self._call(_extract, doc, config, threshold, pattern_seconds)
+
+    def close(self) -> None:
+        """Stop the processes (tasks in flight finish first)."""
+        with self._lock:
+            self._closed = True
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,76 @@
+"""Parsing and extraction run on worker processes; a dying worker fails only its own run.
+
+``EnginePool`` pickles each function by name, so the children run whatever
+``fieldwise.service.engines.processes._parse`` names at submit time: the tests point it at
+:func:`parse_or_die` below, which ends its process (``os._exit``) on a document carrying
+``POISON`` and parses anything else as usual.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fieldwise.client import Client, ops
+from fieldwise.service.engines import processes
+from fieldwise.service.engines.extraction import validate_config
+from fieldwise.service.engines.parsing import ParseLimits, parse_document
+from tests.runs.conftest import CONFIG, invoice, make_processor, wait_run
+
+POISON = b"KILL-THE-WORKER"
+
+
+def parse_or_die(
+    data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
+) -> Any:
+    """In a worker process: die on the poison document, else parse."""
+    if POISON in data:
+        os._exit(3)
+    return parse_document(data, filename=filename, content_type=content_type, limits=limits)
+
+
+def test_the_pool_parses_and_extracts_as_in_process() -> None:
+    pool = processes.EnginePool(2)
+    try:
+        data = invoice(7)
+        doc = pool.parse(data, filename="a.txt", content_type=None, limits=ParseLimits())
+        assert doc == parse_document(data, filename="a.txt")
+        config = validate_config(CONFIG)
+        from fieldwise.service.engines.extraction import extract
+
+        assert pool.extract(doc, config, 0.5) == extract(doc, config, confidence_threshold=0.5)
+    finally:
+        pool.close()
+
+
+def test_a_crashed_worker_is_replaced_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(processes, "_parse", parse_or_die)
+    pool = processes.EnginePool(1)
+    try:
+        with pytest.raises(processes.WorkerCrashed, match="stopped unexpectedly"):
+            pool.parse(POISON, filename="p.txt", content_type=None, limits=ParseLimits())
+        doc = pool.parse(invoice(3), filename="a.txt", content_type=None, limits=ParseLimits())
+        assert "INV-0003" in doc.text
+    finally:
+        pool.close()
+
+
+def test_a_run_whose_worker_dies_fails_and_the_others_succeed(
+    monkeypatch: pytest.MonkeyPatch, client: Client, upload: Callable[[bytes, str], str]
+) -> None:
+    monkeypatch.setattr(processes, "_parse", parse_or_die)
+    pid = make_processor(client)
+    poison = upload(b"Invoice No: INV-0666\n" + POISON + b"\n", "poison.txt")
+    good = [upload(invoice(n), f"{n}.txt") for n in (1, 2, 3)]
+    runs = [client.call(ops.create_run(pid, f)).id for f in (poison, *good)]
+    finished = [wait_run(client, pid, run_id, timeout=120) for run_id in runs]
+    assert finished[0].status == "failed"
+    assert finished[0].failure_reason == "worker_crashed"
+    for n, run in zip((1, 2, 3), finished[1:], strict=True):
+        assert run.status == "succeeded", run.failure_message
+        assert run.output["value"]["invoice_number"] == f"INV-{n:04d}"
+    again = client.call(ops.create_run(pid, good[0])).id
+    assert wait_run(client, pid, again, timeout=120).status == "succeeded"
