@@ -1,6 +1,6 @@
 """Line-item tables as columns of cells, and the generic features of each column.
 
-The rows come from the rule engine's table detector (:func:`find_table`, skipping
+The rows come from the rule engine's table detector (:func:`read_table`, skipping
 sub-lines): first with the field's own column labels, else with :data:`HEADER_WORDS`, a
 built-in vocabulary of line-item headers in the engine's languages. Each row's lines are
 split into cells at wide gaps, and each cell joins the header cell above it (overlap, else
@@ -26,8 +26,8 @@ from fieldwise.service.engines.extraction import (
     FieldSpec,
     parse_amount,
 )
-from fieldwise.service.engines.extraction.labels import find_labels, norm
-from fieldwise.service.engines.extraction.tables import Table, find_table
+from fieldwise.service.engines.extraction.labels import norm
+from fieldwise.service.engines.extraction.tables import Table, read_table
 from fieldwise.service.engines.parsing import Box, Line, ParsedDocument, Word, split_cells
 
 __all__ = ["GENERIC_FEATURES", "HEADER_WORDS", "Column", "LineTable", "column_features", "read"]
@@ -102,23 +102,9 @@ def _vocabulary_spec(name: str) -> FieldSpec:
 
 
 def _table(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Table | None:
-    stop_lines = {
-        (hit.page, hit.line)
-        for other in config.fields
-        if other.type != "array" and other.labels
-        for hit in find_labels(doc, other.labels, config.label_threshold)
-        if hit.start == 0
-    }
     # sub-lines ("Pos. 01 · article 34825" under a row) are no part of any cell
     for wanted in (replace(spec, sub_lines="skip"), _vocabulary_spec(spec.name)):
-        table = find_table(
-            doc,
-            wanted,
-            threshold=config.label_threshold,
-            date_order=config.date_order,
-            lenient_dates=config.lenient_dates,
-            stop_lines=stop_lines,
-        )
+        table = read_table(doc, wanted, config)
         if table is not None and table.rows:
             return table
     return None
