@@ -50,7 +50,7 @@ from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
-from fieldwise.service.engines.extraction.tables import find_table
+from fieldwise.service.engines.extraction.tables import read_table
 from fieldwise.service.engines.extraction.typed import parse_typed, validity
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 from fieldwise.service.engines.parsing import ParsedDocument
@@ -238,21 +238,7 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
 
 
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
-    stop_lines = {
-        (hit.page, hit.line)
-        for other in config.fields
-        if other.type != "array" and other.labels
-        for hit in find_labels(doc, other.labels, config.label_threshold)
-        if hit.start == 0
-    }
-    table = find_table(
-        doc,
-        spec,
-        threshold=config.label_threshold,
-        date_order=config.date_order,
-        lenient_dates=config.lenient_dates,
-        stop_lines=stop_lines,
-    )
+    table = read_table(doc, spec, config)
     if table is None or not table.rows:
         return
     rows: list[dict[str, Any]] = []

@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from fieldwise.service.engines.extraction.config import FieldSpec
+from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.typed import parse_typed, validity
 from fieldwise.service.engines.parsing import Box, Line, ParsedDocument, Word, split_cells
 
-__all__ = ["Row", "Table", "find_table"]
+__all__ = ["Row", "Table", "find_table", "read_table"]
 
 _MAX_GAP = 2.5  # line heights between rows before the table is considered over
 _SUB_LINE_HEIGHT = 0.85  # a continuation this much smaller than its row's text is a sub-line
@@ -193,3 +193,23 @@ def find_table(
         previous = line
     header_text = page.lines[line_index].text
     return Table(tuple(rows), header_score, page_index, header_text, len(spec.columns))
+
+
+def read_table(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Table | None:
+    """:func:`find_table` as a config reads it: the table ends at a line that starts with
+    another field's label."""
+    stop_lines = {
+        (hit.page, hit.line)
+        for other in config.fields
+        if other.type != "array" and other.labels
+        for hit in find_labels(doc, other.labels, config.label_threshold)
+        if hit.start == 0
+    }
+    return find_table(
+        doc,
+        spec,
+        threshold=config.label_threshold,
+        date_order=config.date_order,
+        lenient_dates=config.lenient_dates,
+        stop_lines=stop_lines,
+    )

@@ -3,7 +3,8 @@
 - :func:`train_model` ranks each field's candidate values (typed spans, text blocks, the rule
   engine's answer) with gradient-boosted trees over layout, format and context features, and
   returns the model as deterministic bytes (the same examples, fields and params give the
-  same blob);
+  same blob); array fields (line items) take the rows of the table detector, and a column
+  classifier assigns each column to an item property (see :mod:`.line_items`);
 - :func:`load_model` reads a blob without executing code (skops with a trusted-type list,
   behind a checksum) or raises :class:`ModelError`;
 - :func:`extract_with_model` returns the rule engine's output shape, each field's confidence

@@ -4,14 +4,15 @@ Per scalar field, a ranker (see :mod:`.ranker`) scores the field's candidates (s
 :mod:`.candidates`, :mod:`.features`); the best candidate is the value and its calibrated
 score the confidence. Fields without a ranker (no right candidate in the training data) and
 documents without candidates fall back to the rule engine, run with the same field specs;
-array fields (line items) are read by the rule engine's table reader.
+array fields (line items) are read by a column classifier (see :mod:`.line_items`), else by
+the rule engine's table reader.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from fieldwise.service.engines.extraction import (
 )
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.labels import find_labels
-from fieldwise.service.engines.extraction.output import Output, metadata_entry
+from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.parsing import ParsedDocument
 from fieldwise.service.engines.training.blob import check_json, dump_payload, load_payload
 from fieldwise.service.engines.training.candidates import (
@@ -42,6 +43,13 @@ from fieldwise.service.engines.training.features import (
     feature_matrix,
     inside_tokens,
     width,
+)
+from fieldwise.service.engines.training.line_items import (
+    LineModel,
+    line_payload,
+    load_line_models,
+    put_line_items,
+    train_line_models,
 )
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
@@ -87,6 +95,7 @@ class TrainedModel:
     params: TrainParams
     config: ExtractionConfig
     rankers: Mapping[str, FieldModel]
+    line_items: Mapping[str, LineModel] = field(default_factory=dict)
 
     @property
     def field_names(self) -> tuple[str, ...]:
@@ -253,7 +262,7 @@ def train_model(
     config = _config(fields, params)
     scalar = [s for s in config.fields if s.type != "array"]
     step = _Steps(
-        len(examples) + len(scalar) * (params.calibration_folds + 1), progress, should_stop
+        len(examples) + len(scalar) * (params.calibration_folds + 1) + 1, progress, should_stop
     )
     from threadpoolctl import threadpool_limits
 
@@ -267,12 +276,19 @@ def train_model(
         rankers = {
             spec.name: _train_field(prepared, truths, spec, config, params, step) for spec in scalar
         }
-    return _dump(fields, params, rankers)
+        step.check()
+        lines = train_line_models([(p.doc, p.config) for p in prepared], truths, config, params)
+        step()
+    return _dump(fields, params, rankers, lines)
 
 
 def _dump(
-    fields: Sequence[Mapping[str, Any]], params: TrainParams, rankers: Mapping[str, FieldModel]
+    fields: Sequence[Mapping[str, Any]],
+    params: TrainParams,
+    rankers: Mapping[str, FieldModel],
+    lines: Mapping[str, LineModel],
 ) -> bytes:
+    line_meta, line_classifiers = line_payload(lines)
     meta = {
         "fields": [dict(f) for f in fields],
         "params": params.to_mapping(),
@@ -287,12 +303,14 @@ def _dump(
             }
             for name, r in sorted(rankers.items())
         },
+        "line_items": line_meta,
     }
     classifiers = {n: r.classifier for n, r in sorted(rankers.items()) if r.classifier is not None}
     payload = {
         "format": MODEL_FORMAT,
         "meta": json.dumps(meta, sort_keys=True, ensure_ascii=False),
         "classifiers": classifiers,
+        "line_items": line_classifiers,
     }
     return dump_payload(payload)
 
@@ -327,26 +345,13 @@ def load_model(blob: bytes) -> TrainedModel:
             inside = tuple(str(t) for t in raw["inside"])
             strip = bool(raw["strip_spaces"])
             rankers[name] = FieldModel(classifier, vocab, calibration, strip, inside)
+        lines = load_line_models(meta.get("line_items"), payload.get("line_items"))
     except ModelError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ModelError(f"model blob: malformed model ({exc})") from exc
     fields = tuple(dict(f) for f in meta["fields"])
-    return TrainedModel(fields, params, config, rankers)
-
-
-def _copy_rule(out: Output, rule: dict[str, Any], name: str) -> None:
-    """An array field as the rule engine's table reader read it."""
-    value = lookup(rule["value"], name)
-    meta = rule["metadata"].get(name)
-    if value is None or meta is None:
-        return
-    out.put(name, value, meta["confidence"], meta["page"], meta["text"])
-    for path, entry in rule["metadata"].items():
-        if path.startswith(f"{name}."):
-            out.metadata[path] = metadata_entry(
-                entry["confidence"], entry["page"], entry["text"], out.threshold
-            )
+    return TrainedModel(fields, params, config, rankers, lines)
 
 
 def extract_with_model(
@@ -360,7 +365,8 @@ def extract_with_model(
     others = _scalar_names(model.config)
     for spec in model.config.fields:
         if spec.type == "array":
-            _copy_rule(out, prep.rule, spec.name)
+            lines = model.line_items.get(spec.name)
+            put_line_items(out, lines, document, spec, prep.config, prep.rule)
             continue
         ranker = model.rankers.get(spec.name)
         cands = _candidates(prep, spec, params.max_lines)
