@@ -68,6 +68,18 @@ def _fieldwise(args: list[str], cwd: Path) -> tuple[dict[str, Any], float, float
     return json.loads(done.stdout), wall, rss
 
 
+def print_tests(report: dict[str, Any]) -> None:
+    """Per field: each version's correct / support and the report's McNemar test."""
+    for row in report["fields"]:
+        base, cand = row["baseline"], row["candidate"]
+        print(
+            f"  {row['field']}: {base['correct']}/{row['support']} -> "
+            f"{cand['correct']}/{row['support']}, fixed {row['fixed']}, regressed "
+            f"{row['regressed']}, McNemar p {row['p_value']:.2g}, Holm p {row['p_holm']:.2g}, "
+            f"significant {row['significant']}"
+        )
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="training_cli.py", description=__doc__.split("\n")[0])
     parser.add_argument("set", nargs="?", default="sroie-dev", choices=REAL_SETS)
@@ -104,12 +116,7 @@ def main(argv: list[str]) -> int:
             f"[{version['field_accuracy_low']:.3f}, {version['field_accuracy_high']:.3f}]"
         )
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
-    for test in report.get("tests", []):
-        print(
-            f"  {test['field']}: delta {test['delta']:+.3f}, fixed {test['fixed']}, regressed "
-            f"{test['regressed']}, McNemar p {test['p_value']:.2g}, Holm p {test['p_holm']:.2g}, "
-            f"significant {test['significant']}"
-        )
+    print_tests(report)
     print(f"report: {report_dir}")
     return 0
 
