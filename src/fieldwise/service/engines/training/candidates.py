@@ -9,6 +9,7 @@ candidate too, so the ranker can never do worse than choose it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +21,16 @@ from fieldwise.service.engines.extraction.normalize import Parsed, parse_string
 from fieldwise.service.engines.extraction.typed import compiled, parse_typed
 from fieldwise.service.engines.parsing import Line, ParsedDocument, Word, split_cells
 
-__all__ = ["Cand", "base_candidates", "candidates", "is_free_text", "locate_lines"]
+__all__ = [
+    "Cand", "base_candidates", "candidates", "is_free_text", "locate_lines", "unglue_date",
+]  # fmt: skip
 
 _TYPED_WINDOW = 4  # words: "12 MAR 2018", "RM 29.30", "EUR 1.234,50"
 _PATTERN_WINDOW = 8  # words: an IBAN printed in groups of four
 _JUNK = " \t:#-–|;,"
+# OCR glues the time to the year ("25/Feb/201707:43") and reads a separator as a tilde
+# ("10~04-2018"): a year of four digits followed by more digits is cut after the year
+_GLUED_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?=\d)")
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,11 @@ def _read(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | None
         text, spec.type, date_order=order, pattern=pattern, values=spec.values,
         lenient_dates=lenient, percent=spec.percent,
     )  # fmt: skip
+
+
+def unglue_date(text: str) -> str:
+    """``text`` with a year cut from the digits OCR glued to it and tildes read as hyphens."""
+    return _GLUED_YEAR.sub(r"\1 ", text.replace("~", "-"))
 
 
 def _median(values: Sequence[float]) -> float:
@@ -112,6 +123,17 @@ def _typed(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> li
             for start, end in spans:
                 text = _text(line, start, end)
                 parsed = _read(text, spec, config)
+                if spec.type == "date" and (glued := unglue_date(text)) != text:
+                    repaired = _read(glued, spec, config)
+                    if repaired is not None and (parsed is None or repaired.value != parsed.value):
+                        # the repaired reading is one more candidate, not an exact one
+                        cand = _make(
+                            repaired.value, text, False, p, page.lines, li, li, (start, end),
+                            "word",
+                        )  # fmt: skip
+                        if repaired.value not in seen:
+                            seen[repaired.value] = len(out)
+                            out.append(cand)
                 if parsed is None:
                     continue
                 lines = page.lines

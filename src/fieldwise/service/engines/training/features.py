@@ -42,7 +42,8 @@ BASE_FEATURES = (
     "part_of_sum", "decimals", "date_rank", "date_rank_desc", "dates", "rule_has",
     "rule_equal", "rule_similar", "rule_conf", "abs_year", "ends_legal_form",
     "last_postcode", "prev_digits", "prev_phone", "prev_postcode", "prev_legal_form",
-    "next_digits", "next_phone", "next_postcode", "next_legal_form",
+    "next_digits", "next_phone", "next_postcode", "next_legal_form", "text_lines_above",
+    "legal_lines_above", "digit_lines_above",
 )  # fmt: skip
 
 
@@ -59,14 +60,30 @@ class DocInfo:
     median_height: float = 1.0
     font_ranks: dict[float, int] = field(default_factory=dict)
     pair_sums: set[int] = field(default_factory=set)
+    #: per page, per line: how many lines above it are text lines (letters, no digits), hold
+    #: a legal form, or are mostly digits (a letterhead's name comes before its numbers)
+    above: list[list[tuple[int, int, int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.above = [_lines_above([line.text for line in page.lines]) for page in self.doc.pages]
         heights = sorted(w.box.height for p in self.doc.pages for w in p.words)
         self.median_height = heights[len(heights) // 2] if heights else 1.0
         sizes = sorted({round(h / max(self.median_height, 1e-6), 1) for h in heights}, reverse=True)
         self.font_ranks = {size: i for i, size in enumerate(sizes)}
         cents = sorted({round(a * 100) for a in self.amounts if a > 0})[:80]
         self.pair_sums = {a + b for a, b in itertools.combinations(cents, 2)}
+
+
+def _lines_above(texts: Sequence[str]) -> list[tuple[int, int, int]]:
+    out, text_lines, legal, digit_lines = [], 0, 0, 0
+    for text in texts:
+        out.append((text_lines, legal, digit_lines))
+        letters = sum(c.isalpha() for c in text)
+        digits = sum(c.isdigit() for c in text)
+        text_lines += int(letters >= 3 and digits == 0)
+        legal += int(any(norm(x) in LEGAL_FORMS for x in text.split()))
+        digit_lines += int(digits > letters)
+    return out
 
 
 def _tokens(texts: Sequence[str]) -> set[str]:
@@ -124,12 +141,13 @@ def _neighbours(info: DocInfo, cand: Cand) -> list[float]:
     words = cand.text.split()
     ends = float(bool(words) and norm(words[-1]) in LEGAL_FORMS)
     if cand.source == "rule" and cand.box == (0, 0, 0, 0):
-        return [ends, 0.0, *([-1.0] * 8)]
+        return [ends, 0.0, *([-1.0] * 8), -1.0, -1.0, -1.0]
     lines = info.doc.pages[cand.page].lines
     last = lines[cand.last].text
     before = _shape(lines[cand.first - 1].text) if cand.first > 0 else [-1.0] * 4
     after = _shape(lines[cand.last + 1].text) if cand.last + 1 < len(lines) else [-1.0] * 4
-    return [ends, float(bool(_POSTCODE.search(last))), *before, *after]
+    above = info.above[cand.page][cand.first]
+    return [ends, float(bool(_POSTCODE.search(last))), *before, *after, *map(float, above)]
 
 
 def _labels(

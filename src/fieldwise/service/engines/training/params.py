@@ -56,9 +56,10 @@ class TrainParams:
     - ``max_iter``, ``learning_rate``, ``max_leaf_nodes``, ``min_samples_leaf``,
       ``l2_regularization``: the gradient-boosted trees of each field's candidate ranker;
     - ``context_words``: how many learned context words (words near the value, learned from
-      the training documents) per field, on top of the configured labels; 0 by default: on
-      sroie-dev they learned shop layouts rather than the field and cost accuracy;
+      the training documents) per field, on top of the configured labels (0: none);
     - ``max_lines``: the longest multi-line text block offered as a candidate (addresses);
+    - choose both per dataset by cross-validation on its train split (``benchmarks/training.py
+      --cv K``), never on the split the version is evaluated on;
     - ``calibration_folds``: folds (by document) of the out-of-fold scores that calibrate
       the confidence;
     - ``text_match``: how similar (0..1, rapidfuzz ratio) a free-text candidate must be to the
