@@ -9,13 +9,19 @@ with a 2 GiB memory limit each. Printed per size: scoring time, peak RSS of each
 (log(time ratio) / log(size ratio); 1.0 is linear). At 1M the same store is also scored
 in-process (``--executor in-process``) and with the whole-frame ``compare()``, side by side.
 
+Each line ends with the 1-minute load average before and after scoring, and the seconds spent
+writing the store (about 0 when ``--keep DIR`` already holds a complete store of that size,
+which is reused: the store is the input, not what is measured).
+
 Run: .venv/bin/python benchmarks/scale.py [--sizes 1e6,1e7,1e8] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
 import resource
 import shutil
 import tempfile
@@ -26,9 +32,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fieldwise._errors import CompareError
 from fieldwise.compare import compare, parse_field_specs
 from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
-from fieldwise.scale import score_store, write_header, write_parts
+from fieldwise.scale import read_header, score_store, write_header, write_parts
 
 FIELDS = 10
 VERSIONS = ("v1", "v2")
@@ -71,6 +78,10 @@ def chunk_frame(start: int, stop: int, seed: int) -> pd.DataFrame:
 def build_store(root: str, comparisons: int) -> int:
     documents = comparisons // (FIELDS * len(VERSIONS))
     shards = max(1, math.ceil(documents / DOCUMENTS_PER_SHARD))
+    with contextlib.suppress(CompareError):
+        header = read_header(root)
+        if header["documents"] == documents and header["shards"] == shards:
+            return shards  # a complete store of this size, kept by an earlier --keep run
     counts: dict[str, int] = {}
     for part, start in enumerate(range(0, documents, CHUNK_DOCUMENTS)):
         frame = chunk_frame(start, min(documents, start + CHUNK_DOCUMENTS), seed=1)
@@ -108,6 +119,7 @@ def main() -> None:
                 ) as cluster,
                 Client(cluster) as client,
             ):
+                load_before = os.getloadavg()[0]
                 t0 = time.perf_counter()
                 result = score_store(
                     root,
@@ -118,6 +130,7 @@ def main() -> None:
                     scheduler=cluster.scheduler_address,
                 )
                 seconds = time.perf_counter() - t0
+                load_after = os.getloadavg()[0]
                 peaks = client.run(_peak_rss_mb)
             row: dict[str, Any] = {
                 "comparisons": comparisons,
@@ -126,6 +139,7 @@ def main() -> None:
                 "dask_s": seconds,
                 "worker_peak_mb": sorted(peaks.values()),
                 "delta": result.bootstraps["v2"].delta,
+                "load": (load_before, load_after),
             }
             if comparisons == sizes[0]:
                 t0 = time.perf_counter()
@@ -153,6 +167,7 @@ def main() -> None:
                     comparisons / prev["comparisons"]
                 )
                 line += f"; growth exponent {exponent:.3f}"
+            line += f" [load {load_before:.1f} -> {load_after:.1f}; store {generated:.0f} s]"
             print(line, flush=True)
     finally:
         if args.keep is None:
