@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import resource
 import shutil
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -75,18 +77,42 @@ def chunk_frame(start: int, stop: int, seed: int) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def build_store(root: str, comparisons: int) -> int:
+def _write_chunk(root: str, shards: int, part: int, start: int, stop: int) -> dict[str, int]:
+    """Write documents ``start..stop-1`` as part ``part`` of every shard, once: a marker
+    records a written chunk, so an interrupted build resumes where it stopped."""
+    marker = Path(root) / f".chunk-{part}.json"
+    if marker.exists():
+        counts: dict[str, int] = json.loads(marker.read_text())
+        return counts
+    counts = write_parts(chunk_frame(start, stop, seed=1), root, shards=shards, part=part)
+    marker.write_text(json.dumps(counts))
+    return counts
+
+
+def build_store(root: str, comparisons: int, jobs: int = 1) -> int:
+    """Write (or reuse) the store of ``comparisons`` cells, ``jobs`` chunks at a time."""
     documents = comparisons // (FIELDS * len(VERSIONS))
     shards = max(1, math.ceil(documents / DOCUMENTS_PER_SHARD))
     with contextlib.suppress(CompareError):
         header = read_header(root)
         if header["documents"] == documents and header["shards"] == shards:
             return shards  # a complete store of this size, kept by an earlier --keep run
+    Path(root).mkdir(parents=True, exist_ok=True)
+    starts = list(range(0, documents, CHUNK_DOCUMENTS))
+    stops = [min(documents, s + CHUNK_DOCUMENTS) for s in starts]
     counts: dict[str, int] = {}
-    for part, start in enumerate(range(0, documents, CHUNK_DOCUMENTS)):
-        frame = chunk_frame(start, min(documents, start + CHUNK_DOCUMENTS), seed=1)
-        for version, n in write_parts(frame, root, shards=shards, part=part).items():
-            counts[version] = counts.get(version, 0) + n
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        written = pool.map(
+            _write_chunk,
+            [root] * len(starts),
+            [shards] * len(starts),
+            range(len(starts)),
+            starts,
+            stops,
+        )
+        for chunk in written:
+            for version, n in chunk.items():
+                counts[version] = counts.get(version, 0) + n
     write_header(root, shards=shards, versions=list(VERSIONS), documents=documents, cells=counts)
     return shards
 
@@ -99,6 +125,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e6,1e7,1e8")
     parser.add_argument("--keep", type=Path, help="Keep the stores under this folder.")
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="Processes writing the stores (not measured)."
+    )
     args = parser.parse_args()
     sizes = [int(float(s)) for s in args.sizes.split(",")]
 
@@ -110,7 +139,7 @@ def main() -> None:
         for comparisons in sizes:
             root = str(base / f"store-{comparisons}")
             t0 = time.perf_counter()
-            shards = build_store(root, comparisons)
+            shards = build_store(root, comparisons, jobs=args.jobs)
             generated = time.perf_counter() - t0
             # a fresh cluster per size, so each worker's peak RSS is this size's peak
             with (
