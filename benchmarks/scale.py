@@ -9,26 +9,35 @@ with a 2 GiB memory limit each. Printed per size: scoring time, peak RSS of each
 (log(time ratio) / log(size ratio); 1.0 is linear). At 1M the same store is also scored
 in-process (``--executor in-process``) and with the whole-frame ``compare()``, side by side.
 
+Each line ends with the 1-minute load average before and after scoring, and the seconds spent
+writing the store (about 0 when ``--keep DIR`` already holds a complete store of that size,
+which is reused: the store is the input, not what is measured).
+
 Run: .venv/bin/python benchmarks/scale.py [--sizes 1e6,1e7,1e8] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
+import os
 import resource
 import shutil
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from fieldwise._errors import CompareError
 from fieldwise.compare import compare, parse_field_specs
 from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
-from fieldwise.scale import score_store, write_header, write_parts
+from fieldwise.scale import read_header, score_store, write_header, write_parts
 
 FIELDS = 10
 VERSIONS = ("v1", "v2")
@@ -68,14 +77,42 @@ def chunk_frame(start: int, stop: int, seed: int) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def build_store(root: str, comparisons: int) -> int:
+def _write_chunk(root: str, shards: int, part: int, start: int, stop: int) -> dict[str, int]:
+    """Write documents ``start..stop-1`` as part ``part`` of every shard, once: a marker
+    records a written chunk, so an interrupted build resumes where it stopped."""
+    marker = Path(root) / f".chunk-{part}.json"
+    if marker.exists():
+        counts: dict[str, int] = json.loads(marker.read_text())
+        return counts
+    counts = write_parts(chunk_frame(start, stop, seed=1), root, shards=shards, part=part)
+    marker.write_text(json.dumps(counts))
+    return counts
+
+
+def build_store(root: str, comparisons: int, jobs: int = 1) -> int:
+    """Write (or reuse) the store of ``comparisons`` cells, ``jobs`` chunks at a time."""
     documents = comparisons // (FIELDS * len(VERSIONS))
     shards = max(1, math.ceil(documents / DOCUMENTS_PER_SHARD))
+    with contextlib.suppress(CompareError):
+        header = read_header(root)
+        if header["documents"] == documents and header["shards"] == shards:
+            return shards  # a complete store of this size, kept by an earlier --keep run
+    Path(root).mkdir(parents=True, exist_ok=True)
+    starts = list(range(0, documents, CHUNK_DOCUMENTS))
+    stops = [min(documents, s + CHUNK_DOCUMENTS) for s in starts]
     counts: dict[str, int] = {}
-    for part, start in enumerate(range(0, documents, CHUNK_DOCUMENTS)):
-        frame = chunk_frame(start, min(documents, start + CHUNK_DOCUMENTS), seed=1)
-        for version, n in write_parts(frame, root, shards=shards, part=part).items():
-            counts[version] = counts.get(version, 0) + n
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        written = pool.map(
+            _write_chunk,
+            [root] * len(starts),
+            [shards] * len(starts),
+            range(len(starts)),
+            starts,
+            stops,
+        )
+        for chunk in written:
+            for version, n in chunk.items():
+                counts[version] = counts.get(version, 0) + n
     write_header(root, shards=shards, versions=list(VERSIONS), documents=documents, cells=counts)
     return shards
 
@@ -88,6 +125,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e6,1e7,1e8")
     parser.add_argument("--keep", type=Path, help="Keep the stores under this folder.")
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="Processes writing the stores (not measured)."
+    )
     args = parser.parse_args()
     sizes = [int(float(s)) for s in args.sizes.split(",")]
 
@@ -99,7 +139,7 @@ def main() -> None:
         for comparisons in sizes:
             root = str(base / f"store-{comparisons}")
             t0 = time.perf_counter()
-            shards = build_store(root, comparisons)
+            shards = build_store(root, comparisons, jobs=args.jobs)
             generated = time.perf_counter() - t0
             # a fresh cluster per size, so each worker's peak RSS is this size's peak
             with (
@@ -108,6 +148,7 @@ def main() -> None:
                 ) as cluster,
                 Client(cluster) as client,
             ):
+                load_before = os.getloadavg()[0]
                 t0 = time.perf_counter()
                 result = score_store(
                     root,
@@ -118,6 +159,7 @@ def main() -> None:
                     scheduler=cluster.scheduler_address,
                 )
                 seconds = time.perf_counter() - t0
+                load_after = os.getloadavg()[0]
                 peaks = client.run(_peak_rss_mb)
             row: dict[str, Any] = {
                 "comparisons": comparisons,
@@ -126,6 +168,7 @@ def main() -> None:
                 "dask_s": seconds,
                 "worker_peak_mb": sorted(peaks.values()),
                 "delta": result.bootstraps["v2"].delta,
+                "load": (load_before, load_after),
             }
             if comparisons == sizes[0]:
                 t0 = time.perf_counter()
@@ -153,6 +196,7 @@ def main() -> None:
                     comparisons / prev["comparisons"]
                 )
                 line += f"; growth exponent {exponent:.3f}"
+            line += f" [load {load_before:.1f} -> {load_after:.1f}; store {generated:.0f} s]"
             print(line, flush=True)
     finally:
         if args.keep is None:

@@ -7,6 +7,8 @@ right for 70% in v1 and 72% in v2, with a confidence on every prediction.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -63,3 +65,52 @@ def generated_frame(documents: int, seed: int = 0, fields: int = 3) -> pd.DataFr
                 )
             )
     return pd.concat(parts, ignore_index=True)
+
+
+LIST_SPEC: dict[str, object] = {
+    "date_order": "YMD",
+    "fields": {
+        "invoice_number": {"type": "string"},
+        "total": {"type": "currency", "critical": True, "weight": 2.0},
+        "buyer": {"type": "string"},
+        "items": {
+            "type": "array",
+            "columns": {"desc": {"type": "text"}, "amount": {"type": "currency"}},
+        },
+    },
+}
+
+
+def listed_outputs(
+    documents: int, seed: int = 0
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, dict[str, Any] | None]]]:
+    """Ground truth and three versions' outputs with scalar and list fields: v2 fixes some
+    totals and cuts some lists short, v3 never fills ``buyer`` (an all-null column) and
+    fails on a few documents."""
+    rng = np.random.default_rng(seed)
+    truth: dict[str, dict[str, Any]] = {}
+    for i in range(documents):
+        rows = [
+            {"desc": f"part {i}-{r}", "amount": float(rng.integers(1, 500))}
+            for r in range(int(rng.integers(1, 5)))
+        ]
+        truth[f"doc-{i:04d}"] = {
+            "invoice_number": f"N{i}",
+            "total": float(rng.integers(100, 10_000)),
+            "buyer": f"buyer {i % 13}",
+            "items": rows,
+        }
+    outputs: dict[str, dict[str, dict[str, Any] | None]] = {"v1": {}, "v2": {}, "v3": {}}
+    for name, gt in truth.items():
+        draw = rng.random(6)
+        v1 = {**gt, "total": gt["total"] + 1} if draw[0] < 0.3 else dict(gt)
+        if draw[1] < 0.2:
+            v1["invoice_number"] = "?"
+        v2 = {**gt, "total": gt["total"] + 1} if draw[2] < 0.2 else dict(gt)
+        if draw[3] < 0.25:
+            v2["items"] = gt["items"][:-1]
+        v3: dict[str, Any] | None = {k: v for k, v in v2.items() if k != "buyer"}
+        if draw[4] < 0.05:
+            v3 = None
+        outputs["v1"][name], outputs["v2"][name], outputs["v3"][name] = v1, v2, v3
+    return truth, outputs

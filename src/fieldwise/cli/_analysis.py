@@ -16,6 +16,7 @@ from fieldwise.cli._loading import (
     append_job_summary,
     echo_verdict,
     load_analysis,
+    load_regated,
     load_scaled,
     runset_options,
 )
@@ -23,7 +24,7 @@ from fieldwise.cli._output import echo_json
 from fieldwise.cli._scaled import render_scaled, scaled_json
 from fieldwise.cli._shapes import comparison_json, gate_json
 from fieldwise.compare import render_table, write_frames
-from fieldwise.evaluate import VERDICT_FILE, save_verdict, write_outputs
+from fieldwise.evaluate import VERDICT_FILE, Analysis, Regated, save_verdict, write_outputs
 from fieldwise.gate import Verdict, publish_if_passed
 from fieldwise.report import FORMATS, make_environment
 from fieldwise.runner import load_runset
@@ -175,7 +176,14 @@ def gate_cmd(
     """
     cli = ctx.find_object(CliContext)
     assert cli is not None
-    analysis = load_analysis(cli, target, policy_path=policy_path)
+    analysis: Analysis | Regated
+    if cli.settings.step_summary is not None:
+        # the job summary is the report's Markdown: it needs the whole comparison
+        analysis = load_analysis(cli, target, policy_path=policy_path)
+    else:
+        # decided from the run set's merged statistics (stored with it): a new policy
+        # re-gates without reading the cells or running a comparator
+        analysis = load_regated(cli, target, policy_path=policy_path)
     if not analysis.verdicts:
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(analysis)
@@ -183,7 +191,8 @@ def gate_cmd(
         echo_json(gate_json(analysis))
     else:
         echo_verdict(analysis)
-    append_job_summary(cli, analysis)
+    if isinstance(analysis, Analysis):
+        append_job_summary(cli, analysis)
     ctx.exit(analysis.exit_code)
 
 

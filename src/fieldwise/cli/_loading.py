@@ -18,13 +18,16 @@ from fieldwise.compare._provenance import spec_digest
 from fieldwise.datasets import load_dataset
 from fieldwise.evaluate import (
     Analysis,
+    Regated,
     ScaledScore,
     analyze,
     combine_runsets,
     only_split,
+    regate,
     resolve_policy,
     score_at_scale,
 )
+from fieldwise.evaluate._combine import training_notes
 from fieldwise.gate import Policy
 from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
@@ -163,6 +166,33 @@ def load_scaled(
     )
 
 
+def load_regated(
+    cli: CliContext, target: RunsetTarget, *, policy_path: Path | None = None
+) -> Regated:
+    """Load the run sets (refused when not comparable, unless ``target.force``) and decide
+    from their merged statistics: stored with a single run set, so gating it again under
+    another policy reads no cell and runs no comparator."""
+    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
+    combined = combine_runsets(loaded, force=target.force)
+    runset = combined.runset
+    resolved = _specs(cli, target, runset)
+    policy = resolve_policy(
+        policy_path=policy_path,
+        dataset_toml=resolved.toml,
+        recorded_gate=resolved.gate,
+        specs=resolved.specs,
+    )
+    return regate(
+        runset,
+        resolved.specs,
+        policy,
+        baseline=target.baseline,
+        candidates=target.candidates,
+        store=len(loaded) == 1,
+        forced=(*combined.forced, *training_notes(runset)),
+    )
+
+
 def load_analysis(
     cli: CliContext,
     target: RunsetTarget,
@@ -212,7 +242,7 @@ def append_job_summary(cli: CliContext, analysis: Analysis) -> None:
         append_summary(analysis.report, cli.settings.step_summary)
 
 
-def echo_verdict(analysis: Analysis) -> None:
+def echo_verdict(analysis: Analysis | Regated) -> None:
     """Print every candidate's verdict with its reasons (and whether the run was forced)."""
     labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
 
@@ -220,7 +250,7 @@ def echo_verdict(analysis: Analysis) -> None:
         label = labels.get(version_id, "")
         return f"{label} ({version_id})" if label and label != version_id else version_id
 
-    for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
+    for forced in analysis.forced:
         click.echo(f"FORCED despite: {forced}")
     for verdict in analysis.verdicts:
         text, colour = _WORDS[verdict.status]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from fieldwise.datasets import Dataset
-    from fieldwise.evaluate import Analysis, Evaluation
+    from fieldwise.evaluate import Analysis, Evaluation, Regated
     from fieldwise.gate import Verdict
     from fieldwise.runner import LoadedRunSet
     from fieldwise.sync import SyncResult
@@ -84,7 +84,7 @@ def _labels(runset: LoadedRunSet) -> dict[str, str]:
     return {v.version_id: v.requested for v in runset.manifest.versions}
 
 
-def gate_json(analysis: Analysis) -> dict[str, Any]:
+def gate_json(analysis: Analysis | Regated) -> dict[str, Any]:
     """``gate --json``: every candidate's verdict and the exit code (the worst verdict)."""
     return {
         "schema": SCHEMA_VERSION,
@@ -92,7 +92,7 @@ def gate_json(analysis: Analysis) -> dict[str, Any]:
         "labels": _labels(analysis.runset),
         "status": analysis.status,
         "exit_code": analysis.exit_code,
-        "forced": list(analysis.report.provenance.forced) if analysis.report.provenance else [],
+        "forced": list(analysis.forced),
         "verdicts": [verdict_json(v) for v in analysis.verdicts],
     }
 

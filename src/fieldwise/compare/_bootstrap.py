@@ -21,7 +21,14 @@ import pandas as pd
 from fieldwise.compare._outcomes import OK_OUTCOMES
 from fieldwise.compare._poisson import document_keys, replicate_sums
 
-__all__ = ["BootstrapInterval", "bootstrap_columns", "bootstrap_delta", "bootstrap_interval"]
+__all__ = [
+    "BootstrapInterval",
+    "bootstrap_columns",
+    "bootstrap_counts",
+    "bootstrap_delta",
+    "bootstrap_interval",
+    "sorted_codes",
+]
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,25 @@ class BootstrapInterval:
 MAX_WEIGHT_CLASSES = 16
 
 
+def sorted_codes(keys: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.str_]]:
+    """Integer codes of ``keys`` and the labels they index, sorted as strings: the categorical
+    codes themselves when ``keys`` is a categorical of sorted strings (what
+    :func:`~fieldwise.compare.score_cells` returns; no million-row string conversion), else
+    ``pd.factorize`` of the keys as strings. Only labels that occur are kept."""
+    dtype = keys.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        categories = dtype.categories
+        codes = np.asarray(keys.cat.codes, dtype=np.int64)
+        plain = categories.inferred_type == "string" and categories.is_monotonic_increasing
+        if plain and (len(codes) == 0 or codes.min() >= 0):
+            used = np.bincount(codes, minlength=len(categories)) > 0
+            remap = np.cumsum(used) - 1
+            labels = np.asarray(categories[used].to_numpy(dtype=object), dtype=str)
+            return remap[codes], labels
+    found, labels_index = pd.factorize(keys.astype(str), sort=True)
+    return found.astype(np.int64), np.asarray(labels_index, dtype=str)
+
+
 def bootstrap_columns(
     cells: pd.DataFrame,
     baseline: str,
@@ -57,32 +83,54 @@ def bootstrap_columns(
     given) get weights ``()`` and four float columns instead: the weighted ok sum and weight
     sum of the baseline, then of the candidate (deterministic, but not bit-exact across
     partitions)."""
-    frame = cells.loc[cells["version"].isin([baseline, candidate]), ["item", "version", "weight"]]
-    ok = cells.loc[frame.index, "outcome"].isin(OK_OUTCOMES).to_numpy(dtype=np.float64)
-    found = {float(w) for w in frame["weight"].unique()}
+    in_pair = cells["version"].isin([baseline, candidate]).to_numpy()
+    frame = cells.loc[in_pair, ["item", "version", "weight", "outcome"]]
+    item_codes, items = sorted_codes(frame["item"])
+    return bootstrap_counts(
+        item_codes,
+        items,
+        is_candidate=(frame["version"] == candidate).to_numpy(dtype=bool),
+        ok=frame["outcome"].isin(OK_OUTCOMES).to_numpy(dtype=bool),
+        cell_weight=frame["weight"].to_numpy(dtype=np.float64),
+        weights=weights,
+    )
+
+
+def bootstrap_counts(
+    item_codes: npt.NDArray[np.int64],
+    items: npt.NDArray[np.str_],
+    *,
+    is_candidate: npt.NDArray[np.bool_],
+    ok: npt.NDArray[np.bool_],
+    cell_weight: npt.NDArray[np.float64],
+    weights: tuple[float, ...] | None,
+) -> tuple[npt.NDArray[np.str_], tuple[float, ...], npt.NDArray[Any]]:
+    """:func:`bootstrap_columns` from the cells of the pair as arrays: each cell's code into
+    ``items`` (sorted ids, every one present), whether it is the candidate's, whether it is
+    ok, and its weight."""
+    found = {float(w) for w in np.unique(cell_weight)}
     if weights is None:
         weights = tuple(sorted(found)) if len(found) <= MAX_WEIGHT_CLASSES else ()
     elif not found <= set(weights):
         raise ValueError(f"field weights {sorted(found - set(weights))} are not among {weights}")
-    item_codes, items = pd.factorize(frame["item"].astype(str), sort=True)
-    version = np.where(frame["version"].astype(str).to_numpy() == candidate, 1, 0)
-    cell_weight = frame["weight"].to_numpy(dtype=np.float64)
+    ok_float = ok.astype(np.float64)
+    version = is_candidate.astype(np.int64)
     if weights:
         klass = np.searchsorted(np.array(weights, dtype=np.float64), cell_weight)
-        width, ok_value, n_value = 2 * len(weights), ok, np.ones(len(frame))
+        width, ok_value, n_value = 2 * len(weights), ok_float, np.ones(len(cell_weight))
     else:
-        klass = np.zeros(len(frame), dtype=np.int64)
-        width, ok_value, n_value = 2, ok * cell_weight, cell_weight
+        klass = np.zeros(len(cell_weight), dtype=np.int64)
+        width, ok_value, n_value = 2, ok_float * cell_weight, cell_weight
     column = version * width + 2 * klass
     size = len(items) * 2 * width
-    flat = item_codes.astype(np.int64) * (2 * width) + column
+    flat = item_codes * (2 * width) + column
     sums = np.bincount(flat, weights=ok_value, minlength=size) + np.bincount(
         flat + 1, weights=n_value, minlength=size
     )
     sums = sums.reshape(len(items), 2 * width)
     # bincount sums in float64: exact for integer counts far below 2**53
     values = np.rint(sums).astype(np.int64) if weights else sums
-    return np.asarray(items, dtype=str), weights, values
+    return items, weights, values
 
 
 def _accuracy_delta(sums: npt.NDArray[Any], weights: tuple[float, ...]) -> npt.NDArray[np.float64]:

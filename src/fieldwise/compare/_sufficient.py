@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._bootstrap import bootstrap_columns
+from fieldwise.compare._bootstrap import bootstrap_counts, sorted_codes
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare._poisson import document_keys, replicate_sums
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._stats import flip_units, transition_counts
+from fieldwise.compare._stats import TRANSITIONS
 
 __all__ = [
     "CALIBRATION_BINS",
@@ -69,6 +69,14 @@ class Sufficient:
     boot_replicates: Mapping[str, npt.NDArray[np.int64]] = field(default_factory=dict)
     #: candidate -> documents the bootstrap counted
     boot_documents: Mapping[str, int] = field(default_factory=dict)
+    #: (candidate, field) -> (documents where the baseline has a value, those where the
+    #: candidate has one too, documents the baseline has with an expected value): all-null
+    #: columns (:func:`~fieldwise.compare._nulls.empty_columns`)
+    kept_values: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
+    #: (candidate, list field) -> (documents of both, expected rows, rows matched by the
+    #: baseline, by the candidate, complete lists lost, gained): the row tests
+    #: (:func:`~fieldwise.compare._lists.row_tests`)
+    list_rows: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
 
 
 def weight_classes(specs: Mapping[str, FieldSpec]) -> tuple[float, ...]:
@@ -119,6 +127,8 @@ def merge(a: Sufficient, b: Sufficient) -> Sufficient:
             k: a.boot_documents.get(k, 0) + b.boot_documents.get(k, 0)
             for k in sorted({*a.boot_documents, *b.boot_documents})
         },
+        kept_values=_add(a.kept_values, b.kept_values),  # type: ignore[arg-type]
+        list_rows=_add(a.list_rows, b.list_rows),  # type: ignore[arg-type]
     )
 
 
@@ -130,48 +140,158 @@ def merge_all(parts: Iterable[Sufficient], empty: Sufficient) -> Sufficient:
     return total
 
 
-def _outcome_counts(cells: pd.DataFrame) -> dict[tuple[str, str], Counts]:
-    outcome = cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES)))
-    table = (
-        pd.DataFrame({"version": cells["version"].astype(str), "field": cells["field"].astype(str)})
-        .assign(outcome=outcome)
-        .groupby(["version", "field", "outcome"], observed=False, sort=True)
-        .size()
-        .unstack("outcome", fill_value=0)
-        .reindex(columns=list(OUTCOMES), fill_value=0)
-    )
+@dataclass(frozen=True)
+class _Keys:
+    """The scored cells as integer arrays: one pass of pandas, then numpy only (a shard of
+    400k cells spent most of its time converting categoricals to strings before)."""
+
+    version: npt.NDArray[np.int64]
+    versions: npt.NDArray[np.str_]
+    item: npt.NDArray[np.int64]
+    items: npt.NDArray[np.str_]
+    field: npt.NDArray[np.int64]
+    fields: npt.NDArray[np.str_]
+    #: code into :data:`OUTCOMES`, -1 for none
+    outcome: npt.NDArray[np.int64]
+    ok: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, cells: pd.DataFrame) -> _Keys:
+        version, versions = sorted_codes(cells["version"])
+        item, items = sorted_codes(cells["item"])
+        field, fields = sorted_codes(cells["field"])
+        outcome_dtype = pd.CategoricalDtype(list(OUTCOMES))
+        outcome = np.asarray(cells["outcome"].astype(outcome_dtype).cat.codes, dtype=np.int64)
+        ok = np.isin(outcome, [OUTCOMES.index(o) for o in OK_OUTCOMES])
+        return cls(version, versions, item, items, field, fields, outcome, ok)
+
+    def code_of(self, version: str) -> int:
+        """The code of ``version``, -1 when no cell has it."""
+        where = np.flatnonzero(self.versions == version)
+        return int(where[0]) if len(where) else -1
+
+
+def _outcome_counts(k: _Keys) -> dict[tuple[str, str], Counts]:
+    n_f, n_o = len(k.fields), len(OUTCOMES)
+    valid = k.outcome >= 0
+    key = (k.version * n_f + k.field) * n_o + k.outcome
+    table = np.bincount(key[valid], minlength=len(k.versions) * n_f * n_o).reshape(-1, n_o)
     return {
-        (str(v), str(f)): tuple(int(x) for x in row)
-        for (v, f), row in zip(table.index, table.to_numpy(), strict=True)
-        if int(row.sum()) > 0
+        (str(k.versions[row // n_f]), str(k.fields[row % n_f])): tuple(int(x) for x in counts)
+        for row, counts in enumerate(table)
+        if int(counts.sum()) > 0
     }
 
 
-def _documents(cells: pd.DataFrame) -> dict[str, Counts]:
-    ok = cells["outcome"].isin(OK_OUTCOMES)
-    per_doc = ok.groupby(
-        [cells["version"].astype(str), cells["item"].astype(str)], observed=True, sort=True
-    ).all()
-    by_version = per_doc.groupby(level=0).agg(["size", "sum"])
-    return {str(v): (int(r["size"]), int(r["sum"])) for v, r in by_version.iterrows()}
+def _documents(k: _Keys) -> dict[str, Counts]:
+    n_i = len(k.items)
+    size = len(k.versions) * n_i
+    key = k.version * n_i + k.item
+    present = (np.bincount(key, minlength=size) > 0).reshape(-1, n_i)
+    all_ok = present & (np.bincount(key[~k.ok], minlength=size) == 0).reshape(-1, n_i)
+    return {
+        str(v): (int(present[code].sum()), int(all_ok[code].sum()))
+        for code, v in enumerate(k.versions)
+        if present[code].any()
+    }
 
 
-def _calibration(cells: pd.DataFrame) -> dict[str, Counts]:
-    confidence = cells["confidence"].to_numpy(dtype=np.float64)
-    has = ~np.isnan(confidence) & cells["outcome"].isin(["correct", "wrong", "spurious"]).to_numpy()
-    out: dict[str, Counts] = {}
-    versions = cells["version"].astype(str).to_numpy()
-    correct = (cells["outcome"] == "correct").to_numpy()
+def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
+    valued = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
+    has = ~np.isnan(confidence) & valued
+    correct = k.outcome == OUTCOMES.index("correct")
     bins = np.clip(
         np.floor(np.clip(confidence, 0.0, 1.0) * CALIBRATION_BINS), 0, CALIBRATION_BINS - 1
     )
-    for version in sorted(set(versions[has])):
-        mask = has & (versions == version)
+    out: dict[str, Counts] = {}
+    for code in np.unique(k.version[has]):
+        mask = has & (k.version == code)
         which = bins[mask].astype(np.int64)
         n = np.bincount(which, minlength=CALIBRATION_BINS)
-        k = np.bincount(which[correct[mask]], minlength=CALIBRATION_BINS)
-        out[str(version)] = tuple(int(x) for x in (*n, *k))
+        c = np.bincount(which[correct[mask]], minlength=CALIBRATION_BINS)
+        out[str(k.versions[code])] = tuple(int(x) for x in (*n, *c))
     return out
+
+
+def _transitions(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
+    """Flip counts per field, as :func:`~fieldwise.compare._stats.transition_counts` of
+    :func:`~fieldwise.compare._stats.flip_units` gives them: a (field, document) unit is ok in
+    a version when all its cells are ok there (or it has none), and every field of the cells
+    gets a row (zeros when the pair has no unit of it)."""
+    b_code, c_code = k.code_of(baseline), k.code_of(candidate)
+    in_pair = (k.version == b_code) | (k.version == c_code)
+    unit = k.field[in_pair] * len(k.items) + k.item[in_pair]
+    units, inverse = np.unique(unit, return_inverse=True)
+    bad = ~k.ok[in_pair]
+    version = k.version[in_pair]
+    ok_b = np.bincount(inverse[bad & (version == b_code)], minlength=len(units)) == 0
+    ok_c = np.bincount(inverse[bad & (version == c_code)], minlength=len(units)) == 0
+    transition = np.select([ok_b & ok_c, ok_b & ~ok_c, ~ok_b & ok_c], [0, 1, 2], default=3)
+    n_t = len(TRANSITIONS)
+    field = units // len(k.items) if len(k.items) else units
+    table = np.bincount(field * n_t + transition, minlength=len(k.fields) * n_t)
+    return {
+        str(name): tuple(int(x) for x in row)
+        for name, row in zip(k.fields, table.reshape(-1, n_t), strict=True)
+    }
+
+
+def _kept_values(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
+    """Per field: (field, document) units where the baseline has a value, where the candidate
+    has one too, and baseline units with an expected value (see :attr:`Sufficient.kept_values`)."""
+    b_code, c_code = k.code_of(baseline), k.code_of(candidate)
+    n_i, n_f = max(1, len(k.items)), len(k.fields)
+    size = n_f * n_i
+    unit = k.field * n_i + k.item
+    value = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
+    expected = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "missed")])
+    mine_b, mine_c = k.version == b_code, k.version == c_code
+
+    def units(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        return np.bincount(unit[mask], minlength=size) > 0
+
+    had = units(mine_b & value)
+    kept = had & units(mine_c & value)
+    expected_units = units(mine_b & expected)
+    per_field = [u.reshape(n_f, n_i).sum(axis=1) for u in (had, kept, expected_units)]
+    return {
+        str(name): (int(per_field[0][f]), int(per_field[1][f]), int(per_field[2][f]))
+        for f, name in enumerate(k.fields)
+    }
+
+
+def _list_rows(row_counts: pd.DataFrame, baseline: str, candidate: str) -> dict[str, Counts]:
+    """Per list field: the sums :func:`~fieldwise.compare._lists.row_tests` reads (see
+    :attr:`Sufficient.list_rows`) over the documents both versions have a row count for."""
+    if row_counts.empty:
+        return {}
+    frame = row_counts.assign(
+        version=row_counts["version"].astype(str),
+        field=row_counts["field"].astype(str),
+        item=row_counts["item"].astype(str),
+        ok=row_counts["matched_rows"] >= row_counts["expected_rows"],
+    )
+    columns = ["field", "item", "expected_rows", "matched_rows", "ok"]
+    base = frame.loc[frame["version"] == baseline, columns]
+    cand = frame.loc[frame["version"] == candidate, columns]
+    both = base.merge(cand, on=["field", "item"], suffixes=("_b", "_c"))
+    out: dict[str, Counts] = {}
+    for name, group in both.groupby("field", sort=True):
+        ok_b, ok_c = group["ok_b"].to_numpy(dtype=bool), group["ok_c"].to_numpy(dtype=bool)
+        out[str(name)] = (
+            len(group),
+            int(group["expected_rows_b"].sum()),
+            int(group["matched_rows_b"].sum()),
+            int(group["matched_rows_c"].sum()),
+            int((ok_b & ~ok_c).sum()),
+            int((~ok_b & ok_c).sum()),
+        )
+    return out
+
+
+def _field_weights(k: _Keys, weight: npt.NDArray[np.float64]) -> dict[str, float]:
+    codes, first = np.unique(k.field, return_index=True)
+    return {str(k.fields[c]): float(weight[i]) for c, i in zip(codes, first, strict=True)}
 
 
 def partition_statistics(
@@ -182,20 +302,38 @@ def partition_statistics(
     weights: tuple[float, ...],
     seed: int = 0,
     n_resamples: int = 1000,
+    row_counts: pd.DataFrame | None = None,
 ) -> Sufficient:
     """The statistics of one partition's scored cells (:func:`~fieldwise.compare.score_cells`
-    output holding whole documents)."""
+    output holding whole documents, with its row-count table when there are list fields)."""
+    k = _Keys.of(cells)
+    weight = cells["weight"].to_numpy(dtype=np.float64)
     transitions: dict[tuple[str, str], Counts] = {}
+    kept_values: dict[tuple[str, str], Counts] = {}
+    list_rows: dict[tuple[str, str], Counts] = {}
     totals, replicates, boot_docs = {}, {}, {}
     for candidate in candidates:
-        counts = transition_counts(flip_units(cells, baseline, candidate))
-        for name, row in zip(counts.index, counts.to_numpy(), strict=True):
-            transitions[(candidate, str(name))] = tuple(int(x) for x in row)
-        items, _, values = bootstrap_columns(cells, baseline, candidate, weights)
+        for name, row in _transitions(k, baseline, candidate).items():
+            transitions[(candidate, name)] = row
+        for name, row in _kept_values(k, baseline, candidate).items():
+            kept_values[(candidate, name)] = row
+        rows = row_counts if row_counts is not None else pd.DataFrame()
+        for name, row in _list_rows(rows, baseline, candidate).items():
+            list_rows[(candidate, name)] = row
+        b_code, c_code = k.code_of(baseline), k.code_of(candidate)
+        in_pair = (k.version == b_code) | (k.version == c_code)
+        codes, items = _compact(k.item[in_pair], k.items)
+        items, _, values = bootstrap_counts(
+            codes,
+            items,
+            is_candidate=k.version[in_pair] == c_code,
+            ok=k.ok[in_pair],
+            cell_weight=weight[in_pair],
+            weights=weights,
+        )
         totals[candidate] = values.sum(axis=0)
         replicates[candidate] = replicate_sums(document_keys(items, seed), values, n_resamples)
         boot_docs[candidate] = len(items)
-    field_weights = cells.groupby(cells["field"].astype(str), sort=True)["weight"].first().to_dict()
     return Sufficient(
         baseline=baseline,
         candidates=tuple(candidates),
@@ -203,15 +341,25 @@ def partition_statistics(
         seed=seed,
         n_resamples=n_resamples,
         partitions=1,
-        outcomes=_outcome_counts(cells),
-        field_weights={str(k): float(v) for k, v in field_weights.items()},
-        documents=_documents(cells),
+        outcomes=_outcome_counts(k),
+        field_weights=_field_weights(k, weight),
+        documents=_documents(k),
         transitions=transitions,
-        calibration=_calibration(cells),
+        calibration=_calibration(k, cells["confidence"].to_numpy(dtype=np.float64)),
         boot_totals=totals,
         boot_replicates=replicates,
         boot_documents=boot_docs,
+        kept_values=kept_values,
+        list_rows=list_rows,
     )
+
+
+def _compact(
+    codes: npt.NDArray[np.int64], labels: npt.NDArray[np.str_]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.str_]]:
+    """``codes`` renumbered over the labels they use (order kept)."""
+    used = np.bincount(codes, minlength=len(labels)) > 0
+    return (np.cumsum(used) - 1)[codes], labels[used]
 
 
 def empty_statistics(

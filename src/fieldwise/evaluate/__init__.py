@@ -18,6 +18,7 @@ from fieldwise.evaluate._combine import (
     only_split,
 )
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
 
@@ -29,6 +30,7 @@ __all__ = [
     "EvaluationOptions",
     "IncomparableError",
     "ProcessorSetup",
+    "Regated",
     "ScaledScore",
     "Scored",
     "analyze",
@@ -36,6 +38,7 @@ __all__ = [
     "ensure_processor",
     "evaluate",
     "only_split",
+    "regate",
     "resolve_policy",
     "resolve_version",
     "run_seconds",

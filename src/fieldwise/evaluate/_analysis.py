@@ -15,16 +15,15 @@ from fieldwise import __version__
 from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.evaluate._combine import recorded_spec, runset_truth, training_notes
+from fieldwise.evaluate._regate import Decided, Regated
 from fieldwise.evaluate._scoring import Scored, score_runset
 from fieldwise.gate import (
-    EXIT_CODES,
     Policy,
     Verdict,
     decide_all,
     load_policy,
     policy_from_mapping,
     with_critical,
-    worst,
 )
 from fieldwise.report import ReportContext, ReportData, build_report, default_report_dir
 from fieldwise.report import write_report as write_report_files
@@ -34,7 +33,7 @@ VERDICT_FILE = "verdict.json"
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Analysis(Decided):
     """A scored run set, its verdicts (one per candidate; ``verdict`` is the first) and the
     report data built from them."""
 
@@ -45,14 +44,14 @@ class Analysis:
     verdicts: tuple[Verdict, ...] = ()
 
     @property
-    def status(self) -> str | None:
-        """The worst verdict over every candidate (None without a gate)."""
-        return worst([v.status for v in self.verdicts]) if self.verdicts else None
+    def baseline(self) -> str:
+        """The baseline version id."""
+        return self.scored.baseline
 
     @property
-    def exit_code(self) -> int:
-        """0 pass (or no gate), 1 fail, 3 inconclusive: the worst verdict decides."""
-        return EXIT_CODES[self.status] if self.status is not None else 0
+    def forced(self) -> tuple[str, ...]:
+        """What ``--force`` overrode and what the report notes about training items."""
+        return self.report.provenance.forced if self.report.provenance else ()
 
 
 def resolve_policy(
@@ -168,7 +167,7 @@ def write_outputs(
     return paths
 
 
-def save_verdict(analysis: Analysis) -> Path:
+def save_verdict(analysis: Analysis | Regated) -> Path:
     """Record the verdicts in the run set folder, where ``fieldwise publish`` checks them
     (top-level fields: the first candidate's verdict; ``verdicts``: every candidate's)."""
     verdict = analysis.verdict
@@ -177,7 +176,7 @@ def save_verdict(analysis: Analysis) -> Path:
     payload = {
         "runset_id": analysis.runset.manifest.runset_id,
         "processor_id": analysis.runset.manifest.processor_id,
-        "baseline": analysis.scored.baseline,
+        "baseline": analysis.baseline,
         "candidate": verdict.candidate,
         "passed": verdict.passed,
         "status": verdict.status,

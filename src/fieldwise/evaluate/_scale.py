@@ -18,7 +18,9 @@ from fieldwise._errors import CompareError
 from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.evaluate._combine import runset_truth
+from fieldwise.evaluate._regate import N_RESAMPLES
 from fieldwise.evaluate._scoring import resolve_pair, runset_frame
+from fieldwise.evaluate._stored import save_statistics, statistics_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet
 from fieldwise.scale import ReducedResult, read_header, score_store, write_cells
@@ -89,8 +91,13 @@ def score_at_scale(
         baseline=base,
         candidates=cands,
         seed=seed,
+        n_resamples=N_RESAMPLES,
         alpha=alpha,
         executor=executor,
         scheduler=scheduler,
     )
+    if result.statistics is not None:
+        # kept next to the cells: `fieldwise gate` decides from them without reading a cell
+        key = statistics_key(runset, specs, [base, *cands], seed=seed, n_resamples=N_RESAMPLES)
+        save_statistics(runset.directory, key, result.statistics)
     return ScaledScore(result, root, failed, scheduler)

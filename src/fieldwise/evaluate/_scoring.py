@@ -84,30 +84,39 @@ def resolve_pair(
     return base, resolve_candidates(runset, wanted, base)
 
 
+def failed_runs(runset: LoadedRunSet, base: str, cands: Sequence[str]) -> tuple[FailedRun, ...]:
+    """The (item, version) pairs of ``base`` and ``cands`` with no succeeded output: failed,
+    canceled or never run (their values count as missed)."""
+    truth = {item.item_id: item.file for item in runset.items}
+    versions = {base, *cands}
+    failed: list[FailedRun] = []
+    recorded = set()
+    for record in runset.records:
+        if record.version_id not in versions or record.item_id not in truth:
+            continue
+        recorded.add(record.pair)
+        if record.status != "succeeded" or record.output is None:
+            failed.append(_failed(record))
+    for version in (base, *cands):
+        for item, name in truth.items():
+            if (item, version) not in recorded:
+                failed.append(FailedRun(item, version, "missing: never run", document=name))
+    return tuple(sorted(failed, key=lambda f: (f.item, f.version)))
+
+
 def runset_frame(
     runset: LoadedRunSet, base: str, cands: Sequence[str]
 ) -> tuple[pd.DataFrame, tuple[FailedRun, ...]]:
     """The comparison frame of the run set's outputs against its ground truth, and the pairs
-    with no succeeded output (failed, canceled or never run: their values count as missed)."""
+    with no succeeded output (:func:`failed_runs`)."""
     truth = {item.item_id: item.ground_truth for item in runset.items}
-    names = {item.item_id: item.file for item in runset.items}
     predictions: dict[str, dict[str, Any]] = {v: {} for v in (base, *cands)}
-    failed: list[FailedRun] = []
-    recorded = set()
     for record in runset.records:
         if record.version_id not in predictions or record.item_id not in truth:
             continue
-        recorded.add(record.pair)
         if record.status == "succeeded" and record.output is not None:
             predictions[record.version_id][record.item_id] = record.output
-        else:
-            failed.append(_failed(record))
-    for version in predictions:
-        for item in truth:
-            if (item, version) not in recorded:
-                failed.append(FailedRun(item, version, "missing: never run", document=names[item]))
-    frame = build_frame(truth, predictions)
-    return frame, tuple(sorted(failed, key=lambda f: (f.item, f.version)))
+    return build_frame(truth, predictions), failed_runs(runset, base, cands)
 
 
 def score_runset(

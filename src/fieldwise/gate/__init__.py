@@ -9,6 +9,7 @@ decide (exit 2). ``publish_if_passed(client, processor_id, version_id, verdict)`
 from __future__ import annotations
 
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
+from fieldwise.gate._inputs import GateInput
 from fieldwise.gate._policy import Policy, load_policy, policy_from_mapping, with_critical
 from fieldwise.gate._publish import PublishRefused, publish_if_passed
 from fieldwise.gate._verdict import (
@@ -27,6 +28,7 @@ __all__ = [
     "STATUSES",
     "FailedRun",
     "GateError",
+    "GateInput",
     "Policy",
     "PublishRefused",
     "RuleResult",

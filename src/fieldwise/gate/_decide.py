@@ -34,6 +34,7 @@ from fieldwise.gate._fields import (
     row_rules,
     rule,
 )
+from fieldwise.gate._inputs import GateInput
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import FailedRun, GateError, RuleResult, Verdict, worst
 
@@ -41,8 +42,6 @@ __all__ = ["GATE_FIGURE", "decide", "decide_all"]
 
 #: What the gate's accuracy thresholds are checked against (shown in reports).
 GATE_FIGURE = "field accuracy = correct / expected (overall: weighted by each field's weight)"
-
-_HAS_VALUE = ("correct", "wrong", "spurious")
 
 
 def _counts(fields: pd.DataFrame, version: str) -> dict[str, FieldCounts]:
@@ -68,7 +67,7 @@ def _names(runs: Sequence[FailedRun], limit: int = 5) -> str:
 
 
 def decide_all(
-    result: ComparisonResult,
+    result: ComparisonResult | GateInput,
     policy: Policy,
     *,
     failed_runs: Sequence[FailedRun] = (),
@@ -84,7 +83,7 @@ def decide_all(
 
 
 def decide(
-    result: ComparisonResult,
+    result: ComparisonResult | GateInput,
     policy: Policy,
     *,
     failed_runs: Sequence[FailedRun] = (),
@@ -102,17 +101,27 @@ def decide(
     Pure, no I/O. Raises :class:`GateError` when it cannot decide: no candidate, no documents,
     nothing scored, no expected value at all, or a policy naming a field the comparison does
     not have.
+
+    ``result`` is a whole comparison or the :class:`GateInput` of statistics reduced shard
+    by shard: both are read as a :class:`GateInput`, so the same counts give the same verdict.
     """
-    chosen = candidate if candidate is not None else result.candidate
+    if isinstance(result, GateInput):
+        first = result.candidates[0] if result.candidates else None
+    else:
+        first = result.candidate
+    chosen = candidate if candidate is not None else first
     if chosen is None:
         raise GateError("the gate needs a candidate version to compare with the baseline")
-    pair = result.for_candidate(chosen) if chosen in result.candidates else None
-    if pair is None:
+    if chosen not in result.candidates:
         raise GateError(f"version {chosen!r} is not a candidate of this comparison")
-    n_docs = documents if documents is not None else int(pair.cells["item"].nunique())
+    if isinstance(result, GateInput):
+        pair = result.for_candidate(chosen)
+    else:
+        pair = GateInput.of_result(result.for_candidate(chosen))
+    n_docs = documents if documents is not None else pair.documents
     if n_docs <= 0:
         raise GateError("the evaluation set has no documents: nothing to decide on")
-    if pair.cells.empty or pair.fields.empty:
+    if not pair.scored:
         raise GateError("the comparison has no scored values: nothing to decide on")
     base, cand = _counts(pair.fields, pair.baseline), _counts(pair.fields, chosen)
     if not any(c.support for c in base.values()):
@@ -170,7 +179,7 @@ def decide(
 
 
 def _global_rules(
-    pair: ComparisonResult,
+    pair: GateInput,
     policy: Policy,
     candidate: str,
     n_docs: int,
@@ -200,10 +209,7 @@ def _global_rules(
         rules.append(
             rule("max_failed_run_share", None, ok, share, policy.max_failed_run_share, text)
         )
-    with_values = set(
-        pair.cells.loc[pair.cells["outcome"].isin(_HAS_VALUE), "version"].astype(str).unique()
-    )
-    silent = [v for v in (pair.baseline, candidate) if v not in with_values]
+    silent = [v for v in (pair.baseline, candidate) if v not in pair.valued_versions]
     rules.append(
         rule(
             "outputs",

@@ -24,7 +24,10 @@ from typing import Any
 
 import fsspec
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from fieldwise import __version__
 from fieldwise._errors import CompareError
@@ -90,26 +93,37 @@ def _encode(table: pd.DataFrame, col: str) -> None:
     table[f"{col}_boolean"] = boolean
 
 
+def _kind_masks(kind: pd.Series) -> dict[str, npt.NDArray[np.bool_]]:
+    """Where each kind is, from the categorical codes (no string compared per cell)."""
+    if not isinstance(kind.dtype, pd.CategoricalDtype):
+        kind = kind.astype("category")
+    codes = np.asarray(kind.cat.codes, dtype=np.int64)
+    return {str(name): codes == k for k, name in enumerate(kind.cat.categories)}
+
+
 def _decode(table: pd.DataFrame, col: str) -> None:
     """Undo :func:`_encode`: ``col`` holds Python values of their original types again."""
-    kind = table.pop(f"{col}_kind").astype(object).to_numpy()
-    number = table.pop(f"{col}_number").to_numpy(dtype=np.float64, na_value=np.nan)
+    masks = _kind_masks(table.pop(f"{col}_kind"))
+    number = table.pop(f"{col}_number")
     integer = table.pop(f"{col}_integer")
     boolean = table.pop(f"{col}_boolean")
-    text = table[col].to_numpy(dtype=object)
-    out = np.full(len(kind), None, dtype=object)
-    mask = kind == "string"
-    out[mask] = text[mask]
-    mask = kind == "number"
-    out[mask] = number[mask].tolist()
-    mask = kind == "integer"
-    out[mask] = integer.to_numpy(dtype=object)[mask]
-    mask = kind == "boolean"
-    out[mask] = boolean.to_numpy(dtype=object)[mask]
+    out = np.full(len(table), None, dtype=object)
+    text = masks.get("string")
+    if text is not None and text.any():
+        out[text] = table[col].to_numpy(dtype=object)[text]
+    for name, source in (("number", number), ("integer", integer), ("boolean", boolean)):
+        mask = masks.get(name)
+        if mask is None or not mask.any():
+            continue  # no cell of this kind: the column is not converted at all
+        if name == "number":
+            out[mask] = source.to_numpy(dtype=np.float64, na_value=np.nan)[mask].tolist()
+        else:
+            out[mask] = source.to_numpy(dtype=object)[mask]
     for name in ("object", "array"):
-        mask = kind == name
-        if mask.any():
-            out[np.flatnonzero(mask)] = [json.loads(t) for t in text[mask]]
+        mask = masks.get(name)
+        if mask is not None and mask.any():
+            texts = table[col].to_numpy(dtype=object)[mask]
+            out[np.flatnonzero(mask)] = [json.loads(t) for t in texts]
     table[col] = pd.Series(out, index=table.index, dtype=object)
 
 
@@ -260,17 +274,21 @@ def read_header(root: str) -> dict[str, Any]:
 
 
 def read_shard(root: str, shard: int, versions: list[str]) -> pd.DataFrame:
-    """Every cell of shard ``shard`` in ``versions``, as a comparison frame (values typed back)."""
+    """Every cell of shard ``shard`` in ``versions``, as a comparison frame (values typed back).
+    The parts of every version are concatenated as Arrow tables and decoded once: a shard
+    written chunk by chunk has a part per chunk, and decoding each alone cost more than
+    reading it."""
     fs, base = fsspec.core.url_to_fs(root)
-    parts = []
+    tables = []
     for version in versions:
         for path in sorted(fs.glob(f"{_folder(base, version, shard)}/part-*.parquet")):
             with fs.open(path, "rb") as handle:
-                table = pd.read_parquet(handle)
-            for col in _VALUES:
-                _decode(table, col)
-            parts.append(table.assign(version=version))
+                part = pq.read_table(handle)
+            tables.append(part.append_column("version", pa.array([version] * part.num_rows)))
     columns = ["item", "field", "version", "expected", "predicted", "confidence"]
-    if not parts:
+    if not tables:
         return pd.DataFrame(columns=columns)
-    return pd.concat(parts, ignore_index=True).loc[:, columns]
+    table: pd.DataFrame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    for col in _VALUES:
+        _decode(table, col)
+    return table.loc[:, columns]

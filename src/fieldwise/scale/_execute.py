@@ -64,9 +64,10 @@ def score_shard(job: ScoreJob, shard: int) -> Sufficient:
     frame = read_shard(job.root, shard, list(job.versions))
     if frame.empty:
         return replace(job.empty(), partitions=1)
-    cells, _, _ = score_cells(frame, job.specs)
+    cells, row_counts, _ = score_cells(frame, job.specs)
     return partition_statistics(
         cells,
+        row_counts=row_counts,
         baseline=job.baseline,
         candidates=job.candidates,
         weights=job.weights,
@@ -141,7 +142,8 @@ def score_store(
     ``executor`` is ``"in-process"`` (shards scored one after another here) or ``"dask"`` (one
     task per shard on the cluster at ``scheduler``, else on a local cluster). Both merge the
     same integer statistics, so both give the same :class:`ReducedResult`. ``progress(done,
-    total)`` is called after each shard is merged.
+    total)`` is called after each shard is merged. The merged statistics come with the
+    result (:attr:`ReducedResult.statistics`), to be stored and reduced again later.
     """
     if executor not in EXECUTORS:
         raise CompareError(f"unknown executor {executor!r}: choose from {', '.join(EXECUTORS)}")

@@ -1,0 +1,139 @@
+"""The integer statistics of a partition are counted on integer codes (numpy), not through
+pandas group-bys of strings: they must equal what the cell-level tables count, including list
+fields (row tests) and all-null columns, and the gate must decide the same from either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
+from fieldwise.compare._bootstrap import bootstrap_columns, sorted_codes
+from fieldwise.compare._reduce import reduce_statistics
+from fieldwise.compare._stats import flip_units, transition_counts
+from fieldwise.compare._sufficient import (
+    empty_statistics,
+    merge_all,
+    partition_statistics,
+    weight_classes,
+)
+from fieldwise.gate import GateInput, Policy, decide_all
+from tests.scale._data import LIST_SPEC, listed_outputs
+
+SPECS = parse_field_specs(LIST_SPEC["fields"], date_order="YMD")  # type: ignore[arg-type]
+WEIGHTS = weight_classes(SPECS)
+CANDIDATES = ["v2", "v3"]
+
+
+@pytest.fixture(scope="module")
+def frame() -> pd.DataFrame:
+    truth, outputs = listed_outputs(240, seed=5)
+    predictions = {
+        version: {item: {"value": out} for item, out in by_doc.items() if out is not None}
+        for version, by_doc in outputs.items()
+    }
+    return build_frame(truth, predictions)
+
+
+def _stats(frame: pd.DataFrame, seed: int = 1) -> Any:
+    cells, row_counts, _ = score_cells(frame, SPECS)
+    return partition_statistics(
+        cells,
+        baseline="v1",
+        candidates=CANDIDATES,
+        weights=WEIGHTS,
+        seed=seed,
+        n_resamples=200,
+        row_counts=row_counts,
+    )
+
+
+def test_flip_counts_equal_the_cell_level_flip_units(frame: pd.DataFrame) -> None:
+    cells, row_counts, _ = score_cells(frame, SPECS)
+    # shuffled rows and plain (non-categorical) keys count the same
+    shuffled = cells.sample(frac=1.0, random_state=3)
+    plain = shuffled.assign(
+        version=shuffled["version"].astype(str),
+        item=shuffled["item"].astype(str),
+        field=shuffled["field"].astype(str),
+    )
+    for variant in (cells, shuffled, plain):
+        stats = partition_statistics(
+            variant,
+            baseline="v1",
+            candidates=CANDIDATES,
+            weights=WEIGHTS,
+            n_resamples=50,
+            row_counts=row_counts,
+        )
+        for candidate in CANDIDATES:
+            want = transition_counts(flip_units(cells, "v1", candidate))
+            got = {f: c for (cand, f), c in stats.transitions.items() if cand == candidate}
+            assert got == {str(f): tuple(int(x) for x in row) for f, row in want.iterrows()}
+
+
+def test_sorted_codes_and_bootstrap_columns_agree_for_any_key_type(frame: pd.DataFrame) -> None:
+    cells, _, _ = score_cells(frame, SPECS)
+    codes, labels = sorted_codes(cells["item"])
+    assert list(labels) == sorted(set(cells["item"].astype(str)))
+    assert np.array_equal(labels[codes], cells["item"].astype(str).to_numpy(dtype=str))
+    plain = cells.assign(item=cells["item"].astype(object), version=cells["version"].astype(str))
+    for candidate in CANDIDATES:
+        a = bootstrap_columns(cells, "v1", candidate, WEIGHTS)
+        b = bootstrap_columns(plain, "v1", candidate, WEIGHTS)
+        assert np.array_equal(a[0], b[0])
+        assert a[1] == b[1]
+        assert np.array_equal(a[2], b[2])
+
+
+def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
+    result = compare(frame, SPECS, baseline="v1", candidates=CANDIDATES, seed=1, n_bootstrap=200)
+    items = frame["item"].unique()
+    which = pd.Series(np.arange(len(items)) % 7, index=items)
+    chunks = [frame.loc[(which.reindex(frame["item"]) == k).to_numpy()] for k in range(7)]
+    empty = empty_statistics(
+        baseline="v1", candidates=CANDIDATES, weights=WEIGHTS, seed=1, n_resamples=200
+    )
+    for stats in (_stats(frame), merge_all([_stats(c) for c in chunks], empty)):
+        reduced = reduce_statistics(stats)
+        assert len(reduced.row_tests) == 2
+        assert len(reduced.empty_columns) == 1
+        pd.testing.assert_frame_equal(
+            reduced.row_tests, result.row_tests, check_exact=True, check_dtype=False
+        )
+        pd.testing.assert_frame_equal(
+            reduced.empty_columns, result.empty_columns, check_exact=True, check_dtype=False
+        )
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        Policy(),
+        Policy(min_accuracy=0.8, max_regression=0.01, max_failed_run_share=0.1),
+        Policy(alpha=0.2, margin=0.02, critical=("total",), min_support=100),
+        Policy(min_field_accuracy=0.9, max_row_recall_drop=0.0, min_documents=500),
+    ],
+)
+def test_the_gate_decides_the_same_from_reduced_statistics(
+    frame: pd.DataFrame, policy: Policy
+) -> None:
+    whole = compare(
+        frame,
+        SPECS,
+        baseline="v1",
+        candidates=CANDIDATES,
+        seed=1,
+        n_bootstrap=200,
+        alpha=policy.alpha,
+    )
+    reduced = reduce_statistics(_stats(frame), alpha=policy.alpha)
+    want = decide_all(whole, policy, documents=240)
+    got = decide_all(GateInput.of_reduced(reduced, SPECS), policy, documents=240)
+    assert repr(got) == repr(want)  # every rule, figure and message (repr: NaN equals NaN)
+    # the rules that read list rows and all-null columns are among those checked
+    rules = {r.rule for v in got for r in v.rules}
+    assert {"row_recall", "empty_column", "critical"} <= rules
