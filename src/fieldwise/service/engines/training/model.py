@@ -233,7 +233,9 @@ def _train_field(
         for prep, cands in zip(prepared, per_doc, strict=True)
     ]
     data = FieldData(matrices, [np.asarray(y, dtype=np.int64) for y in ys])
-    calibration = calibrate(data, params, step)
+    silent = [spec.name not in p.rule_where for p in prepared]
+    empty = [w is None if s else None for w, s in zip(wanted, silent, strict=True)]
+    calibration = calibrate(data, params, step, empty)
     step.check()
     columns = width(others, vocab, inside)
     x = np.vstack([m.reshape(-1, columns) for m in matrices])
@@ -299,6 +301,7 @@ def _dump(
                 "inside": list(r.inside),
                 "slope": r.calibration.slope,
                 "intercept": r.calibration.intercept,
+                "abstain_below": r.calibration.abstain_below,
                 "strip_spaces": r.strip_spaces,
             }
             for name, r in sorted(rankers.items())
@@ -340,7 +343,8 @@ def load_model(blob: bytes) -> TrainedModel:
                 classifier, HistGradientBoostingClassifier
             ):
                 raise ModelError(f"model blob: field {name!r} holds no classifier")
-            calibration = Calibration(float(raw["slope"]), float(raw["intercept"]))
+            below = float(raw.get("abstain_below", 0.0))  # absent in models from before it
+            calibration = Calibration(float(raw["slope"]), float(raw["intercept"]), below)
             vocab = tuple(str(t) for t in raw["vocab"])
             inside = tuple(str(t) for t in raw["inside"])
             strip = bool(raw["strip_spaces"])
@@ -380,11 +384,12 @@ def extract_with_model(
             ranker.classifier,
             feature_matrix(prep.info, cands, spec, others, ranker.vocab, ranker.inside),
         )
+        conf = ranker.calibration(float(found[top(found)]))
+        if conf < ranker.calibration.abstain_below and spec.name not in prep.rule_where:
+            continue  # the rules found nothing and the ranker is unsure: likely not carried
         best = cands[top(found)]
         value = best.value
         if ranker.strip_spaces and isinstance(value, str):
             value = "".join(value.split())
-        out.put(
-            spec.name, value, ranker.calibration(float(found[top(found)])), best.page + 1, best.text
-        )
+        out.put(spec.name, value, conf, best.page + 1, best.text)
     return out.result()

@@ -28,10 +28,12 @@ _EPS = 1e-6
 
 @dataclass(frozen=True)
 class Calibration:
-    """confidence = sigmoid(slope * logit(score) + intercept)."""
+    """confidence = sigmoid(slope * logit(score) + intercept); below ``abstain_below`` the field
+    is left empty where the rules found nothing (learned out of fold: :func:`abstain_threshold`)."""
 
     slope: float
     intercept: float
+    abstain_below: float = 0.0
 
     def __call__(self, score: float) -> float:
         p = min(max(score, _EPS), 1 - _EPS)
@@ -109,16 +111,45 @@ def top(values: np.ndarray) -> int:
     return int(np.argmax(values))
 
 
+def abstain_threshold(
+    confidence: Sequence[float], right: Sequence[int], empty: Sequence[bool]
+) -> float:
+    """The confidence below which leaving the field empty is right more often than the
+    ranker's best candidate, on out-of-fold documents; 0.0 (never) unless that strictly helps.
+
+    A ranker always names a candidate, so where the truth is empty (an optional field the
+    document does not carry) it is wrong by construction. Fields that are never empty in the
+    training truth never abstain; ties keep the ranker."""
+    order = sorted(range(len(confidence)), key=lambda i: confidence[i])
+    # abstaining below order[k + 1]'s confidence: the k + 1 least confident answer nothing
+    gain = best_gain = 0
+    threshold = 0.0
+    for k, i in enumerate(order):
+        gain += int(empty[i]) - right[i]
+        nxt = confidence[order[k + 1]] if k + 1 < len(order) else None
+        if nxt is not None and nxt == confidence[i]:
+            continue  # a threshold cannot split equal confidences
+        if gain > best_gain:
+            best_gain = gain
+            threshold = nxt if nxt is not None else math.nextafter(confidence[i], math.inf)
+    return threshold
+
+
 def calibrate(
     data: FieldData,
     params: TrainParams,
     step: Callable[[], None],
+    empty: Sequence[bool | None] = (),
 ) -> Calibration:
-    """Platt calibration of the best candidate's score from out-of-fold predictions."""
+    """Platt calibration of the best candidate's score from out-of-fold predictions, and the
+    confidence below which answering nothing is the better answer where the rules found
+    nothing (``empty[d]``: document ``d``'s truth is empty; None: the rules answered on ``d``,
+    so the field is not left empty there)."""
     n = len(data.matrices)
     folds = min(params.calibration_folds, n)
     best: list[float] = []
     right: list[int] = []
+    blank: list[bool | None] = []
     for fold in range(folds):
         step()
         train = [d for d in range(n) if d % folds != fold]
@@ -135,11 +166,18 @@ def calibrate(
             i = top(found)
             best.append(float(found[i]))
             right.append(int(data.labels[d][i]))
+            blank.append(empty[d] if empty else None)
     for _ in range(folds, params.calibration_folds):
         step()  # keep progress totals exact when there are fewer documents than folds
     if not right or len(set(right)) < 2:
         rate = (sum(right) + 1.0) / (len(right) + 2.0)
-        return Calibration(0.0, math.log(rate / (1 - rate)))
-    logits = np.array([[math.log(max(p, _EPS) / max(1 - p, _EPS))] for p in best])
-    fit = LogisticRegression(C=1.0).fit(logits, np.array(right))
-    return Calibration(float(fit.coef_[0][0]), float(fit.intercept_[0]))
+        fitted = Calibration(0.0, math.log(rate / (1 - rate)))
+    else:
+        logits = np.array([[math.log(max(p, _EPS) / max(1 - p, _EPS))] for p in best])
+        fit = LogisticRegression(C=1.0).fit(logits, np.array(right))
+        fitted = Calibration(float(fit.coef_[0][0]), float(fit.intercept_[0]))
+    open_ = [k for k, b in enumerate(blank) if b is not None]
+    below = abstain_threshold(
+        [fitted(best[k]) for k in open_], [right[k] for k in open_], [bool(blank[k]) for k in open_]
+    )
+    return Calibration(fitted.slope, fitted.intercept, below)
