@@ -1,4 +1,4 @@
-"""The one lifecycle of every durable run (processor, parse, workflow and evaluation runs).
+"""The one lifecycle of every durable run (processor, parse, workflow, evaluation, training runs).
 
 ``queued`` → ``in_progress`` → ``succeeded`` | ``failed`` | ``canceled`` (and ``queued`` →
 ``canceled``). A run kind is a table with ``status``, ``attempts`` and the timing columns, and
@@ -36,6 +36,27 @@ from fieldwise.service.jobs.queue import (
     release,
     renew,
 )
+
+
+class RunStopped(Exception):
+    """A job handler's signal: the run was canceled or deleted meanwhile, or its lease was
+    lost — drop the work and store nothing."""
+
+
+class RunInterrupted(Exception):
+    """A job handler's signal: the service is stopping — requeue the run."""
+
+
+class RunFailed(Exception):
+    """A job handler's signal: end the run ``failed`` with ``reason`` (its error code),
+    ``message`` and, for evaluation runs, the metrics computed so far."""
+
+    def __init__(self, reason: str, message: str, metrics: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metrics = metrics
+
 
 #: Every durable run's states; the last three are terminal.
 RUN_STATES = ("queued", "in_progress", "succeeded", "failed", "canceled")

@@ -20,7 +20,7 @@ from fieldwise.compare import specs_from_recorded
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs import Job, fail_or_release, requeue
-from fieldwise.service.jobs.durable import ACTIVE, TERMINAL
+from fieldwise.service.jobs.durable import ACTIVE, TERMINAL, RunFailed, RunInterrupted, RunStopped
 from fieldwise.service.jobs.pool import WorkerPool
 from fieldwise.service.resources.evaluation_runs.lifecycle import (
     EVALUATIONS,
@@ -42,22 +42,6 @@ _POLL_MIN = 0.02
 _POLL_MAX = 0.5
 
 
-class _Stop(Exception):
-    """The evaluation was canceled meanwhile: drop the work."""
-
-
-class _Interrupted(Exception):
-    """The service is stopping: requeue the evaluation."""
-
-
-class _Failed(Exception):
-    def __init__(self, reason: str, message: str, metrics: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.metrics = metrics
-
-
 class EvaluationRunHandler:
     """The ``evaluation_run`` job kind; ``stopping`` is set when the service shuts down."""
 
@@ -73,13 +57,13 @@ class EvaluationRunHandler:
             self._wait(state, row.id, job)
             scoring, summary = self._score(state, row)
             self._commit(state, row, job, scoring, summary)
-        except _Stop:
+        except RunStopped:
             return
-        except _Interrupted:
+        except RunInterrupted:
             with state.engine.begin() as conn:
                 if requeue(conn, job):
                     EVALUATIONS.requeue(conn, state.clock, row.id)
-        except _Failed as failure:
+        except RunFailed as failure:
             with state.engine.begin() as conn:
                 finish_evaluation(
                     conn,
@@ -102,7 +86,7 @@ class EvaluationRunHandler:
                 .values(updated_at=isoformat(state.clock.now()))
             ).rowcount
             if not still:
-                raise _Stop
+                raise RunStopped
             done = conn.execute(
                 select(func.count())
                 .select_from(evaluation_run_items)
@@ -118,7 +102,7 @@ class EvaluationRunHandler:
                 )
             )
             if not snapshot:
-                raise _Failed(
+                raise RunFailed(
                     "empty_evaluation_set",
                     f"evaluation set {row.eval_set_id} has no items",
                     {"items": 0, "runs": _run_counts([])},
@@ -145,11 +129,11 @@ class EvaluationRunHandler:
         )
         while True:
             if self.stopping.is_set():
-                raise _Interrupted
+                raise RunInterrupted
             if state.leases.lost(job) or EVALUATIONS.status_of(state.engine, run_id) != (
                 "in_progress"
             ):
-                raise _Stop
+                raise RunStopped
             with state.engine.connect() as conn:
                 pending = conn.execute(pending_query).scalar_one()
             if not pending:
@@ -197,16 +181,16 @@ class EvaluationRunHandler:
         base = {"items": len(rows), "runs": _run_counts(rows)}
         outputs = {r.item_id: r.output for r in rows if r.status == "succeeded" and r.output}
         if not outputs:
-            raise _Failed("all_runs_failed", _all_failed_message(rows), base)
+            raise RunFailed("all_runs_failed", _all_failed_message(rows), base)
         try:
             specs = specs_from_recorded((set_metadata or {}).get("compare_spec"))
         except FieldwiseError as exc:
-            raise _Failed("invalid_compare_spec", str(exc), base) from None
+            raise RunFailed("invalid_compare_spec", str(exc), base) from None
         truth = {r.item_id: r.ground_truth for r in rows}
         try:
             scoring = score(truth, outputs, specs, version_id=row.version_id)
         except CompareError as exc:
-            raise _Failed("compare_error", str(exc), base) from None
+            raise RunFailed("compare_error", str(exc), base) from None
         scoring.metrics.update(base)
         return scoring, summary
 
@@ -240,8 +224,8 @@ class EvaluationRunHandler:
                 if not finish_evaluation(
                     conn, state.clock, row.id, "succeeded", job=job, metrics=scoring.metrics
                 ):
-                    raise _Stop  # canceled meanwhile, or lease lost: roll the cells back too
-        except _Stop:
+                    raise RunStopped  # canceled meanwhile, or lease lost: roll the cells back too
+        except RunStopped:
             return
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:

@@ -21,7 +21,7 @@ from fieldwise.service.engines.extraction import (
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
 from fieldwise.service.jobs import Job, fail_or_release, held
-from fieldwise.service.jobs.durable import ACTIVE
+from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunStopped
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
@@ -37,17 +37,6 @@ from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
 
 log = logging.getLogger("fieldwise.service.jobs")
-
-
-class _Stop(Exception):
-    """The run was canceled or deleted meanwhile: drop the work."""
-
-
-class _Failed(Exception):
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
 
 
 class ProcessorRunHandler:
@@ -71,10 +60,10 @@ class ProcessorRunHandler:
             return
         try:
             output = self._work(state, row, job)
-        except _Stop:
+        except RunStopped:
             _report_lost(state, job)
             return
-        except _Failed as failure:
+        except RunFailed as failure:
             _finish_failed(state, row, job, failure)
             return
         self._store(state, row, job, output)
@@ -82,20 +71,20 @@ class ProcessorRunHandler:
     def _check(self, state: ServiceState, row: Any, job: Job) -> None:
         """Between stages: stop when the run was canceled or deleted, or our lease was lost."""
         if state.leases.lost(job) or status_of(state.engine, row.id) != "in_progress":
-            raise _Stop
+            raise RunStopped
 
     def _work(self, state: ServiceState, row: Any, job: Job) -> dict[str, Any]:
         with state.engine.connect() as conn:
             input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
             config_raw, threshold = self._version(conn, row)
         if input_file is None or not state.blobs.exists(input_file.sha256):
-            raise _Failed("input_missing", f"the input file {row.input_file_id} was deleted")
+            raise RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
         try:
             doc = self.cache.get(input_file)
         except ParseError as exc:
-            raise _Failed(exc.code, str(exc)) from None
+            raise RunFailed(exc.code, str(exc)) from None
         except WorkerCrashed as exc:
-            raise _Failed("worker_crashed", str(exc)) from None
+            raise RunFailed("worker_crashed", str(exc)) from None
         self._check(state, row, job)
         if config_raw is None:
             return extract_key_values(doc, confidence_threshold=threshold)
@@ -103,7 +92,7 @@ class ProcessorRunHandler:
             try:
                 output = extract_trained(self.models, config_raw, row.version_id, doc, threshold)
             except TrainedRunError as exc:
-                raise _Failed(exc.reason, exc.message) from None
+                raise RunFailed(exc.reason, exc.message) from None
             self._check(state, row, job)
             return output
         try:
@@ -116,13 +105,13 @@ class ProcessorRunHandler:
                     doc, config, confidence_threshold=threshold, pattern_seconds=budget
                 )
         except ConfigError as exc:
-            raise _Failed("invalid_config", str(exc)) from None
+            raise RunFailed("invalid_config", str(exc)) from None
         except PatternTimeout as exc:
-            raise _Failed("pattern_timeout", str(exc)) from None
+            raise RunFailed("pattern_timeout", str(exc)) from None
         except ExtractionError as exc:
-            raise _Failed("extraction_error", str(exc)) from None
+            raise RunFailed("extraction_error", str(exc)) from None
         except WorkerCrashed as exc:
-            raise _Failed("worker_crashed", str(exc)) from None
+            raise RunFailed("worker_crashed", str(exc)) from None
         self._check(state, row, job)
         return output
 
@@ -136,7 +125,7 @@ class ProcessorRunHandler:
             select(processors.c.confidence_threshold).where(processors.c.id == row.processor_id)
         ).scalar()
         if config is None:
-            raise _Failed("version_missing", f"version {row.version_id} no longer exists")
+            raise RunFailed("version_missing", f"version {row.version_id} no longer exists")
         return dict(config), threshold
 
     def _store(self, state: ServiceState, row: Any, job: Job, output: dict[str, Any]) -> None:
@@ -144,7 +133,7 @@ class ProcessorRunHandler:
         blob = state.blobs.stage_bytes(body)
         try:
             self._commit(state, row, job, blob, output)
-        except _Stop:
+        except RunStopped:
             _report_lost(state, job)
             # Canceled or deleted while we stored, or our lease was lost (another process
             # recovered the run): the transaction rolled back, keep nothing of it.
@@ -152,7 +141,7 @@ class ProcessorRunHandler:
         except ParentGone:
             # The input file was deleted while the run worked: no output may derive from it.
             discard(state, blob)
-            missing = _Failed("input_missing", f"the input file {row.input_file_id} was deleted")
+            missing = RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
             _finish_failed(state, row, job, missing)
         except BaseException:
             discard(state, blob)
@@ -182,7 +171,7 @@ class ProcessorRunHandler:
                 output_file_id=out_file.id,
             )
             if not done:
-                raise _Stop
+                raise RunStopped
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         fail_or_release(
@@ -205,7 +194,7 @@ class ProcessorRunHandler:
         return requeue_run(conn, clock, target_id)
 
 
-def _finish_failed(state: ServiceState, row: Any, job: Job, failure: _Failed) -> None:
+def _finish_failed(state: ServiceState, row: Any, job: Job, failure: RunFailed) -> None:
     with state.engine.begin() as conn:
         finish_run(
             conn,

@@ -25,7 +25,7 @@ from fieldwise.service.engines.training import (
 )
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs import Job, fail_or_release, requeue
-from fieldwise.service.jobs.durable import ACTIVE
+from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunInterrupted, RunStopped
 from fieldwise.service.jobs.pool import WorkerPool
 from fieldwise.service.resources.evaluation_sets.tables import items
 from fieldwise.service.resources.files.ops import discard, store_file
@@ -47,21 +47,6 @@ from fieldwise.service.store.blobs import StagedBlob
 _EVERY = 0.25
 #: Items read per query.
 _CHUNK = 1000
-
-
-class _Stop(Exception):
-    """The run was canceled or deleted meanwhile, or its lease was lost: drop the work."""
-
-
-class _Interrupted(Exception):
-    """The service is stopping: requeue the run."""
-
-
-class _Failed(Exception):
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
 
 
 class _Watch:
@@ -94,7 +79,7 @@ class _Watch:
     def check(self) -> None:
         """Between stages: raise when the work must stop."""
         if self.should_stop():
-            raise _Interrupted if self.stopping.is_set() else _Stop
+            raise RunInterrupted if self.stopping.is_set() else RunStopped
 
 
 class TrainingRunHandler:
@@ -123,19 +108,19 @@ class TrainingRunHandler:
                 )
             except TrainingCanceled:
                 watch.check()
-                raise _Stop from None
+                raise RunStopped from None
             except ValueError as exc:  # the engine's TrainingError: what it cannot learn from
-                raise _Failed("training_error", str(exc)) from None
+                raise RunFailed("training_error", str(exc)) from None
             watch.stage = "storing"
             watch.check()
             self._commit(state, row, job, blob)
-        except _Stop:
+        except RunStopped:
             return
-        except _Interrupted:
+        except RunInterrupted:
             with state.engine.begin() as conn:
                 if requeue(conn, job):
                     TRAININGS.requeue(conn, state.clock, row.id)
-        except _Failed as failure:
+        except RunFailed as failure:
             with state.engine.begin() as conn:
                 finish_training(
                     conn,
@@ -162,17 +147,17 @@ class TrainingRunHandler:
                 )
         missing = sorted(set(row.item_ids) - {r.item_id for r in found})
         if missing:
-            raise _Failed("item_missing", f"item {missing[0]} was deleted before training")
+            raise RunFailed("item_missing", f"item {missing[0]} was deleted before training")
         found.sort(key=lambda r: (r.sha256 or "", r.item_id))
         examples = []
         for n, item in enumerate(found):
             watch.check()
             if item.sha256 is None or not state.blobs.exists(item.sha256):
-                raise _Failed("input_missing", f"the file of item {item.item_id} was deleted")
+                raise RunFailed("input_missing", f"the file of item {item.item_id} was deleted")
             try:
                 document = self.cache.get(item)
             except ParseError as exc:
-                raise _Failed(exc.code, f"item {item.item_id} ({item.filename}): {exc}") from None
+                raise RunFailed(exc.code, f"item {item.item_id} ({item.filename}): {exc}") from None
             examples.append(TrainingExample(document=document, truth=item.ground_truth))
             watch.progress(n + 1, len(found))
         return examples
@@ -239,7 +224,7 @@ class TrainingRunHandler:
                 },
             )
             if done is None:
-                raise _Stop
+                raise RunStopped
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         fail_or_release(
