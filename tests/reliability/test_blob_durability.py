@@ -67,15 +67,16 @@ def test_a_kill_right_after_the_answer_leaves_every_row_on_whole_bytes(tmp_path:
     for row in rows:
         stored = blobs.path(row.sha256).read_bytes()
         assert (len(stored), hashlib.sha256(stored).hexdigest()) == (row.size, row.sha256)
-    with _serve(data_dir, log) as (_proc, base_url):
-        with httpx.Client(
-            base_url=base_url, headers={"x-api-key": TEST_KEY}, timeout=_GUARD
-        ) as http:
-            for data, body in answered:
-                again = http.get(f"/parse/runs/{body['id']}").json()
-                assert again["output"] == body["output"] and again["output"]
-                content = http.get(f"/files/{body['input_file_id']}/content")
-                assert content.content == data
+    with (
+        _serve(data_dir, log) as (_proc, base_url),
+        httpx.Client(base_url=base_url, headers={"x-api-key": TEST_KEY}, timeout=_GUARD) as http,
+    ):
+        for data, body in answered:
+            again = http.get(f"/parse/runs/{body['id']}").json()
+            assert again["output"] == body["output"]
+            assert again["output"]
+            content = http.get(f"/files/{body['input_file_id']}/content")
+            assert content.content == data
 
 
 def _cut_short(path: Path) -> None:
@@ -106,7 +107,8 @@ def test_bytes_cut_short_read_as_missing_never_as_data(
                 blobs.read(sha)
 
         shown = http.get(f"/parse/runs/{first['id']}").json()
-        assert shown["status"] == "succeeded" and shown["output"] is None  # not half of it
+        assert shown["status"] == "succeeded"
+        assert shown["output"] is None
 
         second = _parse(http, data)  # the cut-short parsed form is a miss: parsed again
         assert second["output"] == first["output"]

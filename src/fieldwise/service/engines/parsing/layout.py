@@ -61,10 +61,15 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     rows: list[list[Word]] = []
     tops: list[float] = []
     bottoms: list[float] = []
-    keyed = sorted([((w.box.y0 + w.box.y1) / 2, w.box.x0, i, w) for i, w in enumerate(words)])
+    keyed = []
+    for i, word in enumerate(words):
+        x0, y0, _x1, y1 = word.box
+        keyed.append(((y0 + y1) / 2, x0, i, word))
+    keyed.sort()
     for cy, _x0, _i, word in keyed:
         _bx0, by0, _bx1, by1 = word.box
-        for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
+        n = len(rows)
+        for i in range(n - 1, n - 4 if n > 3 else -1, -1):
             top, bottom = tops[i], bottoms[i]
             if top <= cy <= bottom:
                 rows[i].append(word)
@@ -91,6 +96,8 @@ def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:
     if not line.words:
         return []
     words = line.words
+    if len(words) == 1:  # most lines of a page: nothing to split, no median to take
+        return [words]
     height = median([w.box.y1 - w.box.y0 for w in words]) or 1.0
     wide = gap_factor * height
     cells: list[list[Word]] = [[words[0]]]
