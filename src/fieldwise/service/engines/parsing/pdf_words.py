@@ -10,17 +10,19 @@ ascent-to-descent boxes, so every word on a baseline has the same top and bottom
 character, which made it three quarters of the parse time. :func:`text_words` reads the
 page's text in one call, cuts it into whitespace-free tokens with a regular expression and
 reads loose boxes only at a token's first, second and last character. A token is one word
-spanning its ends when it is ASCII, lies in one text object (``FPDFText_CountRects`` is 1),
-its three sampled characters share one baseline and go left to right without a split-wide
-gap after the first, and it advances less than 0.7 of its height per character (so it is not
-letter-spaced). Why that suffices: inside one text object of one font, characters share the
-baseline and the loose top and bottom; pdfium turns kerning gaps wider than about half a
-space into generated spaces, so what is left to split a word is character spacing, which is
-the same after every character. Every other token — accented letters may be glyphs placed
-apart — goes through the boxes of each of its characters, and a page whose text holds
-surrogates or pdfium's control characters, or does not map one unit per character, through
-:func:`exact_words`. ``tests/parsing/test_pdf_words.py`` holds the result equal to the old
-reader on every PDF at hand (word for word, boxes within 0.5 pt).
+spanning its ends when every character beyond ASCII in it is a letter or digit (ü, ß, é
+precomposed: one glyph each, like an ASCII letter), lies in one text object
+(``FPDFText_CountRects`` is 1), its three sampled characters share one baseline and go left to
+right without a split-wide gap after the first, and it advances less than 0.7 of its height
+per character (so it is not letter-spaced). Why that suffices: inside one text object of one
+font, characters share the baseline and the loose top and bottom; pdfium turns kerning gaps
+wider than about half a space into generated spaces, so what is left to split a word is
+character spacing, which is the same after every character. Every other token — an accent or
+other mark beyond ASCII may be a glyph moved back over its letter — goes through the boxes of
+each of its characters, and a page whose text holds surrogates or pdfium's control
+characters, or does not map one unit per character, through :func:`exact_words`.
+``tests/parsing/test_pdf_words.py`` holds the result equal to the old reader on every PDF at
+hand (word for word, boxes within 0.5 pt).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 __all__ = ["exact_words", "text_words"]
 
 _TOKEN = re.compile(r"[^\s\x00]+")
+# a character beyond ASCII that is no letter or digit: an accent, a combining mark, a symbol
+_MARK = re.compile(r"[^\x00-\x7f\w]")
 # surrogates (the exact reader joins pairs, replaces halves) and the characters pdfium treats
 # as control characters (a hyphen among them can read differently in the page's text)
 _SPECIAL = re.compile("[\x00-\x08\x0e-\x1f\x93\x94\x96-\x98\ud800-\udfff\ufffe]")
@@ -201,7 +205,7 @@ def text_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
         size = stop - start
         token = match.group()
         if size > 1 and (
-            not token.isascii()  # accented letters may be glyphs placed apart
+            (not token.isascii() and _MARK.search(token) is not None)  # may be placed apart
             or runs(page, start, size) != 1  # more than one text object
         ):
             extend(_token_words(boxes, text, start, stop))
