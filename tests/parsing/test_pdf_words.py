@@ -108,6 +108,17 @@ def tricky_pdf() -> bytes:
     c.setFont("Helvetica", 10)
     c.drawString(72, 700, "FÜR Straße Ärger (E) naïve café €12,50")
     c.drawString(72, 680, "Description    Qty    Amount")
+    text = c.beginText(72, 660)
+    text.setFont("Helvetica", 10)
+    text.setCharSpace(5)  # wide tracking in a word of letters beyond ASCII
+    text.textOut("ÜBERGRÖSSE Grüße")
+    text.setCharSpace(0)
+    c.drawText(text)
+    text = c.beginText(72, 640)
+    text.setFont("Helvetica", 10)
+    text.textOut("caf")  # an accent glyph moved back over its letter, in one text object
+    text._code.append("[(e) 450 (\\264) -450 (s)] TJ")
+    c.drawText(text)
     c.showPage()
     c.save()
     return buf.getvalue()

@@ -5,6 +5,16 @@ later, so a blob that exists is always complete. The rename is left to the calle
 files can share one blob: the new reference and the rename must happen under the same lock as
 "the last reference is gone, unlink" (``fieldwise.service.store.locks.lock_blob``), or a delete
 could unlink the bytes an upload of the same content is about to refer to.
+
+No fsync per blob (it was 3 ms of every request, three times per parse). The order is what
+keeps a crash harmless: every byte is written and the file renamed into place before the
+database row that refers to it commits, so a process that dies at any point leaves either no
+row (an orphan file at most) or a row whose bytes are all there — the kernel keeps what was
+written whether or not the process lives. Only a power loss or a kernel crash can lose written
+pages, and then the database (WAL, ``synchronous=NORMAL``) may lose its latest commits too;
+what it must never do is hand out bytes that are not the ones a row names. So :meth:`read`
+checks the content against its sha256 (1.7 GB/s) and raises :class:`BlobCorrupt`, a
+:class:`FileNotFoundError`, for bytes cut short: they read as missing, never as data.
 """
 
 from __future__ import annotations
@@ -24,9 +34,14 @@ class BlobTooLarge(Exception):
     """The stream passed the size limit; nothing was stored."""
 
 
+class BlobCorrupt(FileNotFoundError):
+    """The bytes stored under a sha256 are not the bytes it names (a power loss cut them
+    short before they reached the disk): as good as missing."""
+
+
 @dataclass(frozen=True)
 class StagedBlob:
-    """Bytes written and synced to a temporary file, not yet in place under their sha256."""
+    """Bytes written to a temporary file, not yet in place under their sha256."""
 
     sha256: str
     size: int
@@ -37,6 +52,7 @@ class BlobStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         (root / "tmp").mkdir(parents=True, exist_ok=True)
+        self._folders: set[Path] = set()  # made already: no mkdir per placed blob
 
     def path(self, sha256: str) -> Path:
         return self.root / sha256[:2] / sha256[2:4] / sha256
@@ -63,8 +79,6 @@ class BlobStore:
                         raise BlobTooLarge(f"more than {max_bytes} bytes")
                     digest.update(chunk)
                     out.write(chunk)
-                out.flush()
-                os.fsync(out.fileno())
             return StagedBlob(digest.hexdigest(), size, Path(tmp_name))
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
@@ -74,7 +88,9 @@ class BlobStore:
         """Rename staged bytes into place (replacing an identical blob is harmless). Placing
         the same staged blob again is a no-op while the blob is there."""
         target = self.path(staged.sha256)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
         try:
             os.replace(staged.tmp, target)
         except FileNotFoundError:
@@ -86,7 +102,12 @@ class BlobStore:
         staged.tmp.unlink(missing_ok=True)
 
     def read(self, sha256: str) -> bytes:
-        return self.path(sha256).read_bytes()
+        """The blob's bytes; raises FileNotFoundError when they are not stored, and its
+        subclass :class:`BlobCorrupt` when the stored bytes are not the ones ``sha256`` names."""
+        data = self.path(sha256).read_bytes()
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")
+        return data
 
     def delete(self, sha256: str) -> bool:
         path = self.path(sha256)

@@ -7,7 +7,7 @@ font, so the extraction engine reads every format through the same words-with-bo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from statistics import median
+from operator import attrgetter
 
 from fieldwise.service.engines.parsing.model import (
     GRID_CHAR_WIDTH,
@@ -17,20 +17,39 @@ from fieldwise.service.engines.parsing.model import (
     Word,
 )
 
-__all__ = ["grid_line", "group_lines", "split_cells"]
+__all__ = ["grid_line", "group_lines", "median", "split_cells"]
+
+
+_LEFT = attrgetter("box.x0")
+
+
+def median(values: Iterable[float]) -> float:
+    """``statistics.median`` (the same float for the same values) without its generality,
+    which cost more than the rest of a line's layout."""
+    data = sorted(values)
+    n = len(data)
+    if n == 0:
+        raise ValueError("no median for empty data")
+    if n % 2 == 1:
+        return data[n // 2]
+    return (data[n // 2 - 1] + data[n // 2]) / 2
 
 
 def make_line(words: Sequence[Word]) -> Line:
     """A line from words already on one row (sorted left to right here)."""
-    ordered = sorted(words, key=lambda w: w.box.x0)
-    boxes = [w.box for w in ordered]
-    box = Box(
-        min(b.x0 for b in boxes),
-        min(b.y0 for b in boxes),
-        max(b.x1 for b in boxes),
-        max(b.y1 for b in boxes),
-    )
-    return Line(words=tuple(ordered), box=box, text=" ".join(w.text for w in ordered))
+    ordered = sorted(words, key=_LEFT)
+    x0, y0, x1, y1 = ordered[0].box
+    for word in ordered:
+        bx0, by0, bx1, by1 = word.box
+        if bx0 < x0:
+            x0 = bx0
+        if by0 < y0:
+            y0 = by0
+        if bx1 > x1:
+            x1 = bx1
+        if by1 > y1:
+            y1 = by1
+    return Line(tuple(ordered), Box(x0, y0, x1, y1), " ".join([w.text for w in ordered]))
 
 
 def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
@@ -40,21 +59,32 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     ordered by their top edge so the reading order does not depend on the producer's order.
     """
     rows: list[list[Word]] = []
-    extents: list[tuple[float, float]] = []
-    keyed = sorted(((w.box.cy, w.box.x0, i, w) for i, w in enumerate(words)))
+    tops: list[float] = []
+    bottoms: list[float] = []
+    keyed = []
+    for i, word in enumerate(words):
+        x0, y0, _x1, y1 = word.box
+        keyed.append(((y0 + y1) / 2, x0, i, word))
+    keyed.sort()
     for cy, _x0, _i, word in keyed:
-        box = word.box
-        for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
-            top, bottom = extents[i]
+        _bx0, by0, _bx1, by1 = word.box
+        n = len(rows)
+        for i in range(n - 1, n - 4 if n > 3 else -1, -1):
+            top, bottom = tops[i], bottoms[i]
             if top <= cy <= bottom:
                 rows[i].append(word)
-                extents[i] = (min(top, box.y0), max(bottom, box.y1))
+                if by0 < top:
+                    tops[i] = by0
+                if by1 > bottom:
+                    bottoms[i] = by1
                 break
         else:
             rows.append([word])
-            extents.append((box.y0, box.y1))
-    lines = [make_line(row) for row in rows if row]
-    return tuple(sorted(lines, key=lambda line: (line.box.y0, line.box.x0)))
+            tops.append(by0)
+            bottoms.append(by1)
+    lines = [make_line(row) for row in rows]
+    lines.sort(key=lambda line: (line.box.y0, line.box.x0))
+    return tuple(lines)
 
 
 def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:
@@ -65,13 +95,19 @@ def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:
     """
     if not line.words:
         return []
-    height = median(w.box.height for w in line.words) or 1.0
-    cells: list[list[Word]] = [[line.words[0]]]
-    for prev, word in zip(line.words, line.words[1:], strict=False):
-        if word.box.x0 - prev.box.x1 > gap_factor * height:
+    words = line.words
+    if len(words) == 1:  # most lines of a page: nothing to split, no median to take
+        return [words]
+    height = median([w.box.y1 - w.box.y0 for w in words]) or 1.0
+    wide = gap_factor * height
+    cells: list[list[Word]] = [[words[0]]]
+    right = words[0].box.x1
+    for word in words[1:]:
+        if word.box.x0 - right > wide:
             cells.append([word])
         else:
             cells[-1].append(word)
+        right = word.box.x1
     return [tuple(c) for c in cells]
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from statistics import median
 
-from fieldwise.service.engines.parsing.layout import split_cells
+from fieldwise.service.engines.parsing.layout import median, split_cells
 from fieldwise.service.engines.parsing.model import Line, Page, Word
 
 __all__ = ["markdown_table", "page_markdown"]
@@ -55,7 +54,7 @@ def page_markdown(page: Page) -> str:
     lines = page.lines
     if not lines:
         return ""
-    body = median(line.box.height for line in lines) or 1.0
+    body = median([line.box.y1 - line.box.y0 for line in lines]) or 1.0
     blocks: list[str] = []
     paragraph: list[str] = []
     table: list[list[tuple[Word, ...]]] = []

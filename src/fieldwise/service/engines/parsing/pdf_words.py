@@ -10,23 +10,26 @@ ascent-to-descent boxes, so every word on a baseline has the same top and bottom
 character, which made it three quarters of the parse time. :func:`text_words` reads the
 page's text in one call, cuts it into whitespace-free tokens with a regular expression and
 reads loose boxes only at a token's first, second and last character. A token is one word
-spanning its ends when it is ASCII, lies in one text object (``FPDFText_CountRects`` is 1),
-its three sampled characters share one baseline and go left to right without a split-wide
-gap after the first, and it advances less than 0.7 of its height per character (so it is not
-letter-spaced). Why that suffices: inside one text object of one font, characters share the
-baseline and the loose top and bottom; pdfium turns kerning gaps wider than about half a
-space into generated spaces, so what is left to split a word is character spacing, which is
-the same after every character. Every other token — accented letters may be glyphs placed
-apart — goes through the boxes of each of its characters, and a page whose text holds
-surrogates or pdfium's control characters, or does not map one unit per character, through
-:func:`exact_words`. ``tests/parsing/test_pdf_words.py`` holds the result equal to the old
-reader on every PDF at hand (word for word, boxes within 0.5 pt).
+spanning its ends when every character beyond ASCII in it is a letter or digit (ü, ß, é
+precomposed: one glyph each, like an ASCII letter), lies in one text object
+(``FPDFText_CountRects`` is 1), its three sampled characters share one baseline and go left to
+right without a split-wide gap after the first, and it advances less than 0.7 of its height
+per character (so it is not letter-spaced). Why that suffices: inside one text object of one
+font, characters share the baseline and the loose top and bottom; pdfium turns kerning gaps
+wider than about half a space into generated spaces, so what is left to split a word is
+character spacing, which is the same after every character. Every other token — an accent or
+other mark beyond ASCII may be a glyph moved back over its letter — goes through the boxes of
+each of its characters, and a page whose text holds surrogates or pdfium's control
+characters, or does not map one unit per character, through :func:`exact_words`.
+``tests/parsing/test_pdf_words.py`` holds the result equal to the old reader on every PDF at
+hand (word for word, boxes within 0.5 pt).
 """
 
 from __future__ import annotations
 
 import ctypes
 import re
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -37,6 +40,8 @@ from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 __all__ = ["exact_words", "text_words"]
 
 _TOKEN = re.compile(r"[^\s\x00]+")
+# a character beyond ASCII that is no letter or digit: an accent, a combining mark, a symbol
+_MARK = re.compile(r"[^\x00-\x7f\w]")
 # surrogates (the exact reader joins pairs, replaces halves) and the characters pdfium treats
 # as control characters (a hyphen among them can read differently in the page's text)
 _SPECIAL = re.compile("[\x00-\x08\x0e-\x1f\x93\x94\x96-\x98\ud800-\udfff\ufffe]")
@@ -122,19 +127,50 @@ def _page_text(raw: object, count: int) -> str | None:
     return text
 
 
-def _token_words(
-    raw: object, text: str, start: int, stop: int, height: float, rect: pdfium_c.FS_RECTF
-) -> list[Word]:
+def _bare(function: Any) -> Any:
+    """``function`` without its ctypes prototype: arguments go in as they are (C ints, and
+    pointers as ``c_void_p``) and an int comes back. ctypes' per-argument conversion against
+    pypdfium2's declared types cost 1.3 of every 1.5 us a call took, and this module makes
+    about four calls per word."""
+    address = ctypes.cast(function, ctypes.c_void_p).value
+    if address is None:
+        raise RuntimeError("pdfium function without an address")
+    return ctypes.CFUNCTYPE(ctypes.c_int)(address)
+
+
+_LOOSE = _bare(pdfium_c.FPDFText_GetLooseCharBox)
+_RUNS = _bare(pdfium_c.FPDFText_CountRects)
+
+
+class _Boxes:
+    """Loose character boxes of one text page, top-left origin, through the bare calls."""
+
+    def __init__(self, raw: Any, height: float) -> None:
+        self.rect = pdfium_c.FS_RECTF()
+        self.page = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value)
+        self.out = ctypes.c_void_p(ctypes.addressof(self.rect))
+        self.height = height
+
+    def runs(self, start: int, count: int) -> int:
+        """How many rectangles (text objects on a line) chars ``start`` on span."""
+        return int(_RUNS(self.page, start, count))
+
+    def box(self, i: int) -> tuple[float, float, float, float]:
+        """Char ``i``'s loose box as left, top, right, bottom."""
+        _LOOSE(self.page, i, self.out)
+        rect, height = self.rect, self.height
+        return rect.left, height - rect.top, rect.right, height - rect.bottom
+
+
+def _token_words(boxes: _Boxes, text: str, start: int, stop: int) -> list[Word]:
     """The words of the whitespace-free token ``text[start:stop]``, char by char (its text is
     known already: only the loose boxes are read)."""
-    ref = ctypes.byref(rect)
-    loose = pdfium_c.FPDFText_GetLooseCharBox
+    box = boxes.box
     words: list[Word] = []
     begin = start
     x0 = y0 = x1 = y1 = 0.0
     for i in range(start, stop):
-        loose(raw, i, ref)
-        cx0, cy0, cx1, cy1 = rect.left, height - rect.top, rect.right, height - rect.bottom
+        cx0, cy0, cx1, cy1 = box(i)
         if i > begin and (
             abs((cy0 + cy1) / 2 - (y0 + y1) / 2) > (y1 - y0) / 2
             or cx0 - x1 > (cy1 - cy0) * _GAP
@@ -159,45 +195,47 @@ def text_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     text = _page_text(raw, count)
     if text is None:
         return exact_words(textpage, height)
-    rect = pdfium_c.FS_RECTF()
-    ref = ctypes.byref(rect)
-    loose = pdfium_c.FPDFText_GetLooseCharBox
-    runs = pdfium_c.FPDFText_CountRects
+    boxes = _Boxes(raw, height)
+    # the fast path reads the rectangle in place: a call and a tuple less per box
+    rect, page, out, loose, runs = boxes.rect, boxes.page, boxes.out, _LOOSE, _RUNS
     words: list[Word] = []
+    append, extend = words.append, words.extend
     for match in _TOKEN.finditer(text):
         start, stop = match.span()
+        size = stop - start
         token = match.group()
-        if stop - start > 1 and (
-            not token.isascii()  # accented letters may be glyphs placed apart
-            or runs(raw, start, stop - start) != 1  # more than one text object
+        if size > 1 and (
+            (not token.isascii() and _MARK.search(token) is not None)  # may be placed apart
+            or runs(page, start, size) != 1  # more than one text object
         ):
-            words.extend(_token_words(raw, text, start, stop, height, rect))
+            extend(_token_words(boxes, text, start, stop))
             continue
-        loose(raw, start, ref)
+        loose(page, start, out)
         x0, y0, x1, y1 = rect.left, height - rect.top, rect.right, height - rect.bottom
-        if stop - start > 2:  # the second character: a gap after the first tells tracking
-            loose(raw, start + 1, ref)
+        if size > 2:  # the second character: a gap after the first tells tracking
+            loose(page, start + 1, out)
+            left = rect.left
             if (
                 height - rect.top != y0
                 or height - rect.bottom != y1
-                or rect.left < x0
-                or rect.left - x1 > (y1 - y0) * _GAP
+                or left < x0
+                or left - x1 > (y1 - y0) * _GAP
             ):
-                words.extend(_token_words(raw, text, start, stop, height, rect))
+                extend(_token_words(boxes, text, start, stop))
                 continue
-        if stop - start > 1:
-            loose(raw, stop - 1, ref)
-            lx0, lx1 = rect.left, rect.right
+        if size > 1:
+            loose(page, stop - 1, out)
+            left, right = rect.left, rect.right
             if (
                 height - rect.top != y0
                 or height - rect.bottom != y1
-                or lx0 < x0
-                or lx1 < x1
-                or (stop - start == 2 and lx0 - x1 > (y1 - y0) * _GAP)
-                or lx1 - x0 > (stop - start) * (y1 - y0) * _ADVANCE  # tracked out
+                or left < x0
+                or right < x1
+                or (size == 2 and left - x1 > (y1 - y0) * _GAP)
+                or right - x0 > size * (y1 - y0) * _ADVANCE  # tracked out
             ):
-                words.extend(_token_words(raw, text, start, stop, height, rect))
+                extend(_token_words(boxes, text, start, stop))
                 continue
-            x1 = lx1
-        words.append(Word(token, Box(x0, y0, x1, y1)))
+            x1 = right
+        append(Word(token, Box(x0, y0, x1, y1)))
     return words

@@ -139,9 +139,13 @@ class ParseCache:
                 .select_from(parse_cache.join(files, files.c.id == parse_cache.c.file_id))
                 .where(parse_cache.c.key == key)
             ).first()
-        if row is None or not self.state.blobs.exists(row.sha256):
+        if row is None:
             return None
-        return document_from_json(json.loads(self.state.blobs.read(row.sha256)))
+        try:
+            data = self.state.blobs.read(row.sha256)
+        except FileNotFoundError:  # deleted, or cut short by a crash (BlobCorrupt): a miss
+            return None
+        return document_from_json(json.loads(data))
 
     def _store(self, key: str, raw: dict[str, Any], input_file_id: str) -> None:
         body = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()

@@ -56,9 +56,12 @@ def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
     if row.output_file_id is None:
         return None
     sha = conn.execute(select(files.c.sha256).where(files.c.id == row.output_file_id)).scalar()
-    if sha is None or not state.blobs.exists(sha):
+    if sha is None:
         return None
-    data = state.blobs.read(sha).decode()
+    try:
+        data = state.blobs.read(sha).decode()
+    except FileNotFoundError:  # deleted, or cut short by a crash (BlobCorrupt): no output
+        return None
     return json.loads(data) if row.format == "json" else data
 
 
@@ -147,6 +150,8 @@ def execute_parse(
         return _input_missing(state, row, job, notify=notify)
     try:
         doc = cache.get(input_file)
+    except FileNotFoundError:  # the input's bytes are gone (or cut short by a crash)
+        return _input_missing(state, row, job, notify=notify)
     except ParseError as exc:
         with state.engine.begin() as conn:
             finish_parse_run(
