@@ -30,6 +30,7 @@ def browse() -> Iterator[Browse]:
     made: list[httpx.Client] = []
 
     def make(service: RunningService, **kwargs: Any) -> httpx.Client:
+        kwargs.setdefault("timeout", 60)  # httpx's 5 s default fails on a loaded machine
         client = httpx.Client(base_url=service.base_url, follow_redirects=False, **kwargs)
         made.append(client)
         return client

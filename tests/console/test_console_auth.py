@@ -97,7 +97,9 @@ def test_a_form_post_without_the_csrf_token_is_refused(
     assert missing.status_code == 403
     assert wrong.status_code == 403
     assert "CSRF" in missing.text
-    listed = httpx.get(service.base_url + "/api-keys", headers={"x-api-key": service.api_key})
+    listed = httpx.get(
+        service.base_url + "/api-keys", headers={"x-api-key": service.api_key}, timeout=60
+    )
     assert listed.json()["data"] == []
     # The sign-in form has its own token (double submit): a cross-site post cannot sign in.
     anonymous = browse(service)
@@ -126,7 +128,10 @@ def test_a_read_key_can_neither_sign_in_nor_write(
     assert "cannot sign in" in refused.text
     assert http.get("/console/processors").status_code == 303
     write = httpx.post(
-        service.base_url + "/processors", json={"name": "x"}, headers={"x-api-key": secret.group(1)}
+        service.base_url + "/processors",
+        json={"name": "x"},
+        headers={"x-api-key": secret.group(1)},
+        timeout=60,
     )
     assert write.status_code == 403
     assert write.json()["error"]["code"] == "forbidden"
@@ -139,11 +144,14 @@ def test_revoking_the_key_of_a_session_ends_the_session(
         service.base_url + "/api-keys",
         json={"name": "second admin", "scope": "admin"},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     ).json()
     http = sign_in(service, made["secret"])
     assert http.get("/console/settings/api-keys").status_code == 200
     httpx.delete(
-        service.base_url + f"/api-keys/{made['id']}", headers={"x-api-key": service.api_key}
+        service.base_url + f"/api-keys/{made['id']}",
+        headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert http.get("/console/settings/api-keys").status_code == 303
 
@@ -194,6 +202,7 @@ def test_lists_paginate_and_unknown_ids_are_error_pages(
             service.base_url + "/api-keys",
             json={"name": f"key {number:02d}", "scope": "read"},
             headers={"x-api-key": service.api_key},
+            timeout=60,
         )
     http = sign_in(service)
     first = http.get("/console/settings/api-keys").text
@@ -209,5 +218,7 @@ def test_lists_paginate_and_unknown_ids_are_error_pages(
     assert missing.status_code == 404
     assert "No webhook endpoint with id" in missing.text
     assert missing.headers["content-type"].startswith("text/html")
-    api = httpx.get(service.base_url + "/processors/nope", headers={"x-api-key": service.api_key})
+    api = httpx.get(
+        service.base_url + "/processors/nope", headers={"x-api-key": service.api_key}, timeout=60
+    )
     assert api.json()["error"]["code"] == "not_found"  # the API keeps its JSON errors

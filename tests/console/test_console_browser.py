@@ -91,6 +91,7 @@ def delivery_of(service: RunningService, endpoint_id: str, run_id: str, state: s
         page = httpx.get(
             f"{service.base_url}/webhooks/endpoints/{endpoint_id}/deliveries",
             headers={"x-api-key": service.api_key},
+            timeout=60,
         ).json()
         return next(
             (
@@ -250,13 +251,15 @@ def test_console_end_to_end(
     camera.capture(page, "evaluation-set")
 
     # Revoke the read key (behind a confirmation): a request with it gets 401 at once.
-    assert httpx.get(service.base_url + "/processors", headers={"x-api-key": secret}).is_success
+    assert httpx.get(
+        service.base_url + "/processors", headers={"x-api-key": secret}, timeout=60
+    ).is_success
     page.goto(service.base_url + "/console/settings/api-keys")
     page.click("text=Revoke…")
     camera.capture(page, "api-key-revoke")
     page.click("button:has-text('Revoke key')")
     expect(page.locator("tbody tr").first).to_contain_text("revoked")
-    refused = httpx.get(service.base_url + "/processors", headers={"x-api-key": secret})
+    refused = httpx.get(service.base_url + "/processors", headers={"x-api-key": secret}, timeout=60)
     assert refused.status_code == 401
 
     assert problems == []

@@ -23,7 +23,7 @@ def receiver() -> Iterator[ScriptedReceiver]:
 
 
 def api(service: RunningService, path: str) -> httpx.Response:
-    return httpx.get(service.base_url + path, headers={"x-api-key": service.api_key})
+    return httpx.get(service.base_url + path, headers={"x-api-key": service.api_key}, timeout=60)
 
 
 def test_every_webhook_form(

@@ -48,7 +48,7 @@ def test_serve_prints_the_console_address(tmp_path: Path) -> None:
 
         def landing() -> httpx.Response | None:
             try:
-                return httpx.get(console + "/settings/api-keys")
+                return httpx.get(console + "/settings/api-keys", timeout=60)
             except httpx.TransportError:
                 return None
 

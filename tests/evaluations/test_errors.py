@@ -69,12 +69,15 @@ def test_malformed_bodies_and_queries_are_4xx(service: RunningService, world: Wo
     headers = {"x-api-key": service.api_key}
     url = f"{service.base_url}/evaluation-sets/{world.eval_set_id}/runs"
     for body in ({}, {"processor_id": ""}, {"processor_id": 3}, {"processor_id": "p", "x": 1}):
-        answer = httpx.post(url, json=body, headers=headers)
+        answer = httpx.post(url, json=body, headers=headers, timeout=60)
         assert answer.status_code == 422, (body, answer.text)
         assert answer.json()["error"]["code"]
-    assert httpx.post(url, content=b"{", headers=headers).status_code in (400, 422)
-    assert httpx.get(url, params={"status": "nope"}, headers=headers).status_code == 422
-    assert httpx.get(url, params={"cursor": "zz"}, headers=headers).status_code == 422
+    assert httpx.post(url, content=b"{", headers=headers, timeout=60).status_code in (400, 422)
+    assert httpx.get(url, params={"status": "nope"}, headers=headers, timeout=60).status_code == 422
+    assert httpx.get(url, params={"cursor": "zz"}, headers=headers, timeout=60).status_code == 422
     results = f"{url}/evrun_x/results"
-    assert httpx.get(results, params={"outcome": "bad"}, headers=headers).status_code == 422
-    assert httpx.get(url, headers={}).status_code == 401
+    assert (
+        httpx.get(results, params={"outcome": "bad"}, headers=headers, timeout=60).status_code
+        == 422
+    )
+    assert httpx.get(url, headers={}, timeout=60).status_code == 401

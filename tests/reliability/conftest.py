@@ -89,6 +89,7 @@ def seed(client: Client) -> dict[str, list[str]]:
 def raw(base_url: str, **kwargs: Any) -> httpx.Client:
     """A plain httpx client with the test key, for inputs the typed client refuses to send."""
     headers = {"x-api-key": TEST_KEY, **kwargs.pop("headers", {})}
+    kwargs.setdefault("timeout", 60)  # httpx's 5 s default fails tests on a loaded machine
     return httpx.Client(base_url=base_url, headers=headers, **kwargs)
 
 

@@ -101,7 +101,7 @@ def test_a_key_over_its_rate_gets_429_with_retry_after(start_service: ServiceFac
     service = start_service(
         api_keys=(TEST_KEY, OTHER_KEY), rate_limit_per_second=0.001, rate_limit_burst=3
     )
-    http = httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY})
+    http = httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY}, timeout=60)
     statuses = [http.get("/processors").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     limited = http.get("/processors")
@@ -112,9 +112,11 @@ def test_a_key_over_its_rate_gets_429_with_retry_after(start_service: ServiceFac
     assert error["request_id"] == limited.headers["x-request-id"]
     assert TEST_KEY not in limited.text
     # Another key has its own bucket; a caller without a valid key is refused by auth first.
-    other = httpx.get(service.base_url + "/processors", headers={"x-api-key": OTHER_KEY})
+    other = httpx.get(
+        service.base_url + "/processors", headers={"x-api-key": OTHER_KEY}, timeout=60
+    )
     assert other.status_code == 200
-    assert httpx.get(service.base_url + "/processors").status_code == 401
+    assert httpx.get(service.base_url + "/processors", timeout=60).status_code == 401
     http.close()
 
 

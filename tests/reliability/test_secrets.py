@@ -34,7 +34,7 @@ def _exercise(base_url: str) -> list[httpx.Response]:
     """Good and bad requests of every kind: successes, 4xx of each sort, unknown routes."""
     responses = []
     for key in (TEST_KEY, WRONG_KEY, f"{TEST_KEY}x", ""):
-        with httpx.Client(base_url=base_url, headers={"x-api-key": key}) as http:
+        with httpx.Client(base_url=base_url, headers={"x-api-key": key}, timeout=60) as http:
             responses += [
                 http.get("/processors"),
                 http.get("/processors/nope"),
@@ -127,7 +127,9 @@ def test_webhook_secrets_are_shown_only_at_creation_and_rotation(
         workspace = client.call(ops.rotate_workspace_secret())
         assert workspace.secret
         client.call(ops.send_test_webhook("processor.run.completed", created.id))
-    with httpx.Client(base_url=service.base_url, headers={"x-api-key": TEST_KEY}) as http:
+    with httpx.Client(
+        base_url=service.base_url, headers={"x-api-key": TEST_KEY}, timeout=60
+    ) as http:
         answers = [
             http.get("/webhooks/endpoints"),
             http.get(f"/webhooks/endpoints/{created.id}"),

@@ -60,7 +60,9 @@ def _serve(
     def up() -> bool:
         assert proc.poll() is None, log.read_text()
         try:
-            return httpx.get(base_url + "/files", headers={"x-api-key": TEST_KEY}).is_success
+            return httpx.get(
+                base_url + "/files", headers={"x-api-key": TEST_KEY}, timeout=60
+            ).is_success
         except httpx.TransportError:
             return False
 

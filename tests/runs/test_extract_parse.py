@@ -47,6 +47,7 @@ def test_extract_path_answers_202_past_the_wait(client: Client, service: Running
         params={"wait_seconds": 0},
         json={"input_path": file_id},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert response.status_code in (200, 202)
     body = response.json()
@@ -107,10 +108,13 @@ def test_broken_files_get_4xx_never_500(service: RunningService, name: str) -> N
         service.base_url + "/parse/file",
         files={"file": (name, BROKEN[name])},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert response.status_code in (415, 422), response.text
     assert response.json()["error"]["param"] == "file"
-    alive = httpx.get(service.base_url + "/files", headers={"x-api-key": service.api_key})
+    alive = httpx.get(
+        service.base_url + "/files", headers={"x-api-key": service.api_key}, timeout=60
+    )
     assert alive.status_code == 200
 
 
@@ -119,6 +123,7 @@ def test_tiny_image_and_bad_requests(client: Client, service: RunningService) ->
         service.base_url + "/parse/file",
         files={"file": ("dot.png", _png(1, 1))},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert tiny.status_code in (201, 422)
     headers = {"x-api-key": service.api_key}
@@ -127,15 +132,19 @@ def test_tiny_image_and_bad_requests(client: Client, service: RunningService) ->
         data={"format": "markdown"},
         headers=headers,
         files={"other": ("a", b"x")},
+        timeout=60,
     )
     assert no_file.status_code == 422
-    as_json = httpx.post(service.base_url + "/parse/file", json={"file": "x"}, headers=headers)
+    as_json = httpx.post(
+        service.base_url + "/parse/file", json={"file": "x"}, headers=headers, timeout=60
+    )
     assert as_json.status_code == 415
     bad_format = httpx.post(
         service.base_url + "/parse/file",
         files={"file": ("a.txt", b"hello")},
         data={"format": "pdf"},
         headers=headers,
+        timeout=60,
     )
     assert bad_format.status_code == 422
     assert bad_format.json()["error"]["param"] == "format"

@@ -47,7 +47,9 @@ def test_run_succeeds_with_output_inline_and_as_file(
     assert done.finished_at
     assert done.duration_ms is not None
     assert done.attempts == 1
-    stored = httpx.get(done.output_uri + "/content", headers={"x-api-key": service.api_key})
+    stored = httpx.get(
+        done.output_uri + "/content", headers={"x-api-key": service.api_key}, timeout=60
+    )
     assert stored.json() == done.output
     out_file = client.call(ops.get_file(done.output_file_id))
     assert (out_file.purpose, out_file.derived_from) == ("output", file_id)

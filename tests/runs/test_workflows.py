@@ -200,12 +200,18 @@ def test_batch_runs_async_and_sync(client: Client, service: RunningService) -> N
     headers = {"x-api-key": service.api_key}
     url = f"{service.base_url}/workflows/{wid}/batch-runs"
     unknown = httpx.post(
-        url, json={"file_ids": [file_ids[0], "file_nope"], "async": True}, headers=headers
+        url,
+        json={"file_ids": [file_ids[0], "file_nope"], "async": True},
+        headers=headers,
+        timeout=60,
     )
     assert unknown.status_code == 422
     assert "file_nope" in unknown.json()["error"]["message"]
     too_many = httpx.post(
-        url, json={"file_ids": [file_ids[0]] * 101, "async": True}, headers=headers
+        url,
+        json={"file_ids": [file_ids[0]] * 101, "async": True},
+        headers=headers,
+        timeout=60,
     )
     assert too_many.status_code == 422
     assert too_many.json()["error"]["param"] == "file_ids"

@@ -19,7 +19,9 @@ from fieldwise.service.store import make_engine, migrate
 
 
 def admin(service: RunningService) -> httpx.Client:
-    return httpx.Client(base_url=service.base_url, headers={"x-api-key": service.api_key})
+    return httpx.Client(
+        base_url=service.base_url, headers={"x-api-key": service.api_key}, timeout=60
+    )
 
 
 def create(service: RunningService, name: str, scope: str) -> dict[str, str]:
@@ -31,7 +33,7 @@ def create(service: RunningService, name: str, scope: str) -> dict[str, str]:
 
 
 def as_key(service: RunningService, key: str) -> httpx.Client:
-    return httpx.Client(base_url=service.base_url, headers={"x-api-key": key})
+    return httpx.Client(base_url=service.base_url, headers={"x-api-key": key}, timeout=60)
 
 
 def test_created_key_is_shown_once_and_stored_hashed(

@@ -27,7 +27,7 @@ def browser() -> Iterator[Browser]:
 
 
 def test_page_and_assets_are_public_and_the_document_is_not(service: RunningService) -> None:
-    with httpx.Client(base_url=service.base_url) as http:
+    with httpx.Client(base_url=service.base_url, timeout=60) as http:
         page = http.get("/docs")
         assert page.status_code == 200
         assert "swagger-ui-bundle.js" in page.text

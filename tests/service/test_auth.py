@@ -35,7 +35,7 @@ def test_every_route_refuses_without_a_valid_key(
 ) -> None:
     routes = _routes(service)
     assert len(routes) > 15
-    http = httpx.Client(base_url=service.base_url, headers=headers)
+    http = httpx.Client(base_url=service.base_url, headers=headers, timeout=60)
     for method, path in routes:
         response = http.request(method, path)
         assert response.status_code == 401, (method, path)
@@ -50,6 +50,7 @@ def test_valid_key_passes_and_request_id_is_echoed(service: RunningService) -> N
     response = httpx.get(
         service.base_url + "/processors",
         headers={"x-api-key": service.api_key, "x-request-id": "trace-42"},
+        timeout=60,
     )
     assert response.status_code == 200
     assert response.headers["x-request-id"] == "trace-42"

@@ -74,6 +74,7 @@ def test_ground_truth_leaves_must_be_numbers_or_strings(
         f"{service.base_url}/evaluation-sets/{eval_set.id}/items",
         json={"file_id": file_id, "ground_truth": truth},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert response.status_code == 422
     error = response.json()["error"]

@@ -14,7 +14,10 @@ from tests.conftest import ServiceFactory
 
 def _post(service: RunningService, **kwargs: object) -> httpx.Response:
     return httpx.post(
-        service.base_url + "/files/upload", headers={"x-api-key": service.api_key}, **kwargs
+        service.base_url + "/files/upload",
+        headers={"x-api-key": service.api_key},
+        **kwargs,
+        timeout=60,
     )  # type: ignore[arg-type]
 
 
@@ -58,6 +61,7 @@ def test_multipart_without_file_is_422(service: RunningService, client: Client) 
         service.base_url + "/files/upload",
         json={"file": "x"},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert json_body.status_code == 415
     assert list(client.list_files()) == []
@@ -82,6 +86,7 @@ def test_oversized_upload_is_413_and_nothing_is_stored(start_service: ServiceFac
         service.base_url + "/files/upload",
         content=chunks(),  # type: ignore[arg-type]
         headers={"x-api-key": service.api_key, "content-type": "multipart/form-data; boundary=zz"},
+        timeout=60,
     )
     assert streamed.status_code == 413
     with Client(service.base_url, service.api_key) as c:

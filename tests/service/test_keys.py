@@ -25,7 +25,9 @@ def test_generated_key_is_announced_once_and_stored_hashed(tmp_path: Path) -> No
     with start_in_thread(
         ServiceSettings(data_dir=tmp_path / "svc", api_keys=("other",)), app=app
     ) as running:
-        ok = httpx.get(running.base_url + "/processors", headers={"x-api-key": key})
+        ok = httpx.get(running.base_url + "/processors", headers={"x-api-key": key}, timeout=60)
         assert ok.status_code == 200
-        bad = httpx.get(running.base_url + "/processors", headers={"x-api-key": "other"})
+        bad = httpx.get(
+            running.base_url + "/processors", headers={"x-api-key": "other"}, timeout=60
+        )
         assert bad.status_code == 401

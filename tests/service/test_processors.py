@@ -36,6 +36,7 @@ def test_confidence_threshold_must_be_in_unit_interval(
         service.base_url + "/processors/p",
         json={"confidence_threshold": threshold},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     if threshold is None:
         assert response.status_code == 200
@@ -47,15 +48,23 @@ def test_confidence_threshold_must_be_in_unit_interval(
 
 def test_bad_bodies(service: RunningService, client: Client) -> None:
     headers = {"x-api-key": service.api_key, "content-type": "application/json"}
-    malformed = httpx.post(service.base_url + "/processors", content=b'{"name": ', headers=headers)
+    malformed = httpx.post(
+        service.base_url + "/processors", content=b'{"name": ', headers=headers, timeout=60
+    )
     assert malformed.status_code == 400
     missing = httpx.post(
-        service.base_url + "/processors", json={"description": "x"}, headers=headers
+        service.base_url + "/processors",
+        json={"description": "x"},
+        headers=headers,
+        timeout=60,
     )
     assert missing.status_code == 422
     assert missing.json()["error"]["param"] == "name"
     wrong_type = httpx.post(
-        service.base_url + "/processors", json={"name": "n", "type": "ocr"}, headers=headers
+        service.base_url + "/processors",
+        json={"name": "n", "type": "ocr"},
+        headers=headers,
+        timeout=60,
     )
     assert wrong_type.status_code == 422
     assert wrong_type.json()["error"]["param"] == "type"
@@ -105,6 +114,7 @@ def test_version_config_must_be_an_object(service: RunningService, client: Clien
         service.base_url + "/processors/inv/versions",
         json={"config": [1]},
         headers={"x-api-key": service.api_key},
+        timeout=60,
     )
     assert response.status_code == 422
     assert response.json()["error"]["param"] == "config"

@@ -92,7 +92,9 @@ def test_a_canceled_training_leaves_no_version(
         canceled = client.call(ops.cancel_training_run(queued.id))
         assert canceled.status == "canceled"
         again = httpx.post(
-            f"{service.base_url}/training-runs/{queued.id}/cancel", headers={"x-api-key": TEST_KEY}
+            f"{service.base_url}/training-runs/{queued.id}/cancel",
+            headers={"x-api-key": TEST_KEY},
+            timeout=60,
         )
         assert again.status_code == 409
         assert "already canceled" in again.json()["error"]["message"]
@@ -107,7 +109,9 @@ def test_a_canceled_training_leaves_no_version(
         assert (gone.status, gone.version_id, gone.model) == ("canceled", None, None)
         client.call(ops.delete_training_run(queued.id))
         missing = httpx.get(
-            f"{service.base_url}/training-runs/{queued.id}", headers={"x-api-key": TEST_KEY}
+            f"{service.base_url}/training-runs/{queued.id}",
+            headers={"x-api-key": TEST_KEY},
+            timeout=60,
         )
         assert missing.status_code == 404
 
@@ -149,7 +153,7 @@ def test_bad_training_requests_are_named(
     url = f"{service.base_url}/processors/{processor_id}/training-runs"
 
     def post(body: dict[str, object], path: str = url) -> tuple[int, str]:
-        response = httpx.post(path, json=body, headers={"x-api-key": TEST_KEY})
+        response = httpx.post(path, json=body, headers={"x-api-key": TEST_KEY}, timeout=60)
         return response.status_code, response.json()["error"]["message"]
 
     assert post({"eval_set_id": "es_nope", "split": "train"}) == (
@@ -178,7 +182,9 @@ def test_bad_training_requests_are_named(
     assert code == 404
     assert (
         httpx.get(
-            f"{service.base_url}/training-runs/train_nope", headers={"x-api-key": TEST_KEY}
+            f"{service.base_url}/training-runs/train_nope",
+            headers={"x-api-key": TEST_KEY},
+            timeout=60,
         ).status_code
         == 404
     )

@@ -39,6 +39,7 @@ def test_endpoint_crud_shows_secret_only_at_creation_and_rotation(hooks: Webhook
     raw = httpx.get(
         f"{hooks.running.base_url}/webhooks/endpoints",
         headers={"x-api-key": hooks.running.api_key},
+        timeout=60,
     ).json()
     assert "secret" not in raw["data"][0]
     assert "whsec_" not in str(raw)
@@ -123,6 +124,7 @@ def test_invalid_bodies_and_unknown_ids(hooks: WebhookService) -> None:
         f"{hooks.running.base_url}/webhooks/endpoints/{endpoint_id}",
         json={"enabled": None},
         headers={"x-api-key": hooks.running.api_key},
+        timeout=60,
     )
     assert response.status_code == 422
 

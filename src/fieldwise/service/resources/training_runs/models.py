@@ -16,7 +16,6 @@ not a model it wrote; either refusal fails the run with a clear reason.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -30,7 +29,7 @@ from fieldwise.service.engines.training import (
     extract_with_model,
     load_model,
 )
-from fieldwise.service.store.blobs import BlobStore
+from fieldwise.service.store.blobs import BlobCorrupt, BlobStore
 
 TRAINED_ENGINE = "trained"
 #: Loaded models kept per process (a run set runs one version on many documents).
@@ -90,17 +89,17 @@ class ModelCache:
 
     def _load(self, sha: str, version_id: str) -> TrainedModel:
         try:
-            blob = self.blobs.read(sha)
-        except FileNotFoundError:
-            raise TrainedRunError(
-                "model_missing", f"the model {sha} of version {version_id} is not stored"
-            ) from None
-        if hashlib.sha256(blob).hexdigest() != sha:
+            blob = self.blobs.read(sha)  # checks the bytes against ``sha``
+        except BlobCorrupt:
             raise TrainedRunError(
                 "invalid_model",
                 f"the model blob {sha} of version {version_id} does not match its hash: it was "
                 "changed after training (corrupted or tampered with); train the version again",
-            )
+            ) from None
+        except FileNotFoundError:
+            raise TrainedRunError(
+                "model_missing", f"the model {sha} of version {version_id} is not stored"
+            ) from None
         try:
             return load_model(blob)
         except ModelError as exc:
