@@ -12,7 +12,10 @@ midway loses and doubles nothing, and how compacting again finishes it.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import posixpath
 import uuid
 from typing import Any
@@ -38,6 +41,14 @@ __all__ = ["ROW_GROUP_ROWS", "compact_folder", "compact_shard", "compact_store"]
 #: Rows per row group of a compacted file: a whole shard of a version (20,000 documents x 30
 #: fields) fits in one, and a reader's memory stays bounded by the shard either way.
 ROW_GROUP_ROWS = 1 << 20
+
+
+def _sync(handle: Any) -> None:
+    """On a local disk, make the file's bytes durable before the rename commits them (object
+    stores have no such call: their upload completes on close)."""
+    with contextlib.suppress(AttributeError, OSError, io.UnsupportedOperation):
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _finish(fs: Any, folder: str) -> FolderParts:
@@ -70,6 +81,7 @@ def compact_folder(fs: Any, folder: str) -> bool:
     temp = f"{folder}/{temp_name(token)}"
     with fs.open(temp, "wb") as handle:
         pq.write_table(table, handle, row_group_size=ROW_GROUP_ROWS)
+        _sync(handle)
     fs.mv(temp, f"{folder}/{pending_name(token)}")  # the commit: one atomic rename
     _finish(fs, folder)
     return True
