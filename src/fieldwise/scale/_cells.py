@@ -32,6 +32,7 @@ import pyarrow.parquet as pq
 from fieldwise import __version__
 from fieldwise._errors import CompareError
 from fieldwise._shards import shard_of
+from fieldwise.scale._parts import folder_parts
 
 __all__ = [
     "CELLS_FORMAT",
@@ -40,6 +41,7 @@ __all__ = [
     "encode_values",
     "read_header",
     "read_shard",
+    "shard_folder",
     "shard_of",
     "write_cells",
     "write_header",
@@ -144,7 +146,8 @@ def decode_values(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _folder(root: str, version: str, shard: int) -> str:
+def shard_folder(root: str, version: str, shard: int) -> str:
+    """The folder of shard ``shard`` of ``version`` in the store at ``root``."""
     return f"{root.rstrip('/')}/version={version}/shard={shard:04d}"
 
 
@@ -180,7 +183,7 @@ def write_parts(
             )
             counts[version] = int(mask.sum())
             for k, rows in cells.groupby(shard[mask], sort=True):
-                folder = _folder(base, version, int(str(k)))
+                folder = shard_folder(base, version, int(str(k)))
                 fs.makedirs(folder, exist_ok=True)
                 table = rows.reset_index(drop=True)
                 for col in _VALUES:
@@ -277,11 +280,11 @@ def read_shard(root: str, shard: int, versions: list[str]) -> pd.DataFrame:
     """Every cell of shard ``shard`` in ``versions``, as a comparison frame (values typed back).
     The parts of every version are concatenated as Arrow tables and decoded once: a shard
     written chunk by chunk has a part per chunk, and decoding each alone cost more than
-    reading it."""
+    reading it. Parts a compaction replaced are skipped (see :mod:`fieldwise.scale._parts`)."""
     fs, base = fsspec.core.url_to_fs(root)
     tables = []
     for version in versions:
-        for path in sorted(fs.glob(f"{_folder(base, version, shard)}/part-*.parquet")):
+        for path in folder_parts(fs, shard_folder(base, version, shard)).live:
             with fs.open(path, "rb") as handle:
                 part = pq.read_table(handle)
             tables.append(part.append_column("version", pa.array([version] * part.num_rows)))
