@@ -52,6 +52,11 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
 
 
+def _ready() -> int:
+    """A task that does nothing: importing this module in the child loaded the engines."""
+    return os.getpid()
+
+
 def _parse(
     data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
 ) -> ParsedDocument:
@@ -72,7 +77,8 @@ class EnginePool:
     first use, replaced when one dies, stopped by :meth:`close`."""
 
     def __init__(self, workers: int) -> None:
-        self.workers = max(1, workers)
+        # More processes than cores would only take turns on them.
+        self.workers = max(1, min(workers, os.cpu_count() or 1))
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
@@ -89,6 +95,18 @@ class EnginePool:
                     max_tasks_per_child=TASKS_PER_CHILD,
                 )
             return self._executor
+
+    def warm(self) -> None:
+        """Start every process now, without waiting for them: the executor spawns a process
+        per task while it has fewer than ``workers``, and a child imports the engines before
+        its first task, so the first runs do not pay for it (a service calls this when its
+        job workers start)."""
+        with self._lock:
+            if self._closed:
+                return
+        executor = self._current()
+        for _ in range(self.workers):
+            executor.submit(_ready)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         with self._lock:
