@@ -83,6 +83,8 @@ def test_warm_starts_every_process_before_the_first_task() -> None:
         executor = pool._executor
         assert executor is not None
         assert len(executor._processes) == min(2, os.cpu_count() or 1)
+        pool.warm()  # once is enough: no more processes
+        assert len(executor._processes) == min(2, os.cpu_count() or 1)
         data = invoice(5)
         doc = pool.parse(data, filename="a.txt", content_type=None, limits=ParseLimits())
         assert doc == parse_document(data, filename="a.txt")

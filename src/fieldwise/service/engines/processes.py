@@ -82,6 +82,7 @@ class EnginePool:
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
+        self._warmed = False
 
     def _current(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -97,13 +98,13 @@ class EnginePool:
             return self._executor
 
     def warm(self) -> None:
-        """Start every process now, without waiting for them: the executor spawns a process
-        per task while it has fewer than ``workers``, and a child imports the engines before
-        its first task, so the first runs do not pay for it (a service calls this when its
-        job workers start)."""
+        """Start every process now, without waiting for them (once; later calls do nothing):
+        the executor spawns a process per task while it has fewer than ``workers``, so left
+        alone it starts them one by one as work arrives, each importing the engines first."""
         with self._lock:
-            if self._closed:
+            if self._closed or self._warmed:
                 return
+            self._warmed = True
         executor = self._current()
         for _ in range(self.workers):
             executor.submit(_ready)

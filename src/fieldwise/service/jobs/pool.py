@@ -114,10 +114,6 @@ class WorkerPool:
     def start(self, *, every_other_owner: bool = False) -> None:
         """Recover lost jobs (``every_other_owner``: see :func:`recover`), then start."""
         self._stop.clear()
-        for handler in self.handlers.values():
-            start = getattr(handler, "start", None)
-            if start is not None:  # a handler owning worker processes starts them now
-                start()
         recover(self.state, self.handlers, every_other_owner=every_other_owner)
         self._recovered_at = time.monotonic()
         for n in range(max(1, self.state.settings.workers)):

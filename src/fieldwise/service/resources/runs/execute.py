@@ -57,17 +57,16 @@ class ProcessorRunHandler:
         # after creation, and every run of it would validate the same dict again.
         self._configs: dict[tuple[str, bool], ExtractionConfig] = {}
 
-    def start(self) -> None:
-        """Start the worker processes in the background (the job pool starts)."""
-        if self.pool is not None:
-            self.pool.warm()
-
     def close(self) -> None:
         """Stop the worker processes (the job pool stops)."""
         if self.pool is not None:
             self.pool.close()
 
     def run(self, state: ServiceState, job: Job) -> None:
+        if self.pool is not None:
+            # Every process at once, on the first run: a service that never runs one (most
+            # CLI commands start one) spawns none, and a run set does not start on one core.
+            self.pool.warm()
         row = start_run(state.engine, state.clock, job)
         if row is None:
             return
