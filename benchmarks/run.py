@@ -7,8 +7,9 @@ Tesseract), the two versions the bundled dataset ships (``datasets/invoices/proc
 
 - fieldwise, in-process: a fresh local service in a thread (its default workers) per repeat,
   so the parse cache is cold; the set is synced and the processor and versions created before
-  the clock starts; then ``run_versions`` (the CLI's default concurrency, polling with
-  backoff, no run cache) runs every (document, version) pair.
+  the clock starts (the service's engine processes start at its first run, inside the
+  clock); then ``run_versions`` (the CLI's default concurrency and waiting:
+  held polls, ``GET …?wait=``; no run cache) runs every (document, version) pair.
 - fieldwise, whole process: ``fieldwise run`` in a folder whose embedded service holds the set
   and the processor but has parsed nothing; timed from exec to exit.
 - the alternative, in-process: ``parse_document`` once per document and the rules engine's

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from fieldwise._errors import RunnerError
-from fieldwise.runner import RESULT_COLUMNS, Progress, load_results, load_runset, run_versions
+from fieldwise.runner import (
+    RESULT_COLUMNS,
+    PairPolicy,
+    Progress,
+    load_results,
+    load_runset,
+    run_versions,
+)
 from tests.runner.conftest import MakeWorld
 
 
@@ -119,3 +126,19 @@ def test_unknown_eval_set_is_refused(make_world: MakeWorld) -> None:
             versions=["published"],
         )
     assert not Path(".fieldwise/results").exists() or not any(Path(".fieldwise/results").iterdir())
+
+
+@pytest.mark.parametrize("hold", [0.0, 2.0])
+def test_runs_are_awaited_by_held_polls_or_by_back_off(make_world: MakeWorld, hold: float) -> None:
+    """By default each poll asks the service to hold its answer (``?wait=``); with
+    ``poll_hold_s=0`` (what a service ignoring it amounts to) the runner backs off instead,
+    and both give the same records."""
+    world = make_world(3)
+    pairs = {"eval_set": "texts", "processor_id": world.processor_id}
+    policy = PairPolicy(poll_hold_s=hold)
+    result = run_versions(world.connection(), versions=[world.v1, world.v2], policy=policy, **pairs)
+    assert (result.total, result.succeeded, result.failed) == (6, 6, 0)
+    frame = load_results(result.runset_id)
+    assert len(frame) == 6
+    for row in frame.itertuples():
+        assert row.value["invoice_number"] == row.ground_truth["invoice_number"]

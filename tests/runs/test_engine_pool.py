@@ -74,3 +74,27 @@ def test_a_run_whose_worker_dies_fails_and_the_others_succeed(
         assert run.output["value"]["invoice_number"] == f"INV-{n:04d}"
     again = client.call(ops.create_run(pid, good[0])).id
     assert wait_run(client, pid, again, timeout=120).status == "succeeded"
+
+
+def test_warm_starts_every_process_before_the_first_task() -> None:
+    pool = processes.EnginePool(2)
+    try:
+        pool.warm()
+        executor = pool._executor
+        assert executor is not None
+        assert len(executor._processes) == min(2, os.cpu_count() or 1)
+        pool.warm()  # once is enough: no more processes
+        assert len(executor._processes) == min(2, os.cpu_count() or 1)
+        data = invoice(5)
+        doc = pool.parse(data, filename="a.txt", content_type=None, limits=ParseLimits())
+        assert doc == parse_document(data, filename="a.txt")
+        assert pool._executor is executor  # the warmed processes did the work
+    finally:
+        pool.close()
+    pool.warm()  # once closed, warming starts nothing (and does not raise)
+    assert pool._executor is None
+
+
+def test_no_more_processes_than_cores() -> None:
+    assert processes.EnginePool(64).workers == (os.cpu_count() or 1)
+    assert processes.EnginePool(0).workers == 1

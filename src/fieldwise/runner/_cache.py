@@ -45,6 +45,9 @@ class RunCache:
         # processes wait on the lock rather than fail.
         self._db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        # No fsync per stored output: WAL survives a killed process as it is, and a power cut
+        # can only lose the newest entries of a cache, which are computed again when missed.
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
 
     def get(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -53,12 +54,19 @@ class PairPolicy:
 
     ``webhook_poll_s``: when waiting by webhook, how long to wait for a run's event before
     asking the service anyway (so a lost delivery costs time, never a hung run).
+
+    ``poll_hold_s``: each poll asks the service to hold its answer up to this long while the
+    run is unfinished (``GET …?wait=``; the local service answers the moment the run ends, so
+    a run is seen finished at once and asked about about once). A service that answers at once
+    anyway is polled with the back-off of ``poll_initial_s`` … ``poll_max_s``. 0 turns it off.
+    Keep it well below the client's timeout.
     """
 
     run_retries: int = 2
     transient_retries: int = 3
     poll_initial_s: float = 0.05
     poll_max_s: float = 2.0
+    poll_hold_s: float = 2.0
     cancel_timeout_s: float = 5.0
     webhook_poll_s: float = 10.0
 
@@ -177,11 +185,20 @@ class PairRunner:
 
         if self.events is not None:
             return await self._await_event(run, self.events, fetch)
+        hold = self.policy.poll_hold_s
+        if hold > 0:
+            op = dataclasses.replace(op, params={"wait": hold})
         delay = self.policy.poll_initial_s
+        held = hold > 0  # the first question goes at once when the service may hold it
         while run.status not in _TERMINAL:
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self.policy.poll_max_s)
+            if not held:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.policy.poll_max_s)
+            asked = time.monotonic()
             run = await self._with_patience(fetch)
+            # Answered unfinished without holding: a service that ignores ``wait`` (or none
+            # was asked); back off before asking again.
+            held = hold > 0 and time.monotonic() - asked >= hold / 2
         return run
 
     async def _await_event(self, run: Run, events: RunEvents, fetch: Callable[[], Any]) -> Run:

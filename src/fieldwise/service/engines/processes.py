@@ -52,6 +52,11 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
 
 
+def _ready() -> int:
+    """A task that does nothing: importing this module in the child loaded the engines."""
+    return os.getpid()
+
+
 def _parse(
     data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
 ) -> ParsedDocument:
@@ -72,10 +77,12 @@ class EnginePool:
     first use, replaced when one dies, stopped by :meth:`close`."""
 
     def __init__(self, workers: int) -> None:
-        self.workers = max(1, workers)
+        # More processes than cores would only take turns on them.
+        self.workers = max(1, min(workers, os.cpu_count() or 1))
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
+        self._warmed = False
 
     def _current(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -89,6 +96,18 @@ class EnginePool:
                     max_tasks_per_child=TASKS_PER_CHILD,
                 )
             return self._executor
+
+    def warm(self) -> None:
+        """Start every process now, without waiting for them (once; later calls do nothing):
+        the executor spawns a process per task while it has fewer than ``workers``, so left
+        alone it starts them one by one as work arrives, each importing the engines first."""
+        with self._lock:
+            if self._closed or self._warmed:
+                return
+            self._warmed = True
+        executor = self._current()
+        for _ in range(self.workers):
+            executor.submit(_ready)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         with self._lock:

@@ -12,6 +12,7 @@ from sqlalchemy import Connection, select
 from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.extraction import (
+    ExtractionConfig,
     ExtractionError,
     PatternTimeout,
     extract,
@@ -27,6 +28,7 @@ from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
+from fieldwise.service.resources.runs.waiting import notify
 from fieldwise.service.resources.training_runs.models import (
     ModelCache,
     TrainedRunError,
@@ -38,6 +40,9 @@ from fieldwise.service.store.blobs import StagedBlob
 
 log = logging.getLogger("fieldwise.service.jobs")
 
+#: Validated configs kept per handler (a run set uses a handful of versions).
+_CONFIGS_KEPT = 256
+
 
 class ProcessorRunHandler:
     """The ``processor_run`` job kind; ``models`` holds the trained versions' loaded models."""
@@ -48,6 +53,9 @@ class ProcessorRunHandler:
         self.cache = cache
         self.models = models
         self.pool = pool  # rules configs are extracted on its worker processes, when given
+        # Validated configs by (version, python allowed): a version's config never changes
+        # after creation, and every run of it would validate the same dict again.
+        self._configs: dict[tuple[str, bool], ExtractionConfig] = {}
 
     def close(self) -> None:
         """Stop the worker processes (the job pool stops)."""
@@ -55,9 +63,19 @@ class ProcessorRunHandler:
             self.pool.close()
 
     def run(self, state: ServiceState, job: Job) -> None:
+        if self.pool is not None:
+            # Every process at once, on the first run: a service that never runs one (most
+            # CLI commands start one) spawns none, and a run set does not start on one core.
+            self.pool.warm()
         row = start_run(state.engine, state.clock, job)
         if row is None:
             return
+        try:
+            self._run(state, row, job)
+        finally:  # whatever the outcome, a client holding GET ?wait= reads the run again
+            notify(row.id)
+
+    def _run(self, state: ServiceState, row: Any, job: Job) -> None:
         try:
             output = self._work(state, row, job)
         except RunStopped:
@@ -96,7 +114,7 @@ class ProcessorRunHandler:
             self._check(state, row, job)
             return output
         try:
-            config = validate_config(config_raw, allow_python=state.settings.allow_python_engines)
+            config = self._config(row.version_id, config_raw, state.settings.allow_python_engines)
             budget = state.settings.max_pattern_seconds
             if self.pool is not None and config.engine != "python":
                 output = self.pool.extract(doc, config, threshold, pattern_seconds=budget)
@@ -115,18 +133,28 @@ class ProcessorRunHandler:
         self._check(state, row, job)
         return output
 
+    def _config(self, version_id: str, raw: dict[str, Any], allow_python: bool) -> ExtractionConfig:
+        key = (version_id, allow_python)
+        config = self._configs.get(key)
+        if config is None:  # a ConfigError is raised again each time, never cached
+            config = validate_config(raw, allow_python=allow_python)
+            if len(self._configs) >= _CONFIGS_KEPT:
+                self._configs.clear()
+            self._configs[key] = config
+        return config
+
     def _version(self, conn: Connection, row: Any) -> tuple[dict[str, Any] | None, float | None]:
         if row.processor_id is None:
             return None, None
-        config = conn.execute(
-            select(versions.c.config).where(versions.c.id == row.version_id)
-        ).scalar()
-        threshold = conn.execute(
-            select(processors.c.confidence_threshold).where(processors.c.id == row.processor_id)
-        ).scalar()
-        if config is None:
+        found = conn.execute(
+            select(versions.c.config, processors.c.confidence_threshold)
+            .select_from(versions)
+            .outerjoin(processors, processors.c.id == row.processor_id)
+            .where(versions.c.id == row.version_id)
+        ).first()
+        if found is None or found.config is None:
             raise RunFailed("version_missing", f"version {row.version_id} no longer exists")
-        return dict(config), threshold
+        return dict(found.config), found.confidence_threshold
 
     def _store(self, state: ServiceState, row: Any, job: Job, output: dict[str, Any]) -> None:
         body = json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
@@ -174,6 +202,12 @@ class ProcessorRunHandler:
                 raise RunStopped
 
     def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+        try:
+            self._fail(state, job, reason, message)
+        finally:
+            notify(job.target_id)
+
+    def _fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         fail_or_release(
             state.engine,
             state.clock,

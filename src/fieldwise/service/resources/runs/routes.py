@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Connection, Row
 
 from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
@@ -33,6 +34,7 @@ from fieldwise.service.resources.runs.schemas import (
 from fieldwise.service.resources.runs.submit import submit_run
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.runs.views import run_public
+from fieldwise.service.resources.runs.waiting import MAX_WAIT_SECONDS, notify, wait_finished
 
 router = APIRouter(tags=["runs"])
 
@@ -90,9 +92,29 @@ def list_runs(
 
 
 @router.get("/processors/{processor_id}/runs/{run_id}", response_model=ProcessorRunPublic)
-def get_processor_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPublic:
-    with state.engine.connect() as conn:
-        return run_public(_run(conn, processor_id, run_id))
+async def get_processor_run(
+    processor_id: str,
+    run_id: str,
+    state: State,
+    wait: Annotated[
+        float,
+        Query(
+            ge=0,
+            le=MAX_WAIT_SECONDS,
+            description="Hold the answer up to this many seconds while the run is unfinished "
+            "(an extension of this service: answered as soon as the run is terminal).",
+        ),
+    ] = 0.0,
+) -> ProcessorRunPublic:
+    def read() -> Row[Any]:  # 404 when the run is gone, also once deleted while we wait
+        with state.engine.connect() as conn:
+            return _run(conn, processor_id, run_id)
+
+    async def load() -> Row[Any]:
+        return await run_in_threadpool(read)
+
+    row = await (wait_finished(run_id, load, wait) if wait > 0 else load())
+    return run_public(row)
 
 
 @router.post("/processors/{processor_id}/runs/{run_id}/cancel", response_model=ProcessorRunPublic)
@@ -111,7 +133,9 @@ def cancel_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPubl
                 "only queued or in-progress runs can be canceled.",
                 code="invalid_state",
             )
-        return run_public(get_run(conn, run_id))
+        canceled = get_run(conn, run_id)
+    notify(run_id)
+    return run_public(canceled)
 
 
 @router.delete("/processors/{processor_id}/runs/{run_id}", response_model=DeletedPublic)
@@ -121,4 +145,5 @@ def delete_run(processor_id: str, run_id: str, state: State) -> DeletedPublic:
         _run(conn, processor_id, run_id)
         unused = delete_processor_runs(state, conn, [run_id])
     unlink(state, unused)
+    notify(run_id)
     return DeletedPublic(id=run_id, object="processor_run")
