@@ -13,13 +13,16 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.linear_model import LogisticRegression
 
 from fieldwise.service.engines.training.params import TrainParams
+
+if TYPE_CHECKING:
+    # scikit-learn takes over a second to import: every service start would pay it (the runs
+    # resource imports this engine for trained versions), so it loads when a model is fitted
+    from sklearn.ensemble import HistGradientBoostingClassifier
 
 __all__ = ["Calibration", "FieldData", "calibrate", "fit_classifier", "learn_vocab", "top"]
 
@@ -86,6 +89,8 @@ def fit_classifier(
     """Gradient-boosted trees on the candidates; None when the labels have one class only."""
     if len(np.unique(y)) < 2:
         return None
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
     model = HistGradientBoostingClassifier(
         max_iter=params.max_iter,
         learning_rate=params.learning_rate,
@@ -173,6 +178,8 @@ def calibrate(
         rate = (sum(right) + 1.0) / (len(right) + 2.0)
         fitted = Calibration(0.0, math.log(rate / (1 - rate)))
     else:
+        from sklearn.linear_model import LogisticRegression
+
         logits = np.array([[math.log(max(p, _EPS) / max(1 - p, _EPS))] for p in best])
         fit = LogisticRegression(C=1.0).fit(logits, np.array(right))
         fitted = Calibration(float(fit.coef_[0][0]), float(fit.intercept_[0]))
