@@ -116,6 +116,16 @@ def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]
     return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
 
 
+def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int64]:
+    """Each cell's outcome as its index in :data:`OUTCOMES` (no conversion when the column
+    already is a categorical of exactly those)."""
+    column = cells["outcome"]
+    dtype = column.dtype
+    if not (isinstance(dtype, pd.CategoricalDtype) and list(dtype.categories) == list(OUTCOMES)):
+        column = column.astype(pd.CategoricalDtype(list(OUTCOMES)))
+    return np.asarray(column.cat.codes, dtype=np.int64)
+
+
 def _outcome_counts(
     group: npt.NDArray[np.int64],
     groups: int,
@@ -139,7 +149,7 @@ def field_metrics(
     when every cell is both_empty)."""
     v, versions = _codes(cells["version"])
     f, fields = _codes(cells["field"])
-    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    o = outcome_codes(cells)
     group = v * len(fields) + f
     n_groups = len(versions) * len(fields)
     counts = _outcome_counts(group, n_groups, o)
@@ -198,11 +208,45 @@ _FIELD_COLUMNS = [
 
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (version, item): cells, ok cells and whether all are ok."""
+    version, item = cells["version"].dtype, cells["item"].dtype
+    if isinstance(version, pd.CategoricalDtype) and isinstance(item, pd.CategoricalDtype):
+        span = len(version.categories) * len(item.categories)
+        if span <= 8 * len(cells) + 1_000_000:  # dense enough: count, no groupby
+            return _dense_documents(cells, version, item)
     ok = cells["outcome"].isin(OK_OUTCOMES)
     grouped = ok.groupby([cells["version"], cells["item"]], observed=True, sort=True)
     table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
     table["all_correct"] = table["n_cells"] == table["n_ok"]
     return table.reset_index()
+
+
+_OK_CODES = [OUTCOMES.index(o) for o in OK_OUTCOMES]
+
+
+def _dense_documents(
+    cells: pd.DataFrame, version: pd.CategoricalDtype, item: pd.CategoricalDtype
+) -> pd.DataFrame:
+    """:func:`document_table` of categorical keys, by counting over (version, item) codes:
+    the same rows, in the same (category) order, as the grouping gives."""
+    v = np.asarray(cells["version"].cat.codes, dtype=np.int64)
+    i = np.asarray(cells["item"].cat.codes, dtype=np.int64)
+    items = len(item.categories)
+    span = len(version.categories) * items
+    key = v * items + i
+    ok = np.isin(outcome_codes(cells), _OK_CODES)
+    n_cells = np.bincount(key, minlength=span)
+    n_ok = np.bincount(key[ok], minlength=span)
+    present = np.flatnonzero(n_cells)
+    table = pd.DataFrame(
+        {
+            "version": pd.Categorical.from_codes(present // items, dtype=version),
+            "item": pd.Categorical.from_codes(present % items, dtype=item),
+            "n_cells": n_cells[present].astype(np.int64),
+            "n_ok": n_ok[present].astype(np.int64),
+        }
+    )
+    table["all_correct"] = table["n_cells"] == table["n_ok"]
+    return table
 
 
 def overall_metrics(
@@ -212,7 +256,7 @@ def overall_metrics(
     strict and cell accuracy, P/R/F1), support, documents and the share of documents with every
     field correct."""
     v, versions = _codes(cells["version"])
-    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    o = outcome_codes(cells)
     weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
     table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
     counted = _outcome_counts(v, len(versions), o)
