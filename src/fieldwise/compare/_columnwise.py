@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
 from fieldwise.compare._amounts import tolerance_comparison
@@ -308,7 +309,8 @@ class WideColumns:
                     joined["outcome"].astype(np.int8), categories=pd.Index(OUTCOMES)
                 ),
                 "weight": joined["weight"].astype(np.float64),
-            }
+            },
+            copy=False,  # fresh arrays: no copy into one block per dtype
         )
         resolved = {f: resolved_all[f] for f in sorted(cell_fields)}
         return LazyCells(light, parts, self), resolved
@@ -332,16 +334,20 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
-    order = sorted(range(len(items)), key=items.__getitem__)
-    sorted_items = [items[i] for i in order]
-    take = np.asarray(order, dtype=np.intp)
+    # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
+    take = np.asarray(pc.sort_indices(pa.array(items, type=pa.large_string())), dtype=np.intp)
+    sorted_items = [items[i] for i in take.tolist()]
+    sorted_index = pd.Index(sorted_items)
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = _table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
-        position = np.asarray(pd.Index(ids).get_indexer(pd.Index(sorted_items)), dtype=np.intp)
+        if ids == items:  # the truth's documents in the truth's order
+            position = take
+        else:
+            position = np.asarray(pd.Index(ids).get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0

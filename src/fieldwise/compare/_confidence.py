@@ -15,14 +15,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._metrics import outcome_codes
+from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OUTCOMES
 
 __all__ = ["SWEEP_THRESHOLDS", "calibration_table", "confidence_sweep", "recommend_threshold"]
 
 SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
 _PREDICTED = ("correct", "wrong", "spurious")
-_PREDICTED_CODES = [OUTCOMES.index(o) for o in _PREDICTED]
 _CORRECT = OUTCOMES.index("correct")
 
 
@@ -32,7 +31,7 @@ def _predictions(
     """Per version with a prediction (in sorted order): the confidences of its predictions
     and whether each is correct, in cell order. Integer codes, no grouping."""
     outcome = outcome_codes(cells)
-    predicted = np.isin(outcome, _PREDICTED_CODES)
+    predicted = outcome_in(outcome, _PREDICTED)
     column = cells["version"]
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes = np.asarray(column.cat.codes, dtype=np.int64)

@@ -11,8 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._metrics import outcome_codes
-from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare._metrics import outcome_codes, outcome_in
 
 __all__ = ["EMPTY_COLUMN_COLUMNS", "empty_columns"]
 
@@ -41,8 +40,7 @@ def empty_columns(cells: pd.DataFrame, baseline: str, candidates: Sequence[str])
     f, fields = _codes(cells["field"])
     i, _ = _codes(cells["item"], named=False)
     outcome = outcome_codes(cells)
-    value = np.isin(outcome, [OUTCOMES.index(o) for o in _HAS_VALUE])
-    expected = np.isin(outcome, [OUTCOMES.index(o) for o in _EXPECTED])
+    value, expected = outcome_in(outcome, _HAS_VALUE), outcome_in(outcome, _EXPECTED)
     names = {name: k for k, name in enumerate(versions)}
     if baseline not in names:
         return pd.DataFrame(columns=list(EMPTY_COLUMN_COLUMNS))
