@@ -103,7 +103,11 @@ def _table(frame: Any) -> tuple[list[str], dict[str, _Col]] | None:
     key = frame_key(frame)
     if key is None or not frame.columns.is_unique:
         return None
-    ids = [str(k) for k in frame[key].tolist()]
+    keys = frame[key]
+    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
+        ids = keys.to_numpy().astype(str).tolist()  # numpy writes integers as str() does
+    else:
+        ids = [str(k) for k in keys.tolist()]
     if len(set(ids)) != len(ids):
         return None
     fields = [c for c in frame.columns if c != key]

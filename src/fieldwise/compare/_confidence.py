@@ -51,13 +51,20 @@ def confidence_sweep(
 ) -> pd.DataFrame:
     """Per version and threshold: accepted predictions, coverage and accuracy above it."""
     rows = []
+    cuts = np.asarray(thresholds, dtype=np.float64)
+    rank = np.empty(len(cuts), dtype=np.int64)
+    rank[np.argsort(cuts, kind="stable")] = np.arange(len(cuts))
     for version, conf, correct in _predictions(cells):
         total = len(conf)
         known = ~np.isnan(conf)  # NaN is never accepted
         conf, correct = conf[known], correct[known]
-        for t in thresholds:
-            accepted = conf >= t
-            n = int(accepted.sum())
+        # one pass: at = how many thresholds are <= each confidence, so a prediction is
+        # accepted at the j-th smallest threshold exactly when at > j
+        at = np.searchsorted(np.sort(cuts), conf, side="right")
+        accepted = np.cumsum(np.bincount(at, minlength=len(cuts) + 1)[::-1])[::-1]
+        right = np.cumsum(np.bincount(at[correct], minlength=len(cuts) + 1)[::-1])[::-1]
+        for t, j in zip(thresholds, rank.tolist(), strict=True):
+            n = int(accepted[j + 1])
             rows.append(
                 {
                     "version": version,
@@ -65,7 +72,7 @@ def confidence_sweep(
                     "accepted": n,
                     "coverage": n / total if total else 0.0,
                     # the mean of booleans: exact count over n, as numpy's mean gives it
-                    "accuracy": int(correct[accepted].sum()) / n if n else 0.0,
+                    "accuracy": int(right[j + 1]) / n if n else 0.0,
                 }
             )
     return pd.DataFrame(rows, columns=["version", "threshold", "accepted", "coverage", "accuracy"])

@@ -255,6 +255,24 @@ def _dense_documents(
     return table
 
 
+def _document_rates(documents: pd.DataFrame) -> tuple[dict[Any, int], dict[Any, float]]:
+    """Documents per version and the share of them with every cell ok (version -> figure)."""
+    column = documents["version"]
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        by_version = documents.groupby("version", observed=True)["all_correct"]
+        return by_version.size().to_dict(), by_version.mean().to_dict()
+    codes = np.asarray(column.cat.codes, dtype=np.int64)
+    size = len(column.cat.categories)
+    n = np.bincount(codes, minlength=size)
+    ok = np.bincount(codes[documents["all_correct"].to_numpy(dtype=np.bool_)], minlength=size)
+    labels = list(column.cat.categories)
+    # count / n: what the mean of the booleans gives (exact sums, one division)
+    return (
+        {labels[k]: int(n[k]) for k in np.flatnonzero(n).tolist()},
+        {labels[k]: int(ok[k]) / int(n[k]) for k in np.flatnonzero(n).tolist()},
+    )
+
+
 def overall_metrics(
     cells: pd.DataFrame, documents: pd.DataFrame, *, confidence: float = 0.95
 ) -> pd.DataFrame:
@@ -271,8 +289,7 @@ def overall_metrics(
     expected = counted[:, [OUTCOMES.index(x) for x in _EXPECTED]].sum(axis=1)
     support = {version: int(n) for version, n in zip(versions, expected, strict=True) if n > 0}
     n_cells = dict(zip(versions, counted.sum(axis=1).astype(np.int64).tolist(), strict=True))
-    by_version = documents.groupby("version", observed=True)["all_correct"]
-    n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
+    n_docs, rate = _document_rates(documents)
     rows = []
     for version, counts in table.iterrows():
         figures = outcome_metrics({o: float(counts[o]) for o in OUTCOMES})
