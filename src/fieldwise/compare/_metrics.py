@@ -169,27 +169,37 @@ def field_metrics(
     present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
     counts = counts[present]
     prf = _prf(counts)
-    out = pd.DataFrame(counts.astype(np.int64), columns=list(OUTCOMES))
-    out.insert(0, "version", np.asarray(versions)[present // len(fields)])
-    out.insert(1, "field", np.asarray(fields)[present % len(fields)])
-    found = [specs[str(name)] for name in out["field"]]
-    out["type"] = [spec.type for spec in found]
-    out["weight"] = [spec.weight for spec in found]
-    out["critical"] = [spec.critical for spec in found]
-    out["support"] = out["correct"] + out["wrong"] + out["missed"]
-    out["n_cells"] = counts.sum(axis=1).astype(np.int64)
-    out["field_accuracy"] = field_accuracy(counts)
+    names = np.asarray(fields)[present % len(fields)]
+    found = [specs[str(name)] for name in names]
+    whole = counts.astype(np.int64)
+    support = whole[:, [OUTCOMES.index(o) for o in _EXPECTED]].sum(axis=1)
     low, high = wilson_bounds(
-        counts[:, OUTCOMES.index("correct")],
-        out["support"].to_numpy(dtype=np.float64),
-        confidence=confidence,
+        counts[:, OUTCOMES.index("correct")], support.astype(np.float64), confidence=confidence
     )
-    out["field_accuracy_low"], out["field_accuracy_high"] = low, high
-    out["strict_accuracy"] = strict_accuracy(counts)
-    out["accuracy"] = _accuracy(counts)
-    out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["mean_score"] = score_sum[present] / score_n[present]
+        mean_score = score_sum[present] / score_n[present]
+    # one frame from all its columns: inserting them one by one costs a copy of the names each
+    out = pd.DataFrame(
+        {
+            "version": np.asarray(versions)[present // len(fields)],
+            "field": names,
+            "type": [spec.type for spec in found],
+            "weight": [spec.weight for spec in found],
+            "critical": [spec.critical for spec in found],
+            **{o: whole[:, k] for k, o in enumerate(OUTCOMES)},
+            "support": support,
+            "n_cells": counts.sum(axis=1).astype(np.int64),
+            "field_accuracy": field_accuracy(counts),
+            "field_accuracy_low": low,
+            "field_accuracy_high": high,
+            "strict_accuracy": strict_accuracy(counts),
+            "accuracy": _accuracy(counts),
+            "precision": prf[:, 0],
+            "recall": prf[:, 1],
+            "f1": prf[:, 2],
+            "mean_score": mean_score,
+        }
+    )
     return out.loc[:, _FIELD_COLUMNS]
 
 
@@ -242,17 +252,16 @@ def _dense_documents(
     n_cells = np.bincount(key, minlength=span)
     n_ok = np.bincount(key[ok], minlength=span)
     present = np.flatnonzero(n_cells)
-    table = pd.DataFrame(
+    return pd.DataFrame(
         {
             "version": pd.Categorical.from_codes(present // items, dtype=version),
             "item": pd.Categorical.from_codes(present % items, dtype=item),
             "n_cells": n_cells[present].astype(np.int64),
             "n_ok": n_ok[present].astype(np.int64),
+            "all_correct": n_cells[present] == n_ok[present],
         },
         copy=False,
     )
-    table["all_correct"] = table["n_cells"] == table["n_ok"]
-    return table
 
 
 def _document_rates(documents: pd.DataFrame) -> tuple[dict[Any, int], dict[Any, float]]:
