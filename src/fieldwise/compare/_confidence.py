@@ -90,7 +90,9 @@ def recommend_threshold(
     total = len(confidence)
     if not len(conf):
         return None, 0.0, 0.0
-    order = np.argsort(-conf, kind="stable")
+    # any order of equal confidences will do: only the positions where a value ends are read,
+    # and the counts there do not depend on it (so no stable sort, which is twice as slow)
+    order = np.argsort(-conf)
     conf, ok = conf[order], ok[order]
     precision = np.cumsum(ok) / np.arange(1, len(ok) + 1)
     # the set {conf >= v} ends at the last position holding v
