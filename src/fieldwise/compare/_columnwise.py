@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -67,12 +68,15 @@ class _Col:
                 self._values = got[0]
         return self._values
 
+    @cached_property
     def arrow(self) -> pa.Array:
+        """The strings as one Arrow array (read once, whichever versions compare with it)."""
         assert self.series is not None
         raw = self.series.array.__arrow_array__()
         chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
         return chunked.combine_chunks().cast(pa.large_string())
 
+    @cached_property
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
@@ -196,10 +200,10 @@ class WideColumns:
         kinds = {c.kind for c in (e_col, p_col) if c is not None}
         comparator = comparator_for(spec)
         if spec.type in _AMOUNT_TYPES and kinds == {"numeric"}:
-            e = e_col.floats()[self.take] if e_col else np.full(n, np.nan)
+            e = e_col.floats[self.take] if e_col else np.full(n, np.nan)
             p = np.full(n, np.nan)
             if p_col is not None:
-                p[found] = p_col.floats()[version.position[found]]
+                p[found] = p_col.floats[version.position[found]]
             if not (np.isinf(e).any() or np.isinf(p).any()):  # inf goes through the parser
                 return tolerance_comparison(np.concatenate([e, p]), n, spec.atol, spec.rtol)
         if (
@@ -209,12 +213,12 @@ class WideColumns:
         ):
             sides = []
             if e_col is not None:
-                sides.append(e_col.arrow().take(pa.array(self.take)))
+                sides.append(e_col.arrow.take(pa.array(self.take)))
             else:
                 sides.append(pa.nulls(n, pa.large_string()))
             if p_col is not None:
                 index = pa.array(np.where(found, version.position, 0), mask=~found)
-                sides.append(p_col.arrow().take(index))
+                sides.append(p_col.arrow.take(index))
             else:
                 sides.append(pa.nulls(n, pa.large_string()))
             encoded = pa.concat_arrays(sides).dictionary_encode()
