@@ -291,8 +291,10 @@ def compare_scored(
     suspect_cells = cells
     if values is not None:
         # suspects need the values of confident wrong cells; without any, no values are read
-        doubtful = (cells["outcome"] == "wrong") & (cells["confidence"] >= suspect_confidence)
-        if chosen_candidates and doubtful.any():
+        if (
+            chosen_candidates
+            and ((cells["outcome"] == "wrong") & (cells["confidence"] >= suspect_confidence)).any()
+        ):
             full = suspect_cells = values()
         else:
             nothing = np.zeros(0, dtype=object)
