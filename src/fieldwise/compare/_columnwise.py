@@ -19,8 +19,7 @@ general path's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,7 @@ from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._outcomes import CELL_COLUMNS, OUTCOMES, cell_specs
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._wide import Column, frame_key, object_column, plain_column
+from fieldwise.compare._wide import WideColumn, wide_table
 
 __all__ = ["LazyCells", "WideColumns", "compare_columns", "no_row_counts", "wide_columns"]
 
@@ -46,93 +45,11 @@ ObjArray = npt.NDArray[np.object_]
 
 
 @dataclass
-class _Col:
-    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
-    for an object column, its plain values converted up front."""
-
-    series: pd.Series[Any] | None
-    converted: Column | None
-    missing: BoolArray
-    kind: str  # "string", "numeric" or "object"
-    _values: ObjArray | None = field(default=None, repr=False)
-
-    def values(self) -> ObjArray:
-        """Plain Python scalars, ``None`` where missing (what the long frame holds)."""
-        if self._values is None:
-            if self.converted is not None:
-                self._values = self.converted[0]
-            else:
-                assert self.series is not None
-                got = plain_column(self.series)
-                assert got is not None
-                self._values = got[0]
-        return self._values
-
-    @cached_property
-    def arrow(self) -> pa.Array:
-        """The strings as one Arrow array (read once, whichever versions compare with it)."""
-        assert self.series is not None
-        raw = self.series.array.__arrow_array__()
-        chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
-        return chunked.combine_chunks().cast(pa.large_string())
-
-    @cached_property
-    def floats(self) -> npt.NDArray[np.float64]:
-        assert self.series is not None
-        return np.asarray(self.series.to_numpy(), dtype=np.float64)
-
-
-def _col(series: pd.Series[Any]) -> _Col | None:
-    dtype = series.dtype
-    if isinstance(dtype, pd.StringDtype):
-        return _Col(series, None, np.asarray(series.isna(), dtype=np.bool_), "string")
-    if not isinstance(dtype, np.dtype):
-        return None
-    if dtype.kind in "iu":
-        return _Col(series, None, np.zeros(len(series), dtype=np.bool_), "numeric")
-    if dtype.kind == "f":
-        return _Col(series, None, np.isnan(series.to_numpy()), "numeric")
-    if dtype.kind in "bO":
-        converted = plain_column(series) if dtype.kind == "b" else object_column(series.to_numpy())
-        if converted is None:
-            return None
-        return _Col(None, converted, converted[1], "object")
-    return None
-
-
-def _table(frame: Any) -> tuple[list[str], dict[str, _Col]] | None:
-    """Document ids as text and the columns of one wide frame, or None."""
-    if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
-        return None
-    key = frame_key(frame)
-    if key is None or not frame.columns.is_unique:
-        return None
-    keys = frame[key]
-    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
-        ids = keys.to_numpy().astype(str).tolist()  # numpy writes integers as str() does
-    else:
-        ids = [str(k) for k in keys.tolist()]
-    if len(set(ids)) != len(ids):
-        return None
-    fields = [c for c in frame.columns if c != key]
-    names = [str(c) for c in fields]
-    if len(set(names)) != len(names) or any("." in n for n in names):
-        return None
-    columns: dict[str, _Col] = {}
-    for column, name in zip(fields, names, strict=True):
-        converted = _col(frame[column])
-        if converted is None:
-            return None
-        columns[name] = converted
-    return ids, columns
-
-
-@dataclass
 class _Version:
     name: str
     fields: list[str]
     position: npt.NDArray[np.intp]  # per sorted item: row in this version's frame, -1 if none
-    columns: dict[str, _Col]
+    columns: dict[str, WideColumn]
     has: list[BoolArray]  # per field of ``fields``: the item has a cell (either side a value)
 
 
@@ -166,7 +83,7 @@ class WideColumns:
 
     items: list[str]  # sorted document ids
     take: npt.NDArray[np.intp]  # truth row of each sorted item
-    truth: dict[str, _Col]
+    truth: dict[str, WideColumn]
     versions: dict[str, _Version]  # every version, sorted by name
 
     def has_array(self, specs: Mapping[str, FieldSpec]) -> bool:
@@ -179,7 +96,7 @@ class WideColumns:
         """The versions that have at least one cell (the long frame's versions)."""
         return [v.name for v in self.versions.values() if any(h.any() for h in v.has)]
 
-    def _sides(self, version: _Version, name: str) -> tuple[_Col | None, _Col | None]:
+    def _sides(self, version: _Version, name: str) -> tuple[WideColumn | None, WideColumn | None]:
         return self.truth.get(name), version.columns.get(name)
 
     def version_values(self, version: _Version) -> tuple[ObjArray, ObjArray]:
@@ -338,7 +255,7 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     """Wide ``truth`` and wide ``predictions`` (version -> frame) matched by document, or
     ``None`` when a frame is not plainly wide or no version has a cell (the caller then takes
     the general path)."""
-    expected_table = _table(truth)
+    expected_table = wide_table(truth)
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
@@ -348,7 +265,7 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     sorted_index = pd.Index(sorted_items)
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
-        predicted_table = _table(predictions[name])
+        predicted_table = wide_table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
