@@ -229,11 +229,11 @@ class WideColumns:
                 "field": _categorical(joined["field"], pd.Index(all_fields)),
                 "row": np.zeros(size, dtype=np.int64),
                 "confidence": np.full(size, np.nan),
-                "score": joined["score"].astype(np.float64),
+                "score": np.asarray(joined["score"], dtype=np.float64),
                 "outcome": pd.Categorical.from_codes(
-                    joined["outcome"].astype(np.int8), categories=pd.Index(OUTCOMES)
+                    np.asarray(joined["outcome"], dtype=np.int8), categories=pd.Index(OUTCOMES)
                 ),
-                "weight": joined["weight"].astype(np.float64),
+                "weight": np.asarray(joined["weight"], dtype=np.float64),
             },
             copy=False,  # fresh arrays: no copy into one block per dtype
         )
@@ -242,6 +242,8 @@ class WideColumns:
 
 
 def _concat(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    if len(parts) == 1:  # one version: no copy of ten million cells
+        return parts[0]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
