@@ -212,13 +212,18 @@ class WideColumns:
                               for f in version.fields])  # fmt: skip
             weights = np.array([resolved_all[f].weight if f in resolved_all else 1.0
                                 for f in version.fields])  # fmt: skip
-            field_code = np.tile(codes, n)[keep]
-            columns["item"].append(np.repeat(item_code, width)[keep])
+            every = bool(keep.all())  # every cell present (the usual case): no selection
+
+            def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:
+                return values if every else values[keep]
+
+            field_code = kept(np.tile(codes, n))
+            columns["item"].append(kept(np.repeat(item_code, width)))
             columns["field"].append(field_code)
             columns["version"].append(np.full(len(field_code), versions.index(version.name)))
-            columns["outcome"].append(np.stack(outcome_parts, axis=1).ravel()[keep])
-            columns["score"].append(np.stack(score_parts, axis=1).ravel()[keep])
-            columns["weight"].append(weights[np.tile(np.arange(width), n)[keep]])
+            columns["outcome"].append(kept(np.stack(outcome_parts, axis=1).ravel()))
+            columns["score"].append(kept(np.stack(score_parts, axis=1).ravel()))
+            columns["weight"].append(kept(np.tile(weights, n)))
             parts.append((version, keep))
         joined = {k: _concat(v) for k, v in columns.items()}
         size = len(joined["outcome"])
