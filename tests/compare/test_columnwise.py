@@ -275,3 +275,21 @@ def test_columnwise_compare_equals_the_long_path(seed: int) -> None:
     )
     pair = new.for_candidate("v3")
     pd.testing.assert_frame_equal(pair.cells, old.for_candidate("v3").cells)
+
+
+def test_columnwise_compare_with_every_cell_present() -> None:
+    """Every (document, field) has a value on both sides (no cell is left out)."""
+    from fieldwise.compare import build_frame, compare
+    from fieldwise.compare._inputs import as_outputs, as_truth
+
+    rng = np.random.default_rng(9)
+    words = pd.Series(rng.choice(["Acme", "acme", "Nordwind AG", "x"], 40), dtype="str")
+    truth = pd.DataFrame({"document": np.arange(40), "name": words, "total": rng.random(40)})
+    pred = truth.assign(name=words.sample(frac=1.0, random_state=1).to_numpy())
+    pred["total"] = truth["total"] + rng.choice([0.0, 0.004, 0.5], 40)
+    specs = parse_field_specs({"total": {"type": "number", "atol": 0.01}})
+    new = fieldwise.compare(truth, {"p": pred, "q": truth}, specs)
+    frame = build_frame(as_truth(truth), {"p": as_outputs(pred), "q": as_outputs(truth)})
+    old = compare(frame, specs, baseline="p", candidates=("q",))
+    for name, got in new.frames().items():
+        pd.testing.assert_frame_equal(got, old.frames()[name], obj=name)
