@@ -51,8 +51,8 @@ def compare(
     from fieldwise._errors import CompareError
     from fieldwise.compare import build_frame
     from fieldwise.compare import compare as compare_frame
+    from fieldwise.compare._columnwise import compare_columns
     from fieldwise.compare._inputs import as_outputs, as_truth
-    from fieldwise.compare._wide import wide_frame
 
     versions = [str(v) for v in predictions]
     if not versions:
@@ -64,15 +64,17 @@ def compare(
     unknown = [c for c in others if c not in versions]
     if unknown:
         raise CompareError(f"candidate {unknown[0]!r} is not one of the versions {versions}")
-    # wide DataFrames go column by column; anything else through the nested mappings
-    frame = wide_frame(truth, {str(v): out for v, out in predictions.items()})
-    if frame is None:
-        frame = build_frame(
-            as_truth(truth), {str(v): as_outputs(out) for v, out in predictions.items()}
-        )
-    return compare_frame(
-        frame, _specs(fields), baseline=chosen, candidates=tuple(others), **options
+    specs = _specs(fields)
+    # wide DataFrames are scored column by column; anything else through the nested mappings
+    outputs = {str(v): out for v, out in predictions.items()}
+    if "candidate" not in options:
+        result = compare_columns(truth, outputs, specs, chosen, tuple(others), **options)
+        if result is not None:
+            return result
+    frame = build_frame(
+        as_truth(truth), {str(v): as_outputs(out) for v, out in predictions.items()}
     )
+    return compare_frame(frame, specs, baseline=chosen, candidates=tuple(others), **options)
 
 
 def evaluate(

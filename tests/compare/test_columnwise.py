@@ -194,3 +194,102 @@ def test_wide_frames_score_like_the_definition() -> None:
         assert (row.outcome, pytest.approx(row.score)) == _reference(
             specs[str(row.field)], row.expected, row.predicted
         )
+
+
+def _wide_column(pool: list[Any], picks: np.ndarray, dtype: str) -> pd.Series:
+    values = [pool[int(i)] for i in picks]
+    if dtype == "str":  # Arrow-backed strings, as read from Parquet
+        return pd.Series([v if isinstance(v, str) else None for v in values], dtype="str")
+    if dtype == "float":
+        return pd.Series([float(v) if isinstance(v, int | float) else np.nan for v in values])
+    if dtype == "int":
+        return pd.Series([int(v) if isinstance(v, int | float) and v == v else 0 for v in values])
+    column = np.empty(len(values), dtype=object)
+    column[:] = values
+    return pd.Series(column, dtype=object)
+
+
+# every comparator, over every kind of column a wide frame may hold
+_WIDE_COLUMNS = {
+    "code": "str",
+    "name_cs": "object",
+    "address": "str",
+    "seller": "str",
+    "count": "int",
+    "ratio": "float",
+    "total": "str",
+    "net": "float",
+    "issued": "str",
+    "due": "object",
+    "kind": "str",
+    "paid": "object",
+}
+
+
+def _wide_pair(seed: int, documents: int = 120) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    rng = np.random.default_rng(seed)
+    ids = [f"doc-{i:04d}" for i in rng.permutation(documents)]
+    truth = pd.DataFrame({"document": ids})
+    for field, dtype in _WIDE_COLUMNS.items():
+        pool = [v for v in _POOLS[field] if not isinstance(v, dict)]
+        truth[field] = _wide_column(pool, rng.integers(0, len(pool), documents), dtype)
+    truth["only_truth"] = pd.Series(rng.choice(["a", "b", None], documents), dtype="str")
+    predictions = {}
+    for version in ("v1", "v2", "v3"):
+        kept = np.sort(rng.choice(documents, documents - 7, replace=False))  # some missing
+        frame = truth.iloc[kept].reset_index(drop=True).copy()
+        for field, dtype in _WIDE_COLUMNS.items():
+            pool = [v for v in _POOLS[field] if not isinstance(v, dict)]
+            fresh = _wide_column(pool, rng.integers(0, len(pool), len(frame)), dtype)
+            change = rng.random(len(frame)) < 0.4
+            frame[field] = frame[field].where(~change, fresh.astype(frame[field].dtype))
+        frame = frame.drop(columns="only_truth").sample(frac=1.0, random_state=seed)
+        frame["flag"] = rng.random(len(frame)) < 0.5  # a field only predicted, bool dtype
+        predictions[version] = frame
+    return truth, predictions
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_columnwise_compare_equals_the_long_path(seed: int) -> None:
+    """Wide frames scored column by column give every frame (cells first) and figure the
+    long path gives for the same data: nested mappings -> build_frame -> score_cells."""
+    from fieldwise.compare import build_frame, compare
+    from fieldwise.compare._columnwise import wide_columns
+    from fieldwise.compare._inputs import as_outputs, as_truth
+
+    truth, predictions = _wide_pair(seed)
+    specs = parse_field_specs({**FIELDS, "flag": {"type": "boolean"}})
+    assert wide_columns(truth, predictions) is not None  # the column-wise path is taken
+    new = fieldwise.compare(truth, predictions, specs, baseline="v2", seed=seed)
+    frame = build_frame(as_truth(truth), {v: as_outputs(p) for v, p in predictions.items()})
+    old = compare(frame, specs, baseline="v2", candidates=("v1", "v3"), seed=seed)
+    assert new.candidates == old.candidates == ("v1", "v3")
+    for name, got in new.frames().items():
+        pd.testing.assert_frame_equal(got, old.frames()[name], obj=name)
+    assert set(new.cells["field"].astype(str)) == {*FIELDS, "flag", "only_truth"}
+    assert new.bootstraps == old.bootstraps
+    assert (new.delta, new.warnings, new.recommended_threshold) == (
+        old.delta,
+        old.warnings,
+        old.recommended_threshold,
+    )
+    pair = new.for_candidate("v3")
+    pd.testing.assert_frame_equal(pair.cells, old.for_candidate("v3").cells)
+
+
+def test_columnwise_compare_with_every_cell_present() -> None:
+    """Every (document, field) has a value on both sides (no cell is left out)."""
+    from fieldwise.compare import build_frame, compare
+    from fieldwise.compare._inputs import as_outputs, as_truth
+
+    rng = np.random.default_rng(9)
+    words = pd.Series(rng.choice(["Acme", "acme", "Nordwind AG", "x"], 40), dtype="str")
+    truth = pd.DataFrame({"document": np.arange(40), "name": words, "total": rng.random(40)})
+    pred = truth.assign(name=words.sample(frac=1.0, random_state=1).to_numpy())
+    pred["total"] = truth["total"] + rng.choice([0.0, 0.004, 0.5], 40)
+    specs = parse_field_specs({"total": {"type": "number", "atol": 0.01}})
+    new = fieldwise.compare(truth, {"p": pred, "q": truth}, specs)
+    frame = build_frame(as_truth(truth), {"p": as_outputs(pred), "q": as_outputs(truth)})
+    old = compare(frame, specs, baseline="p", candidates=("q",))
+    for name, got in new.frames().items():
+        pd.testing.assert_frame_equal(got, old.frames()[name], obj=name)

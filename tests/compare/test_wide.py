@@ -1,5 +1,5 @@
-"""Wide DataFrames go column by column (``compare._wide``): every frame of the result must be
-what the general path (nested mappings, then ``build_frame``) gives for the same input."""
+"""Wide DataFrames go column by column (``compare._columnwise``): every frame of the result
+must be what the general path (nested mappings, then ``build_frame``) gives for the same input."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import fieldwise
-from fieldwise.compare import build_frame, compare, parse_field_specs
+from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
+from fieldwise.compare._columnwise import wide_columns
 from fieldwise.compare._inputs import as_outputs, as_truth
-from fieldwise.compare._wide import wide_frame
 
 FIELDS = {
     "name": {"type": "text", "threshold": 0.8},
@@ -64,23 +64,20 @@ def _general(truth: pd.DataFrame, predictions: dict[str, pd.DataFrame]) -> pd.Da
     return build_frame(as_truth(truth), {v: as_outputs(p) for v, p in predictions.items()})
 
 
-def _same(left: pd.DataFrame, right: pd.DataFrame) -> None:
-    left, right = left.reset_index(drop=True), right.reset_index(drop=True)
-    assert list(left.columns) == list(right.columns)
-    for column in left.columns:
-        a, b = left[column], right[column]
-        if isinstance(a.dtype, pd.CategoricalDtype) or isinstance(b.dtype, pd.CategoricalDtype):
-            a, b = a.astype(str), b.astype(str)
-        pd.testing.assert_series_equal(a, b, check_dtype=False, obj=column)
+def _cells(truth: pd.DataFrame, predictions: dict[str, Any]) -> pd.DataFrame:
+    """The cells of the column-wise path (every version a candidate of the first)."""
+    versions = sorted(predictions)
+    result = fieldwise.compare(truth, predictions, baseline=versions[0])
+    return result.cells
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_wide_frames_give_the_general_paths_frame(seed: int) -> None:
+def test_wide_frames_give_the_general_paths_cells(seed: int) -> None:
     truth, predictions = _frames(seed)
-    fast = wide_frame(truth, predictions)
-    assert fast is not None  # the column-wise path was taken
-    slow = _general(truth, predictions)
-    _same(fast, slow)
+    assert wide_columns(truth, predictions) is not None  # the column-wise path is taken
+    fast = _cells(truth, predictions)
+    slow, _, _ = score_cells(_general(truth, predictions), {})
+    pd.testing.assert_frame_equal(fast, slow)
     # the same plain Python values, type for type (an int stays an int, a bool a bool)
     for column in ("expected", "predicted"):
         assert [type(v) for v in fast[column]] == [type(v) for v in slow[column]]
@@ -104,22 +101,22 @@ def test_every_result_frame_is_the_general_paths(seed: int) -> None:
 def test_unusual_frames_take_the_general_path() -> None:
     truth, predictions = _frames(0)
     dotted = truth.rename(columns={"name": "seller.name"})
-    assert wide_frame(dotted, predictions) is None
+    assert wide_columns(dotted, predictions) is None
     nested = truth.assign(code=[{"a": 1}] * len(truth))
-    assert wide_frame(nested, predictions) is None
+    assert wide_columns(nested, predictions) is None
     long = pd.DataFrame({"document": ["d"], "field": ["f"], "value": [1]})
-    assert wide_frame(long, predictions) is None
+    assert wide_columns(long, predictions) is None
     stranger = predictions["v1"].assign(document=[f"new-{i}" for i in range(len(truth) * 4 // 5)])
-    assert wide_frame(truth, {"v1": stranger}) is None
+    assert wide_columns(truth, {"v1": stranger}) is None
     dates = truth.assign(day=pd.to_datetime(["2024-01-05"] * len(truth)))
-    assert wide_frame(dates, predictions) is None
+    assert wide_columns(dates, predictions) is None
 
 
 def test_a_version_without_fields_matches_the_general_path() -> None:
     truth, predictions = _frames(1)
     bare = {"v1": predictions["v1"][["document"]], "v2": predictions["v2"]}
-    fast = wide_frame(truth, bare)
-    assert fast is not None
-    _same(fast, _general(truth, bare))
+    assert wide_columns(truth, bare) is not None
+    slow, _, _ = score_cells(_general(truth, bare), {})
+    pd.testing.assert_frame_equal(_cells(truth, bare), slow)
     only_ids = truth[["document"]]
-    assert wide_frame(only_ids, {"v1": only_ids}) is None  # no cell at all: general path
+    assert wide_columns(only_ids, {"v1": only_ids}) is None  # no cell at all: general path

@@ -22,7 +22,7 @@ from fieldwise.compare._base import (
 from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare._vectorized import parse_number_strings
 
-__all__ = ["currency", "number"]
+__all__ = ["currency", "number", "tolerance_comparison"]
 
 
 def _instances(
@@ -86,21 +86,25 @@ def _parsed_amounts(
             strings = [i for i, u in enumerate(uniques) if type(u) is str]
             got, handled = parse_number_strings([uniques[i] for i in strings])
             fast[np.asarray(strings, dtype=np.intp)[handled]] = got[handled]
-        parsed = [
-            parse_currency(u)
-            if with_code or isinstance(u, dict)
-            else (parse_number(u), None)
-            if f != f
-            else (f, None)
-            for u, f in zip(uniques, fast.tolist(), strict=True)
-        ]
-        amount = np.array([a if type(a) is float else np.nan for a, _ in parsed])
-        text = [a if isinstance(a, Unparsed) else None for a, _ in parsed]
-        is_empty_u = np.array([a is None for a, _ in parsed], dtype=np.bool_)
+        # what Arrow parsed is a plain amount; only the others go through the scalar parsers
+        amount = fast.copy()
+        is_empty_u = np.zeros(len(uniques), dtype=np.bool_)
+        text: list[Any] = [None] * len(uniques)
+        code: list[Any] = [None] * len(uniques)
+        slow = range(len(uniques)) if with_code else np.flatnonzero(np.isnan(fast)).tolist()
+        for i in slow:
+            u = uniques[i]
+            a, c = (
+                parse_currency(u) if with_code or isinstance(u, dict) else (parse_number(u), None)
+            )
+            amount[i] = a if type(a) is float else np.nan
+            text[i] = a if isinstance(a, Unparsed) else None
+            is_empty_u[i] = a is None
+            code[i] = c
         text_key = normalized_keys(text) + 1  # 0 stays "a number"
         amounts[rest] = amount[rcodes]
         keys[rest] = np.where(is_empty_u[rcodes], -1, text_key[rcodes])
-        codes[rest] = normalized_keys([c for _, c in parsed])[rcodes]
+        codes[rest] = normalized_keys(code)[rcodes]
     return amounts, keys, codes
 
 
@@ -114,6 +118,14 @@ def _tolerant(
         close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
     text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
     return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
+
+
+def tolerance_comparison(amounts: FloatArray, n: int, atol: float, rtol: float) -> Comparison:
+    """The number comparator on amounts already parsed: ``n`` expected then ``n`` predicted
+    floats, NaN where empty (what :func:`number` does once the values are parsed; a currency
+    without a code to require compares the same)."""
+    keys = np.where(np.isnan(amounts), -1, 0).astype(np.intp)
+    return comparison_of(*_tolerant(amounts, keys, n, atol, rtol))
 
 
 def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:

@@ -15,6 +15,7 @@ from fieldwise._errors import CompareError
 
 __all__ = [
     "BoolArray",
+    "CodedComparator",
     "Comparator",
     "Comparison",
     "FloatArray",
@@ -46,6 +47,21 @@ class Comparison:
 
 
 Comparator = Callable[["pd.Series[Any]", "pd.Series[Any]"], Comparison]
+
+
+FromCodes = Callable[["IntArray", "IntArray", list[Any]], Comparison]
+
+
+class CodedComparator:
+    """A comparator whose rule reads only each unique raw value (or unique pair): it can also
+    compare cells already given as codes into one list of unique values (``from_codes``),
+    which is how wide columns are compared without a Python object per cell."""
+
+    def __init__(self, from_codes: FromCodes) -> None:
+        self.from_codes = from_codes
+
+    def __call__(self, left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
+        return self.from_codes(*factorize_pair(left, right))
 
 
 def hashable(value: Any) -> Any:

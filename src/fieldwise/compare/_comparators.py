@@ -19,10 +19,11 @@ from rapidfuzz import fuzz, process
 from fieldwise._errors import CompareError
 from fieldwise.compare._amounts import currency, number
 from fieldwise.compare._base import (
+    CodedComparator,
     Comparator,
     Comparison,
+    IntArray,
     comparison_of,
-    factorize_pair,
     normalized_keys,
     take_codes,
 )
@@ -51,13 +52,12 @@ __all__ = [
 def _keyed_bulk(normalize_all: Callable[[list[Any]], list[Any]]) -> Comparator:
     """Equality of normalized values; ``normalize_all`` maps the list of unique raw values."""
 
-    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
-        lc, rc, uniques = factorize_pair(left, right)
+    def from_codes(lc: IntArray, rc: IntArray, uniques: list[Any]) -> Comparison:
         keys = normalized_keys(normalize_all(uniques))
         lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
         return comparison_of(lk, rk, lk == rk)
 
-    return compare
+    return CodedComparator(from_codes)
 
 
 def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
@@ -169,8 +169,7 @@ def fuzzy_text(
         case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
     )
 
-    def compare(left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
-        lc, rc, uniques = factorize_pair(left, right)
+    def from_codes(lc: IntArray, rc: IntArray, uniques: list[Any]) -> Comparison:
         texts = _folded_texts(uniques, folds)
         keys = normalized_keys(texts)
         lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
@@ -187,7 +186,7 @@ def fuzzy_text(
             score[both] = np.asarray(sims, dtype=np.float64)[pair_codes]
         return comparison_of(lk, rk, score >= threshold - 1e-12, score)
 
-    return compare
+    return CodedComparator(from_codes)
 
 
 def comparator_for(spec: FieldSpec) -> Comparator:

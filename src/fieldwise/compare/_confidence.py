@@ -8,25 +8,42 @@ accuracy = correct / accepted (the precision of what is auto-accepted).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+
+from fieldwise.compare._metrics import outcome_codes, outcome_in
+from fieldwise.compare._outcomes import OUTCOMES
 
 __all__ = ["SWEEP_THRESHOLDS", "calibration_table", "confidence_sweep", "recommend_threshold"]
 
 SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
 _PREDICTED = ("correct", "wrong", "spurious")
+_CORRECT = OUTCOMES.index("correct")
 
 
-def _predictions(cells: pd.DataFrame) -> pd.DataFrame:
-    pred = cells.loc[cells["outcome"].isin(_PREDICTED), ["version", "confidence", "outcome"]]
-    return pd.DataFrame(
-        {
-            "version": pred["version"],
-            "confidence": pred["confidence"],
-            "correct": (pred["outcome"] == "correct").to_numpy(),
-        }
-    )
+def _predictions(
+    cells: pd.DataFrame,
+) -> Iterator[tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.bool_]]]:
+    """Per version with a prediction (in sorted order): the confidences of its predictions
+    and whether each is correct, in cell order. Integer codes, no grouping."""
+    outcome = outcome_codes(cells)
+    predicted = outcome_in(outcome, _PREDICTED)
+    column = cells["version"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = np.asarray(column.cat.codes, dtype=np.int64)
+        labels = list(column.cat.categories)
+    else:
+        found, uniques = pd.factorize(column, sort=True)
+        codes, labels = np.asarray(found, dtype=np.int64), list(uniques)
+    confidence = cells["confidence"].to_numpy(dtype=np.float64)
+    counts = np.bincount(codes[predicted & (codes >= 0)], minlength=len(labels))
+    for k in np.flatnonzero(counts).tolist():
+        mine = predicted & (codes == k)
+        yield labels[k], confidence[mine], outcome[mine] == _CORRECT
 
 
 def confidence_sweep(
@@ -34,20 +51,28 @@ def confidence_sweep(
 ) -> pd.DataFrame:
     """Per version and threshold: accepted predictions, coverage and accuracy above it."""
     rows = []
-    for version, group in _predictions(cells).groupby("version", observed=True, sort=True):
-        conf = group["confidence"].to_numpy(dtype=np.float64)
-        correct = group["correct"].to_numpy()
+    cuts = np.asarray(thresholds, dtype=np.float64)
+    rank = np.empty(len(cuts), dtype=np.int64)
+    rank[np.argsort(cuts, kind="stable")] = np.arange(len(cuts))
+    for version, conf, correct in _predictions(cells):
         total = len(conf)
-        for t in thresholds:
-            accepted = conf >= t  # NaN compares False: never accepted
-            n = int(accepted.sum())
+        known = ~np.isnan(conf)  # NaN is never accepted
+        conf, correct = conf[known], correct[known]
+        # one pass: at = how many thresholds are <= each confidence, so a prediction is
+        # accepted at the j-th smallest threshold exactly when at > j
+        at = np.searchsorted(np.sort(cuts), conf, side="right")
+        accepted = np.cumsum(np.bincount(at, minlength=len(cuts) + 1)[::-1])[::-1]
+        right = np.cumsum(np.bincount(at[correct], minlength=len(cuts) + 1)[::-1])[::-1]
+        for t, j in zip(thresholds, rank.tolist(), strict=True):
+            n = int(accepted[j + 1])
             rows.append(
                 {
                     "version": version,
                     "threshold": float(t),
                     "accepted": n,
                     "coverage": n / total if total else 0.0,
-                    "accuracy": float(correct[accepted].mean()) if n else 0.0,
+                    # the mean of booleans: exact count over n, as numpy's mean gives it
+                    "accuracy": int(right[j + 1]) / n if n else 0.0,
                 }
             )
     return pd.DataFrame(rows, columns=["version", "threshold", "accepted", "coverage", "accuracy"])
@@ -65,7 +90,9 @@ def recommend_threshold(
     total = len(confidence)
     if not len(conf):
         return None, 0.0, 0.0
-    order = np.argsort(-conf, kind="stable")
+    # any order of equal confidences will do: only the positions where a value ends are read,
+    # and the counts there do not depend on it (so no stable sort, which is twice as slow)
+    order = np.argsort(-conf)
     conf, ok = conf[order], ok[order]
     precision = np.cumsum(ok) / np.arange(1, len(ok) + 1)
     # the set {conf >= v} ends at the last position holding v
@@ -84,9 +111,7 @@ def calibration_table(
     equal-width bins (sum of bin share x |accuracy - mean confidence|), and the recommended
     ``confidence_threshold`` with its precision and coverage (``NaN`` when none reaches it)."""
     rows = []
-    for version, group in _predictions(cells).groupby("version", observed=True, sort=True):
-        conf = group["confidence"].to_numpy(dtype=np.float64)
-        correct = group["correct"].to_numpy()
+    for version, conf, correct in _predictions(cells):
         known = ~np.isnan(conf)
         ece = 0.0
         if known.any():

@@ -116,6 +116,24 @@ def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]
     return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
 
 
+def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int64]:
+    """Each cell's outcome as its index in :data:`OUTCOMES` (no conversion when the column
+    already is a categorical of exactly those)."""
+    column = cells["outcome"]
+    dtype = column.dtype
+    if not (isinstance(dtype, pd.CategoricalDtype) and list(dtype.categories) == list(OUTCOMES)):
+        column = column.astype(pd.CategoricalDtype(list(OUTCOMES)))
+    return np.asarray(column.cat.codes, dtype=np.int64)
+
+
+def outcome_in(codes: npt.NDArray[np.int64], outcomes: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+    """Whether each outcome code is one of ``outcomes`` (a lookup, cheaper than ``isin``)."""
+    table = np.zeros(len(OUTCOMES) + 1, dtype=np.bool_)  # the last entry: code -1 (missing)
+    table[[OUTCOMES.index(o) for o in outcomes]] = True
+    out: npt.NDArray[np.bool_] = table[codes]
+    return out
+
+
 def _outcome_counts(
     group: npt.NDArray[np.int64],
     groups: int,
@@ -139,39 +157,49 @@ def field_metrics(
     when every cell is both_empty)."""
     v, versions = _codes(cells["version"])
     f, fields = _codes(cells["field"])
-    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    o = outcome_codes(cells)
     group = v * len(fields) + f
     n_groups = len(versions) * len(fields)
     counts = _outcome_counts(group, n_groups, o)
-    scored = o != OUTCOMES.index("both_empty")
-    score_sum = np.bincount(
-        group[scored], weights=cells["score"].to_numpy()[scored], minlength=n_groups
-    )
-    score_n = np.bincount(group[scored], minlength=n_groups)
+    both_empty = OUTCOMES.index("both_empty")
+    # zeros in place of both_empty scores: the same sums in the same order, no masked copies
+    score = np.where(o != both_empty, cells["score"].to_numpy(dtype=np.float64), 0.0)
+    score_sum = np.bincount(group, weights=score, minlength=n_groups)
+    score_n = (counts.sum(axis=1) - counts[:, both_empty]).astype(np.int64)
     present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
     counts = counts[present]
     prf = _prf(counts)
-    out = pd.DataFrame(counts.astype(np.int64), columns=list(OUTCOMES))
-    out.insert(0, "version", np.asarray(versions)[present // len(fields)])
-    out.insert(1, "field", np.asarray(fields)[present % len(fields)])
-    found = [specs[str(name)] for name in out["field"]]
-    out["type"] = [spec.type for spec in found]
-    out["weight"] = [spec.weight for spec in found]
-    out["critical"] = [spec.critical for spec in found]
-    out["support"] = out["correct"] + out["wrong"] + out["missed"]
-    out["n_cells"] = counts.sum(axis=1).astype(np.int64)
-    out["field_accuracy"] = field_accuracy(counts)
+    names = np.asarray(fields)[present % len(fields)]
+    found = [specs[str(name)] for name in names]
+    whole = counts.astype(np.int64)
+    support = whole[:, [OUTCOMES.index(o) for o in _EXPECTED]].sum(axis=1)
     low, high = wilson_bounds(
-        counts[:, OUTCOMES.index("correct")],
-        out["support"].to_numpy(dtype=np.float64),
-        confidence=confidence,
+        counts[:, OUTCOMES.index("correct")], support.astype(np.float64), confidence=confidence
     )
-    out["field_accuracy_low"], out["field_accuracy_high"] = low, high
-    out["strict_accuracy"] = strict_accuracy(counts)
-    out["accuracy"] = _accuracy(counts)
-    out["precision"], out["recall"], out["f1"] = prf[:, 0], prf[:, 1], prf[:, 2]
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["mean_score"] = score_sum[present] / score_n[present]
+        mean_score = score_sum[present] / score_n[present]
+    # one frame from all its columns: inserting them one by one costs a copy of the names each
+    out = pd.DataFrame(
+        {
+            "version": np.asarray(versions)[present // len(fields)],
+            "field": names,
+            "type": [spec.type for spec in found],
+            "weight": [spec.weight for spec in found],
+            "critical": [spec.critical for spec in found],
+            **{o: whole[:, k] for k, o in enumerate(OUTCOMES)},
+            "support": support,
+            "n_cells": counts.sum(axis=1).astype(np.int64),
+            "field_accuracy": field_accuracy(counts),
+            "field_accuracy_low": low,
+            "field_accuracy_high": high,
+            "strict_accuracy": strict_accuracy(counts),
+            "accuracy": _accuracy(counts),
+            "precision": prf[:, 0],
+            "recall": prf[:, 1],
+            "f1": prf[:, 2],
+            "mean_score": mean_score,
+        }
+    )
     return out.loc[:, _FIELD_COLUMNS]
 
 
@@ -198,11 +226,60 @@ _FIELD_COLUMNS = [
 
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (version, item): cells, ok cells and whether all are ok."""
+    version, item = cells["version"].dtype, cells["item"].dtype
+    if isinstance(version, pd.CategoricalDtype) and isinstance(item, pd.CategoricalDtype):
+        span = len(version.categories) * len(item.categories)
+        if span <= 8 * len(cells) + 1_000_000:  # dense enough: count, no groupby
+            return _dense_documents(cells, version, item)
     ok = cells["outcome"].isin(OK_OUTCOMES)
     grouped = ok.groupby([cells["version"], cells["item"]], observed=True, sort=True)
     table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
     table["all_correct"] = table["n_cells"] == table["n_ok"]
     return table.reset_index()
+
+
+def _dense_documents(
+    cells: pd.DataFrame, version: pd.CategoricalDtype, item: pd.CategoricalDtype
+) -> pd.DataFrame:
+    """:func:`document_table` of categorical keys, by counting over (version, item) codes:
+    the same rows, in the same (category) order, as the grouping gives."""
+    v = np.asarray(cells["version"].cat.codes, dtype=np.int64)
+    i = np.asarray(cells["item"].cat.codes, dtype=np.int64)
+    items = len(item.categories)
+    span = len(version.categories) * items
+    key = v * items + i
+    ok = outcome_in(outcome_codes(cells), OK_OUTCOMES)
+    n_cells = np.bincount(key, minlength=span)
+    n_ok = np.bincount(key[ok], minlength=span)
+    present = np.flatnonzero(n_cells)
+    return pd.DataFrame(
+        {
+            "version": pd.Categorical.from_codes(present // items, dtype=version),
+            "item": pd.Categorical.from_codes(present % items, dtype=item),
+            "n_cells": n_cells[present].astype(np.int64),
+            "n_ok": n_ok[present].astype(np.int64),
+            "all_correct": n_cells[present] == n_ok[present],
+        },
+        copy=False,
+    )
+
+
+def _document_rates(documents: pd.DataFrame) -> tuple[dict[Any, int], dict[Any, float]]:
+    """Documents per version and the share of them with every cell ok (version -> figure)."""
+    column = documents["version"]
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        by_version = documents.groupby("version", observed=True)["all_correct"]
+        return by_version.size().to_dict(), by_version.mean().to_dict()
+    codes = np.asarray(column.cat.codes, dtype=np.int64)
+    size = len(column.cat.categories)
+    n = np.bincount(codes, minlength=size)
+    ok = np.bincount(codes[documents["all_correct"].to_numpy(dtype=np.bool_)], minlength=size)
+    labels = list(column.cat.categories)
+    # count / n: what the mean of the booleans gives (exact sums, one division)
+    return (
+        {labels[k]: int(n[k]) for k in np.flatnonzero(n).tolist()},
+        {labels[k]: int(ok[k]) / int(n[k]) for k in np.flatnonzero(n).tolist()},
+    )
 
 
 def overall_metrics(
@@ -212,7 +289,7 @@ def overall_metrics(
     strict and cell accuracy, P/R/F1), support, documents and the share of documents with every
     field correct."""
     v, versions = _codes(cells["version"])
-    o, _ = _codes(cells["outcome"].astype(pd.CategoricalDtype(list(OUTCOMES))))
+    o = outcome_codes(cells)
     weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
     table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
     counted = _outcome_counts(v, len(versions), o)
@@ -221,8 +298,7 @@ def overall_metrics(
     expected = counted[:, [OUTCOMES.index(x) for x in _EXPECTED]].sum(axis=1)
     support = {version: int(n) for version, n in zip(versions, expected, strict=True) if n > 0}
     n_cells = dict(zip(versions, counted.sum(axis=1).astype(np.int64).tolist(), strict=True))
-    by_version = documents.groupby("version", observed=True)["all_correct"]
-    n_docs, rate = by_version.size().to_dict(), by_version.mean().to_dict()
+    n_docs, rate = _document_rates(documents)
     rows = []
     for version, counts in table.iterrows():
         figures = outcome_metrics({o: float(counts[o]) for o in OUTCOMES})

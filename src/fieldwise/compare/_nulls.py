@@ -11,6 +11,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._metrics import outcome_codes, outcome_in
+
 __all__ = ["EMPTY_COLUMN_COLUMNS", "empty_columns"]
 
 EMPTY_COLUMN_COLUMNS = ("candidate", "field", "baseline_documents", "expected_documents")
@@ -32,19 +34,27 @@ def empty_columns(cells: pd.DataFrame, baseline: str, candidates: Sequence[str])
     """Per candidate, the fields it predicts nothing for on any document where ``baseline``
     predicted something (at least one such document). ``baseline_documents`` counts those
     documents, ``expected_documents`` the documents with an expected value for the field."""
+    if not candidates:
+        return pd.DataFrame(columns=list(EMPTY_COLUMN_COLUMNS))
     v, versions = _codes(cells["version"])
     f, fields = _codes(cells["field"])
     i, _ = _codes(cells["item"], named=False)
-    value = cells["outcome"].isin(_HAS_VALUE).to_numpy(dtype=np.bool_)
-    expected = cells["outcome"].isin(_EXPECTED).to_numpy(dtype=np.bool_)
+    outcome = outcome_codes(cells)
+    value, expected = outcome_in(outcome, _HAS_VALUE), outcome_in(outcome, _EXPECTED)
     names = {name: k for k, name in enumerate(versions)}
     if baseline not in names:
         return pd.DataFrame(columns=list(EMPTY_COLUMN_COLUMNS))
     # one unit per (field, item) as an integer key, hashed once: no strings, no groupby
     stride = int(i.max()) + 1 if len(i) else 1
-    inverse, unit = pd.factorize(f * stride + i)
-    units = len(unit)
-    unit_field = np.asarray(unit, dtype=np.int64) // stride
+    span = (int(f.max()) + 1 if len(f) else 1) * stride
+    dense = span <= 8 * len(i) + 1_000_000 and (not len(i) or min(f.min(), i.min()) >= 0)
+    if dense:  # dense enough: the key itself is the unit
+        inverse, units = f * stride + i, span
+        unit_field = np.arange(span, dtype=np.int64) // stride
+    else:
+        inverse, unit = pd.factorize(f * stride + i)
+        units = len(unit)
+        unit_field = np.asarray(unit, dtype=np.int64) // stride
     rows = []
 
     def per_unit(version: int) -> tuple[npt.NDArray[np.bool_], ...]:

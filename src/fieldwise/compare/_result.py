@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from fieldwise._errors import CompareError
@@ -74,7 +75,9 @@ class ComparisonResult:
     bootstrap: BootstrapInterval | None
     recommended_threshold: float | None
     warnings: tuple[str, ...]
-    cells: pd.DataFrame
+    # the cells, or what lays them out on first read (wide frames: every table is computed
+    # without the cells' values, and building a million Python objects is most of the cost)
+    _cells: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     fields: pd.DataFrame
     overall: pd.DataFrame
     documents: pd.DataFrame
@@ -92,6 +95,15 @@ class ComparisonResult:
     declared_fields: frozenset[str] = frozenset()
     alpha: float = 0.05
     power: float = 0.8
+
+    @property
+    def cells(self) -> pd.DataFrame:
+        """Every scored cell (:data:`~fieldwise.compare._outcomes.CELL_COLUMNS`)."""
+        cells = self._cells
+        if not isinstance(cells, pd.DataFrame):
+            cells = cells()
+            object.__setattr__(self, "_cells", cells)
+        return cells
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -120,7 +132,7 @@ class ComparisonResult:
             keep = frame["candidate"] == candidate if "candidate" in frame else None
             frames[name] = frame if keep is None else frame.loc[keep.to_numpy()]
         frames = {k: v.reset_index(drop=True) for k, v in frames.items()}
-        cells = frames["cells"]
+        cells = frames.pop("cells")
         for key in ("version",):
             cells[key] = cells[key].cat.remove_unused_categories()
         boot = self.bootstraps.get(candidate)
@@ -139,6 +151,7 @@ class ComparisonResult:
             declared_fields=self.declared_fields,
             alpha=self.alpha,
             power=self.power,
+            _cells=cells,
             **frames,
         )
 
@@ -171,6 +184,25 @@ def _declared(specs: Mapping[str, FieldSpec], fields: Sequence[str]) -> frozense
     return frozenset(out)
 
 
+def chosen_versions(
+    versions: set[str], baseline: str, candidate: str | None, candidates: Sequence[str]
+) -> list[str]:
+    """The candidates to compare with ``baseline`` (``candidates``, else the one
+    ``candidate``), after checking that each is one of ``versions``; raises
+    :class:`CompareError` otherwise."""
+    chosen_candidates = list(candidates) or ([candidate] if candidate is not None else [])
+    if candidate is not None and candidates and candidate not in candidates:
+        raise CompareError("give the candidate in candidates, or only one of the two")
+    for name in (baseline, *chosen_candidates):
+        if name not in versions:
+            raise CompareError(f"version {name!r} is not in the comparison frame")
+    if baseline in chosen_candidates:
+        raise CompareError("baseline and candidate are the same version")
+    if len(set(chosen_candidates)) != len(chosen_candidates):
+        raise CompareError("a candidate is given twice")
+    return chosen_candidates
+
+
 def compare(
     frame: pd.DataFrame,
     specs: Mapping[str, FieldSpec],
@@ -197,17 +229,8 @@ def compare(
     baseline's) lowest threshold reaching ``target_precision``. Pure: no I/O, deterministic
     for a given seed.
     """
-    chosen_candidates = list(candidates) or ([candidate] if candidate is not None else [])
-    if candidate is not None and candidates and candidate not in candidates:
-        raise CompareError("give the candidate in candidates, or only one of the two")
     versions = set(frame["version"].unique()) if "version" in frame.columns else set()
-    for name in (baseline, *chosen_candidates):
-        if name not in versions:
-            raise CompareError(f"version {name!r} is not in the comparison frame")
-    if baseline in chosen_candidates:
-        raise CompareError("baseline and candidate are the same version")
-    if len(set(chosen_candidates)) != len(chosen_candidates):
-        raise CompareError("a candidate is given twice")
+    chosen_candidates = chosen_versions(versions, baseline, candidate, candidates)
     chosen = [baseline, *chosen_candidates]
     cells, row_counts, resolved = score_cells(frame.loc[frame["version"].isin(chosen)], specs)
     return compare_scored(
@@ -238,10 +261,15 @@ def compare_scored(
     alpha: float = 0.05,
     power: float = 0.8,
     suspect_confidence: float = 0.9,
+    values: Callable[[], pd.DataFrame] | None = None,
 ) -> ComparisonResult:
     """What :func:`compare` computes once the cells are scored (:func:`score_cells` output):
     every metric, test and interval, without running a comparator. Re-gating stored scored
-    cells under another policy goes through here."""
+    cells under another policy goes through here.
+
+    With ``values``, ``cells`` lack ``expected`` and ``predicted``: ``values()`` gives the
+    whole cells frame, called only when the cells are read (or a suspected truth error needs
+    them)."""
     chosen_candidates = list(candidates)
     confidence_level = 1 - alpha
     fields = field_metrics(cells, resolved, confidence=confidence_level)
@@ -259,9 +287,21 @@ def compare_scored(
         c: bootstrap_delta(cells, baseline, c, seed=seed, n_resamples=n_bootstrap)
         for c in chosen_candidates
     }
+    full: pd.DataFrame | Callable[[], pd.DataFrame] = cells if values is None else values
+    suspect_cells = cells
+    if values is not None:
+        # suspects need the values of confident wrong cells; without any, no values are read
+        if (
+            chosen_candidates
+            and ((cells["outcome"] == "wrong") & (cells["confidence"] >= suspect_confidence)).any()
+        ):
+            full = suspect_cells = values()
+        else:
+            nothing = np.zeros(0, dtype=object)
+            suspect_cells = cells.iloc[:0].assign(expected=nothing, predicted=nothing)
     suspects = [
         suspected_truth_errors(
-            cells, resolved, baseline, c, min_confidence=suspect_confidence
+            suspect_cells, resolved, baseline, c, min_confidence=suspect_confidence
         ).assign(candidate=c)
         for c in chosen_candidates
     ]
@@ -276,7 +316,7 @@ def compare_scored(
         bootstrap=interval,
         recommended_threshold=_threshold(calibration, first if first is not None else baseline),
         warnings=_warnings(significance, row_counts),
-        cells=cells,
+        _cells=full,
         fields=fields,
         overall=overall,
         documents=documents,

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare._intervals import newcombe_paired
+from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OK_OUTCOMES
 from fieldwise.compare._power import minimum_detectable_effect
 
@@ -78,6 +79,9 @@ def p_phrase(value: float | None, label: str = "p") -> str:
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
     both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong."""
+    dense = _dense_flip_units(cells, baseline, candidate)
+    if dense is not None:
+        return dense
     pair = cells.loc[cells["version"].isin([baseline, candidate]), ["version", "field", "item"]]
     ok = cells.loc[pair.index, "outcome"].isin(OK_OUTCOMES)
     units = ok.groupby(
@@ -91,6 +95,53 @@ def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFra
     out["ok_baseline"], out["ok_candidate"] = b, c
     out["transition"] = pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS))
     return out
+
+
+def _dense_flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame | None:
+    """:func:`flip_units` of categorical keys by counting over (field, item) codes: the same
+    units in the same order (field, then item, by category), or ``None`` when the keys are
+    not categorical, a version is not among them, or the codes are too sparse to count."""
+    version, field, item = (cells[k].dtype for k in ("version", "field", "item"))
+    if not (
+        isinstance(version, pd.CategoricalDtype)
+        and isinstance(field, pd.CategoricalDtype)
+        and isinstance(item, pd.CategoricalDtype)
+    ):
+        return None
+    names = list(version.categories)
+    if baseline not in names or candidate not in names:
+        return None
+    items = len(item.categories)
+    span = len(field.categories) * items
+    if span > 8 * len(cells) + 1_000_000:
+        return None
+    v = np.asarray(cells["version"].cat.codes, dtype=np.int64)
+    key = np.asarray(cells["field"].cat.codes, dtype=np.int64) * items + np.asarray(
+        cells["item"].cat.codes, dtype=np.int64
+    )
+    if len(key) and key.min() < 0:
+        return None
+    bad = ~outcome_in(outcome_codes(cells), OK_OUTCOMES)
+    present = np.zeros(span, dtype=np.bool_)
+    ok = []
+    for name in (baseline, candidate):
+        mine = v == names.index(name)
+        present[key[mine]] = True
+        failed = np.zeros(span, dtype=np.bool_)
+        failed[key[mine & bad]] = True
+        ok.append(~failed)  # a unit without cells in a version is ok there
+    units = np.flatnonzero(present)
+    b, c = ok[0][units], ok[1][units]
+    transition = np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
+    return pd.DataFrame(
+        {
+            "field": pd.Categorical.from_codes(units // items, dtype=field),
+            "item": pd.Categorical.from_codes(units % items, dtype=item),
+            "ok_baseline": b,
+            "ok_candidate": c,
+            "transition": pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS)),
+        }
+    )
 
 
 def mcnemar_exact(regressed: int, fixed: int) -> float:

@@ -1,25 +1,24 @@
-"""The comparison frame straight from wide DataFrames, column by column.
+"""The plain Python values of a wide frame's columns, as the long comparison frame holds them.
 
-``fieldwise.compare(truth_df, {"v1": df, ...})`` with wide frames (a ``document`` column and one
-column per field) would otherwise go through nested dicts, one Python call per cell
-(:mod:`~fieldwise.compare._inputs`, then :func:`~fieldwise.compare.build_frame`). Here each
-column is converted once with numpy, and the long frame is laid out in the same order with the
-same values (plain Python scalars, missing cells as ``None``, rows only where either side has a
-value, confidence NaN), its keys already categorical. Anything unusual (long frames, dotted or
-repeated field names, nested or exotic values, keys that collide as text) returns ``None`` and
-takes the general path, which also raises its errors.
+A wide frame (a ``document`` column and one column per field) is scored column by column
+(:mod:`~fieldwise.compare._columnwise`); when a cell's value is needed it is what the general
+path (nested dicts, then :func:`~fieldwise.compare.build_frame`) would hold: plain Python
+scalars, ``None`` where missing. A column holding anything else (nested or exotic values)
+gives ``None``, and the frame takes the general path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
 
-__all__ = ["wide_frame"]
+__all__ = ["Column", "WideColumn", "frame_key", "object_column", "plain_column", "wide_table"]
 
 _KEYS = ("document", "item_id")
 _PLAIN_TYPES = (str, int, float, bool)
@@ -27,11 +26,11 @@ _PLAIN_TYPES = (str, int, float, bool)
 Column = tuple[npt.NDArray[np.object_], npt.NDArray[np.bool_]]
 
 
-def _key(frame: pd.DataFrame) -> str | None:
+def frame_key(frame: pd.DataFrame) -> str | None:
     return next((k for k in _KEYS if k in frame.columns), None)
 
 
-def _object_column(values: npt.NDArray[Any]) -> Column | None:
+def object_column(values: npt.NDArray[Any]) -> Column | None:
     """Plain Python values of an object column, or None when one is not a plain scalar."""
     out = np.empty(len(values), dtype=object)
     missing = np.zeros(len(values), dtype=np.bool_)
@@ -54,7 +53,7 @@ def _object_column(values: npt.NDArray[Any]) -> Column | None:
     return out, missing
 
 
-def _column(series: pd.Series[Any]) -> Column | None:
+def plain_column(series: pd.Series[Any]) -> Column | None:
     """(values as plain Python scalars with None where missing, missing mask), or None."""
     dtype = series.dtype
     if isinstance(dtype, pd.StringDtype):
@@ -73,135 +72,87 @@ def _column(series: pd.Series[Any]) -> Column | None:
         values[missing] = None
         return values, missing
     if dtype.kind == "O":
-        return _object_column(raw)
+        return object_column(raw)
     return None
 
 
-def _table(frame: Any) -> tuple[list[str], dict[str, Column]] | None:
-    """Document ids as text and the converted columns of one wide frame, or None."""
+@dataclass
+class WideColumn:
+    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
+    for an object column, its plain values converted up front."""
+
+    series: pd.Series[Any] | None
+    converted: Column | None
+    missing: npt.NDArray[np.bool_]
+    kind: str  # "string", "numeric" or "object"
+    _values: npt.NDArray[np.object_] | None = field(default=None, repr=False)
+
+    def values(self) -> npt.NDArray[np.object_]:
+        """Plain Python scalars, ``None`` where missing (what the long frame holds)."""
+        if self._values is None:
+            if self.converted is not None:
+                self._values = self.converted[0]
+            else:
+                assert self.series is not None
+                got = plain_column(self.series)
+                assert got is not None
+                self._values = got[0]
+        return self._values
+
+    @cached_property
+    def arrow(self) -> pa.Array:
+        """The strings as one Arrow array (read once, whichever versions compare with it)."""
+        assert self.series is not None
+        raw = self.series.array.__arrow_array__()
+        chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
+        return chunked.combine_chunks().cast(pa.large_string())
+
+    @cached_property
+    def floats(self) -> npt.NDArray[np.float64]:
+        assert self.series is not None
+        return np.asarray(self.series.to_numpy(), dtype=np.float64)
+
+
+def _col(series: pd.Series[Any]) -> WideColumn | None:
+    dtype = series.dtype
+    if isinstance(dtype, pd.StringDtype):
+        return WideColumn(series, None, np.asarray(series.isna(), dtype=np.bool_), "string")
+    if not isinstance(dtype, np.dtype):
+        return None
+    if dtype.kind in "iu":
+        return WideColumn(series, None, np.zeros(len(series), dtype=np.bool_), "numeric")
+    if dtype.kind == "f":
+        return WideColumn(series, None, np.isnan(series.to_numpy()), "numeric")
+    if dtype.kind in "bO":
+        converted = plain_column(series) if dtype.kind == "b" else object_column(series.to_numpy())
+        if converted is None:
+            return None
+        return WideColumn(None, converted, converted[1], "object")
+    return None
+
+
+def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
+    """Document ids as text and the columns of one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
-    key = _key(frame)
+    key = frame_key(frame)
     if key is None or not frame.columns.is_unique:
         return None
-    ids = [str(k) for k in frame[key].tolist()]
+    keys = frame[key]
+    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
+        ids = keys.to_numpy().astype(str).tolist()  # numpy writes integers as str() does
+    else:
+        ids = [str(k) for k in keys.tolist()]
     if len(set(ids)) != len(ids):
         return None
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
         return None
-    columns: dict[str, Column] = {}
+    columns: dict[str, WideColumn] = {}
     for column, name in zip(fields, names, strict=True):
-        converted = _column(frame[column])
+        converted = _col(frame[column])
         if converted is None:
             return None
         columns[name] = converted
     return ids, columns
-
-
-def wide_frame(truth: Any, predictions: Mapping[str, Any]) -> pd.DataFrame | None:
-    """The comparison frame of wide ``truth`` and wide ``predictions`` (version -> frame), as
-    ``build_frame(as_truth(truth), {v: as_outputs(p)})`` gives it but with categorical keys;
-    ``None`` when a frame is not plainly wide (the caller then takes the general path)."""
-    expected_table = _table(truth)
-    if expected_table is None or not predictions:
-        return None
-    items, expected = expected_table
-    order = sorted(range(len(items)), key=items.__getitem__)
-    sorted_items = [items[i] for i in order]
-    take = np.asarray(order, dtype=np.intp)
-    parts: list[dict[str, Any]] = []
-    for version in sorted(predictions):
-        predicted_table = _table(predictions[version])
-        if predicted_table is None:
-            return None
-        ids, predicted = predicted_table
-        position = pd.Index(ids).get_indexer(pd.Index(sorted_items))
-        if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
-            return None
-        parts.append(_version_part(version, take, position, expected, predicted))
-    items_index = pd.Index(sorted_items)
-    fields = sorted({f for part in parts for f in part["fields"]})
-    versions = sorted(predictions)
-    frame = pd.DataFrame(
-        {
-            "item": _categorical([p["item"] for p in parts], items_index),
-            "field": _categorical(
-                [np.asarray([fields.index(f) for f in p["fields"]])[p["field"]] for p in parts],
-                pd.Index(fields),
-            ),
-            "version": _categorical(
-                [np.full(len(p["item"]), versions.index(p["version"])) for p in parts],
-                pd.Index(versions),
-            ),
-            "expected": np.concatenate([p["expected"] for p in parts]),
-            "predicted": np.concatenate([p["predicted"] for p in parts]),
-        }
-    )
-    frame["confidence"] = np.nan
-    return frame if len(frame) else None
-
-
-def _categorical(codes: list[npt.NDArray[Any]], categories: pd.Index[Any]) -> pd.Categorical:
-    """Codes into ``categories``, keeping only the categories used (as a categorical built
-    from the values would), without hashing anything."""
-    joined = np.concatenate(codes).astype(np.int64) if codes else np.zeros(0, dtype=np.int64)
-    used = np.bincount(joined, minlength=len(categories)) > 0
-    if not used.all():
-        joined = (np.cumsum(used) - 1)[joined]
-        categories = categories[used]
-    return pd.Categorical.from_codes(joined, categories=categories, validate=False)
-
-
-def _version_part(
-    version: str,
-    take: npt.NDArray[np.intp],
-    position: npt.NDArray[np.intp],
-    expected: dict[str, Column],
-    predicted: dict[str, Column],
-) -> dict[str, Any]:
-    """One version's rows, item-major then field, where either side has a value."""
-    n = len(take)
-    fields = sorted(expected.keys() | predicted.keys())
-    found = position >= 0
-    where = np.where(found, position, 0)
-    e_parts, p_parts, has_parts = [], [], []
-    for field in fields:  # field by field, then side by side into item-major order
-        has = np.zeros(n, dtype=np.bool_)
-        e_values = np.full(n, None, dtype=object)
-        p_values = np.full(n, None, dtype=object)
-        if field in expected:
-            values, missing = expected[field]
-            e_values = values[take]
-            has |= ~missing[take]
-        if field in predicted:
-            values, missing = predicted[field]
-            p_values = values[where]  # a copy
-            p_values[~found] = None
-            has |= found & ~missing[where]
-        e_parts.append(e_values)
-        p_parts.append(p_values)
-        has_parts.append(has)
-    if not fields:
-        empty = np.zeros(0, dtype=np.int64)
-        nothing = np.zeros(0, dtype=object)
-        return {"version": version, "fields": fields, "item": empty, "field": empty,
-                "expected": nothing, "predicted": nothing}  # fmt: skip
-    # item-major (item i, field j at i * F + j): stacking the columns side by side
-    keep = np.stack(has_parts, axis=1).ravel()
-    expected_cells = np.stack(e_parts, axis=1).ravel()
-    predicted_cells = np.stack(p_parts, axis=1).ravel()
-    item = np.repeat(np.arange(n), len(fields))
-    field_code = np.tile(np.arange(len(fields)), n)
-    if not keep.all():
-        expected_cells, predicted_cells = expected_cells[keep], predicted_cells[keep]
-        item, field_code = item[keep], field_code[keep]
-    return {
-        "version": version,
-        "fields": fields,
-        "item": item,
-        "field": field_code,
-        "expected": expected_cells,
-        "predicted": predicted_cells,
-    }
