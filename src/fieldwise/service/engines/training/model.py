@@ -266,6 +266,11 @@ def train_model(
     step = _Steps(
         len(examples) + len(scalar) * (params.calibration_folds + 1) + 1, progress, should_stop
     )
+    # threadpoolctl limits only the thread pools of libraries already loaded: scikit-learn
+    # (and the OpenMP runtime its trees use) must be imported before the limit, or a process
+    # that had not imported it yet trains on every core, with sums in another order
+    import sklearn.ensemble
+    import sklearn.linear_model  # noqa: F401
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):  # one thread: the same sums in the same order
