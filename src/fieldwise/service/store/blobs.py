@@ -109,6 +109,18 @@ class BlobStore:
             raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")
         return data
 
+    def check(self, sha256: str) -> Path:
+        """The blob's path once its content is verified in chunks (for bytes served from disk,
+        not read into memory); raises like :meth:`read`."""
+        path = self.path(sha256)
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                digest.update(chunk)
+        if digest.hexdigest() != sha256:
+            raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")
+        return path
+
     def delete(self, sha256: str) -> bool:
         path = self.path(sha256)
         try:

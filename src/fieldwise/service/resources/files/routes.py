@@ -135,9 +135,10 @@ def get_file(file_id: str, state: State) -> FilePublic:
 def get_file_content(file_id: str, state: State) -> FileResponse:
     with state.engine.connect() as conn:
         row = fetch(conn, files, file_id, "file")
-    path = state.blobs.path(row.sha256)
-    if not path.is_file():
-        raise ApiError(404, f"The content of file {file_id!r} is no longer stored.")
+    try:  # bytes a power loss cut short are served as missing, never as the file
+        path = state.blobs.check(row.sha256)
+    except FileNotFoundError:
+        raise ApiError(404, f"The content of file {file_id!r} is no longer stored.") from None
     return FileResponse(path, media_type=row.content_type, filename=row.filename)
 
 
