@@ -31,9 +31,15 @@ import pyarrow.compute as pc
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
 from fieldwise.compare._amounts import tolerance_comparison
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
+from fieldwise.compare._column_tables import (
+    ColumnTables,
+    ScoredColumn,
+    ScoredColumns,
+    ScoredVersion,
+)
 from fieldwise.compare._comparators import comparator_for
-from fieldwise.compare._outcomes import CELL_COLUMNS, OUTCOMES, cell_specs
-from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
+from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
+from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_tables
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._wide import WideColumn, wide_table
 
@@ -55,22 +61,29 @@ class _Version:
 
 @dataclass
 class LazyCells:
-    """The scored cells without their values, and how to lay the values out when asked."""
+    """Lays out the scored cells with their values, when ``result.cells`` is first read."""
 
-    light: pd.DataFrame
-    parts: list[tuple[_Version, BoolArray]]
+    scored: ScoredColumns
+    sources: list[_Version]  # the version of each of ``scored.scored``
     wide: WideColumns
 
     def __call__(self) -> pd.DataFrame:
         expected, predicted = [], []
-        for version, keep in self.parts:
-            e, p = self.wide.version_values(version)
-            expected.append(e[keep])
-            predicted.append(p[keep])
-        cells = self.light.copy()
+        for version, source in zip(self.scored.scored, self.sources, strict=True):
+            pairs = [self.wide.version_values_of(source, c.name) for c in version.columns]
+            keep, _ = self.scored.keep(version)
+            expected.append(_stacked([e for e, _ in pairs])[keep])
+            predicted.append(_stacked([p for _, p in pairs])[keep])
+        cells = self.scored.light()
         cells["expected"] = _joined(expected)
         cells["predicted"] = _joined(predicted)
         return cells.loc[:, list(CELL_COLUMNS)]
+
+
+def _stacked(columns: list[ObjArray]) -> ObjArray:
+    if not columns:
+        return np.zeros(0, dtype=object)
+    return np.stack(columns, axis=1).ravel()
 
 
 def _joined(parts: list[ObjArray]) -> ObjArray:
@@ -98,16 +111,6 @@ class WideColumns:
 
     def _sides(self, version: _Version, name: str) -> tuple[WideColumn | None, WideColumn | None]:
         return self.truth.get(name), version.columns.get(name)
-
-    def version_values(self, version: _Version) -> tuple[ObjArray, ObjArray]:
-        """Expected and predicted values of every (item, field) of ``version``, item-major."""
-        if not version.fields:
-            return np.zeros(0, dtype=object), np.zeros(0, dtype=object)
-        pairs = [self.version_values_of(version, name) for name in version.fields]
-        return (
-            np.stack([e for e, _ in pairs], axis=1).ravel(),
-            np.stack([p for _, p in pairs], axis=1).ravel(),
-        )
 
     def _compare(self, version: _Version, name: str, spec: FieldSpec) -> Comparison:
         """The comparator of ``spec`` over one column pair (every item)."""
@@ -162,9 +165,9 @@ class WideColumns:
     def score(
         self, specs: Mapping[str, FieldSpec], chosen: list[str]
     ) -> tuple[LazyCells, dict[str, FieldSpec]]:
-        """Score the versions ``chosen``: the cells as :func:`score_cells` gives them for
-        the long frame (without values until read) and the spec of each cell field."""
-        n = len(self.items)
+        """Score the versions ``chosen``: their columns with the keys of the cells they
+        stand for (the cells :func:`score_cells` gives for the long frame, laid out only when
+        read) and the spec of each cell field."""
         all_fields = sorted(
             {
                 f
@@ -173,89 +176,50 @@ class WideColumns:
                 if h.any()
             }
         )
-        used_items = np.zeros(n, dtype=np.bool_)
+        used_items = np.zeros(len(self.items), dtype=np.bool_)
         for v in self.versions.values():
             for h in v.has:
                 used_items |= h
-        item_code = np.cumsum(used_items) - 1
+        item_code = np.where(used_items, np.cumsum(used_items) - 1, -1)
         versions = self.present
         resolved_all = cell_specs(all_fields, specs)
-        chosen_set = set(chosen)
-        columns: dict[str, list[npt.NDArray[Any]]] = {
-            k: [] for k in ("version", "item", "field", "score", "outcome", "weight")
-        }
-        parts = []
-        cell_fields: set[str] = set()
+        scored, sources = [], []
         for version in self.versions.values():
-            if version.name not in chosen_set or not version.fields:
+            if version.name not in chosen or not version.fields:
                 continue
-            width = len(version.fields)
-            outcome_parts, score_parts = [], []
+            columns = []
             for name, has in zip(version.fields, version.has, strict=True):
                 if not has.any():
-                    outcome_parts.append(np.full(n, 4, dtype=np.int8))
-                    score_parts.append(np.zeros(n))
                     continue
-                cell_fields.add(name)
                 res = self._compare(version, name, resolved_all[name])
-                outcome_parts.append(
-                    np.select(
-                        [res.left_empty & res.right_empty, res.left_empty, res.right_empty,
-                         res.match],
-                        [4, 3, 2, 0],
-                        default=1,
-                    ).astype(np.int8)
-                )  # fmt: skip
-                score_parts.append(res.score)
-            keep = np.stack(version.has, axis=1).ravel()
-            codes = np.array([all_fields.index(f) if f in all_fields else -1
-                              for f in version.fields])  # fmt: skip
-            weights = np.array([resolved_all[f].weight if f in resolved_all else 1.0
-                                for f in version.fields])  # fmt: skip
-            every = bool(keep.all())  # every cell present (the usual case): no selection
-
-            def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:
-                return values if every else values[keep]
-
-            field_code = kept(np.tile(codes, n))
-            columns["item"].append(kept(np.repeat(item_code, width)))
-            columns["field"].append(field_code)
-            columns["version"].append(np.full(len(field_code), versions.index(version.name)))
-            columns["outcome"].append(kept(np.stack(outcome_parts, axis=1).ravel()))
-            columns["score"].append(kept(np.stack(score_parts, axis=1).ravel()))
-            columns["weight"].append(kept(np.tile(weights, n)))
-            parts.append((version, keep))
-        joined = {k: _concat(v) for k, v in columns.items()}
-        size = len(joined["outcome"])
-        light = pd.DataFrame(
-            {
-                "version": _categorical(joined["version"], pd.Index(versions)),
-                "item": _categorical(joined["item"], pd.Index(self.items)[used_items]),
-                "field": _categorical(joined["field"], pd.Index(all_fields)),
-                "row": np.zeros(size, dtype=np.int64),
-                "confidence": np.full(size, np.nan),
-                "score": np.asarray(joined["score"], dtype=np.float64),
-                "outcome": pd.Categorical.from_codes(
-                    np.asarray(joined["outcome"], dtype=np.int8), categories=pd.Index(OUTCOMES)
-                ),
-                "weight": np.asarray(joined["weight"], dtype=np.float64),
-            },
-            copy=False,  # fresh arrays: no copy into one block per dtype
+                outcome = np.select(
+                    [res.left_empty & res.right_empty, res.left_empty, res.right_empty,
+                     res.match],
+                    [4, 3, 2, 0],
+                    default=1,
+                ).astype(np.int8)  # fmt: skip
+                columns.append(
+                    ScoredColumn(
+                        all_fields.index(name),
+                        name,
+                        has,
+                        outcome,
+                        np.asarray(res.score, dtype=np.float64),
+                        float(resolved_all[name].weight),
+                    )
+                )
+            scored.append(ScoredVersion(versions.index(version.name), columns))
+            sources.append(version)
+        columns_of = ScoredColumns(
+            versions=pd.CategoricalDtype(pd.Index(versions)),
+            items=pd.CategoricalDtype(pd.Index(self.items)[used_items]),
+            fields=pd.CategoricalDtype(pd.Index(all_fields)),
+            item_code=np.asarray(item_code, dtype=np.int64),
+            scored=scored,
         )
-        resolved = {f: resolved_all[f] for f in sorted(cell_fields)}
-        return LazyCells(light, parts, self), resolved
-
-
-def _concat(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    if len(parts) == 1:  # one version: no copy of ten million cells
-        return parts[0]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-
-
-def _categorical(codes: npt.NDArray[Any], categories: pd.Index[Any]) -> pd.Categorical:
-    return pd.Categorical.from_codes(
-        np.asarray(codes, dtype=np.int64), categories=categories, validate=False
-    )
+        cell_fields = sorted({c.name for v in scored for c in v.columns})
+        resolved = {f: resolved_all[f] for f in cell_fields}
+        return LazyCells(columns_of, sources, self), resolved
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
@@ -310,6 +274,8 @@ def compare_columns(
     specs: Mapping[str, FieldSpec],
     baseline: str,
     candidates: tuple[str, ...],
+    *,
+    candidate: str | None = None,
     **options: Any,
 ) -> ComparisonResult | None:
     """:func:`~fieldwise.compare.compare` of wide frames, scored column by column; ``None``
@@ -317,14 +283,13 @@ def compare_columns(
     wide = wide_columns(truth, predictions)
     if wide is None or wide.has_array(specs):
         return None
-    picked = chosen_versions(set(wide.present), baseline, None, candidates)
+    picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
     cells, resolved = wide.score(specs, [baseline, *picked])
-    return compare_scored(
-        cells.light,
+    return compare_tables(
+        ColumnTables(cells.scored, cells),
         no_row_counts(),
         resolved,
         baseline=baseline,
         candidates=picked,
-        values=cells,
         **options,
     )
