@@ -89,11 +89,9 @@ def factorize_pair(
 
 def take_codes(per_unique: npt.NDArray[Any], codes: IntArray, fill: Any) -> npt.NDArray[Any]:
     """Per-unique values spread back over the cells; ``fill`` where the code is -1."""
-    out = (
-        per_unique[np.where(codes >= 0, codes, 0)] if len(per_unique) else np.full(len(codes), fill)
-    )
-    if len(per_unique):
-        out[codes < 0] = fill
+    # code -1 reads the last entry: ``fill``, appended (one gather, no mask)
+    extended = np.append(per_unique, np.asarray([fill], dtype=per_unique.dtype))
+    out: npt.NDArray[Any] = extended[codes]
     return out
 
 
@@ -112,8 +110,11 @@ def comparison_of(
     lk: IntArray, rk: IntArray, match: BoolArray, score: FloatArray | None = None
 ) -> Comparison:
     le, re_ = lk < 0, rk < 0
-    match = match & ~le & ~re_
-    if score is None:
+    either = le | re_
+    match = match & ~either
+    if score is None:  # 0.0 already wherever a side is empty
         score = match.astype(np.float64)
-    score = np.where(le & re_, 1.0, np.where(le | re_, 0.0, score))
+    else:
+        score = np.where(either, 0.0, score)
+    score[le & re_] = 1.0
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)

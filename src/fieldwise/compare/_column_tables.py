@@ -35,13 +35,22 @@ __all__ = ["ColumnTables", "ScoredColumn", "ScoredColumns", "ScoredVersion"]
 
 BoolArray = npt.NDArray[np.bool_]
 _N = len(OUTCOMES)
-_OK = np.zeros(_N, dtype=np.bool_)
-_OK[[OUTCOMES.index(o) for o in OK_OUTCOMES]] = True
-_VALUE = np.zeros(_N, dtype=np.bool_)  # a predicted value
-_VALUE[[OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")]] = True
-_EXPECTED = np.zeros(_N, dtype=np.bool_)
-_EXPECTED[[OUTCOMES.index(o) for o in ("correct", "wrong", "missed")]] = True
-_BOTH_EMPTY = OUTCOMES.index("both_empty")
+#: The outcome code of a document without a cell in a column.
+NO_CELL = _N
+
+
+def _table(outcomes: tuple[str, ...]) -> BoolArray:
+    """Per outcome code (and NO_CELL, never marked): whether it is one of ``outcomes``."""
+    table = np.zeros(_N + 1, dtype=np.bool_)
+    table[[OUTCOMES.index(o) for o in outcomes]] = True
+    return table
+
+
+_OK = _table(OK_OUTCOMES)
+_BAD = _table(tuple(o for o in OUTCOMES if o not in OK_OUTCOMES))
+_VALUE = _table(("correct", "wrong", "spurious"))  # a predicted value
+_EXPECTED = _table(("correct", "wrong", "missed"))
+_SCORED = _table(tuple(o for o in OUTCOMES if o != "both_empty"))  # what mean_score reads
 
 
 @dataclass
@@ -51,14 +60,24 @@ class ScoredColumn:
     field: int  # code among ScoredColumns.fields
     name: str
     has: BoolArray  # the document has a cell (either side a value)
-    outcome: npt.NDArray[np.int8]  # index into OUTCOMES (read only where ``has``)
+    outcome: npt.NDArray[np.int8]  # index into OUTCOMES, NO_CELL where no cell
     score: npt.NDArray[np.float64]
     weight: float
 
+    def __post_init__(self) -> None:
+        counts = np.bincount(self.outcome, minlength=_N + 1)[:_N]
+        self.counts: npt.NDArray[np.float64] = counts.astype(np.float64)
+
     def where(self, table: BoolArray) -> BoolArray:
-        """Cells whose outcome is one marked in ``table`` (False where no cell)."""
-        out: BoolArray = table[self.outcome] & self.has
+        """Cells whose outcome is one marked in ``table`` (a :func:`_table`)."""
+        out: BoolArray = table[self.outcome]
         return out
+
+    def score_sum(self) -> float:
+        """The sum of the scores of cells that are not both_empty, added one by one in
+        document order (as a bincount over the cells adds them)."""
+        scored = self.where(_SCORED).view(np.int8)
+        return float(np.bincount(scored, weights=self.score, minlength=2)[1])
 
 
 @dataclass
@@ -168,11 +187,6 @@ def _exact_sums(weights: list[float], cells: int) -> bool:
     return all(s.is_integer() for s in scaled) and max(map(abs, scaled)) * cells < 2.0**52
 
 
-def _sequential_sum(values: npt.NDArray[np.float64]) -> float:
-    """The sum of ``values`` added one by one in order (what a bincount does)."""
-    return float(np.bincount(np.zeros(len(values), dtype=np.intp), weights=values, minlength=1)[0])
-
-
 class ColumnTables:
     """Every table of :class:`ScoredColumns` (see
     :class:`~fieldwise.compare._tables.ScoredTables`)."""
@@ -194,9 +208,8 @@ class ColumnTables:
         for version in self.scored.scored:
             for column in version.columns:
                 group = version.version * width + column.field
-                outcome = column.outcome[column.has]
-                counts[group] = np.bincount(outcome, minlength=_N)
-                score_sum[group] = _sequential_sum(column.score[column.has][outcome != _BOTH_EMPTY])
+                counts[group] = column.counts
+                score_sum[group] = column.score_sum()
         return field_table(
             self.scored.versions.categories,
             self.scored.fields.categories,
@@ -230,7 +243,7 @@ class ColumnTables:
         size = len(self.scored.versions.categories)
         weighted, counted = np.zeros((size, _N)), np.zeros((size, _N))
         for version in self.scored.scored:
-            counts = [np.bincount(c.outcome[c.has], minlength=_N) for c in version.columns]
+            counts = [c.counts for c in version.columns]
             weights = [c.weight for c in version.columns]
             if counts:
                 counted[version.version] = np.sum(counts, axis=0)
@@ -239,7 +252,7 @@ class ColumnTables:
                     weighted[version.version] += count * weight
             else:  # inexact weights: added cell by cell in the cells' order
                 keep, _ = self.scored.keep(version)
-                outcome = _stacked([c.outcome for c in version.columns])[keep]
+                outcome = _stacked([c.outcome for c in version.columns])[keep]  # no NO_CELL
                 each = np.tile(np.array(weights), len(self.scored.item_code))[keep]
                 weighted[version.version] = np.bincount(outcome, weights=each, minlength=_N)
         return overall_table(
@@ -249,7 +262,7 @@ class ColumnTables:
     def predictions(self) -> Iterator[Predictions]:
         # wide frames carry no confidence: every prediction is one without
         for version in self.scored.scored:
-            total = sum(int(c.where(_VALUE).sum()) for c in version.columns)
+            total = sum(int(c.counts[_VALUE[:_N]].sum()) for c in version.columns)
             if total:
                 label = self.scored.versions.categories[version.version]
                 yield label, total, np.zeros(0), np.zeros(0, dtype=np.bool_)
@@ -265,7 +278,7 @@ class ColumnTables:
                 continue
             present = np.logical_or.reduce([c.has for c in sides])
             b, c = (
-                ~side.where(~_OK)[present] if side is not None else np.ones(present.sum(), bool)
+                ~side.where(_BAD)[present] if side is not None else np.ones(present.sum(), bool)
                 for side in (base.get(field), cand.get(field))
             )
             items.append(self.scored.item_code[present])

@@ -32,6 +32,7 @@ from fieldwise.compare._align import ROW_COUNT_COLUMNS
 from fieldwise.compare._amounts import tolerance_comparison
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
 from fieldwise.compare._column_tables import (
+    NO_CELL,
     ColumnTables,
     ScoredColumn,
     ScoredColumns,
@@ -41,7 +42,7 @@ from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_tables
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._wide import WideColumn, wide_table
+from fieldwise.compare._wide import WideColumn, string_codes, text_index, wide_table
 
 __all__ = ["LazyCells", "WideColumns", "compare_columns", "no_row_counts", "wide_columns"]
 
@@ -94,7 +95,7 @@ def _joined(parts: list[ObjArray]) -> ObjArray:
 class WideColumns:
     """Wide ground truth and predictions, matched by document, before scoring."""
 
-    items: list[str]  # sorted document ids
+    items: pd.Index[Any]  # sorted document ids
     take: npt.NDArray[np.intp]  # truth row of each sorted item
     truth: dict[str, WideColumn]
     versions: dict[str, _Version]  # every version, sorted by name
@@ -131,22 +132,21 @@ class WideColumns:
             and kinds == {"string"}
             and isinstance(comparator, CodedComparator)
         ):
-            sides = []
-            if e_col is not None:
-                sides.append(e_col.arrow.take(pa.array(self.take)))
-            else:
-                sides.append(pa.nulls(n, pa.large_string()))
-            if p_col is not None:
-                index = pa.array(np.where(found, version.position, 0), mask=~found)
-                sides.append(p_col.arrow.take(index))
-            else:
-                sides.append(pa.nulls(n, pa.large_string()))
-            encoded = pa.concat_arrays(sides).dictionary_encode()
-            codes = np.asarray(
-                encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.intp
-            )
-            uniques = encoded.dictionary.to_pylist()
-            return comparator.from_codes(codes[:n], codes[n:], uniques)
+            if e_col is None or p_col is None:  # one side only: every cell is empty there
+                only = e_col or p_col
+                assert only is not None
+                codes, dictionary = only.encoded
+                row_e, row_p = (codes, None) if e_col is not None else (None, codes)
+                uniques = dictionary.to_pylist()
+            else:  # codes in each frame's row order, then moved into item order
+                row_e, row_p, uniques = string_codes(
+                    e_col, p_col, aligned=version.position is self.take
+                )
+            e_codes = row_e[self.take] if row_e is not None else np.full(n, -1)
+            p_codes = np.full(n, -1, dtype=np.intp)
+            if row_p is not None:
+                p_codes[found] = row_p[version.position[found]]
+            return comparator.from_codes(e_codes, p_codes, uniques)
         values = self.version_values_of(version, name)
         return comparator(pd.Series(values[0], dtype=object), pd.Series(values[1], dtype=object))
 
@@ -198,6 +198,8 @@ class WideColumns:
                     [4, 3, 2, 0],
                     default=1,
                 ).astype(np.int8)  # fmt: skip
+                if not has.all():
+                    outcome[~has] = NO_CELL
                 columns.append(
                     ScoredColumn(
                         all_fields.index(name),
@@ -212,7 +214,7 @@ class WideColumns:
             sources.append(version)
         columns_of = ScoredColumns(
             versions=pd.CategoricalDtype(pd.Index(versions)),
-            items=pd.CategoricalDtype(pd.Index(self.items)[used_items]),
+            items=pd.CategoricalDtype(self.items if used_items.all() else self.items[used_items]),
             fields=pd.CategoricalDtype(pd.Index(all_fields)),
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,
@@ -224,26 +226,30 @@ class WideColumns:
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
     """Wide ``truth`` and wide ``predictions`` (version -> frame) matched by document, or
-    ``None`` when a frame is not plainly wide or no version has a cell (the caller then takes
-    the general path)."""
+    ``None`` when a frame is not plainly wide, repeats a document, or no version has a cell
+    (the caller then takes the general path)."""
     expected_table = wide_table(truth)
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
     # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
-    take = np.asarray(pc.sort_indices(pa.array(items, type=pa.large_string())), dtype=np.intp)
-    sorted_items = [items[i] for i in take.tolist()]
-    sorted_index = pd.Index(sorted_items)
+    take = np.asarray(pc.sort_indices(items), dtype=np.intp)
+    sorted_index = text_index(items.take(pa.array(take)))
+    if not sorted_index.is_unique:  # (cached: the cells' categories do not check again)
+        return None
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
-        if ids == items:  # the truth's documents in the truth's order
+        if ids.equals(items):  # the truth's documents in the truth's order
             position = take
         else:
-            position = np.asarray(pd.Index(ids).get_indexer(sorted_index), dtype=np.intp)
+            index = text_index(ids)
+            if not index.is_unique:
+                return None
+            position = np.asarray(index.get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0
@@ -258,7 +264,7 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
                 mask |= found & ~predicted[f].missing[where]
             has.append(mask)
         versions[name] = _Version(name, fields, position, predicted, has)
-    wide = WideColumns(sorted_items, take, expected, versions)
+    wide = WideColumns(sorted_index, take, expected, versions)
     return wide if wide.present else None
 
 

@@ -17,8 +17,18 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["Column", "WideColumn", "frame_key", "object_column", "plain_column", "wide_table"]
+__all__ = [
+    "Column",
+    "WideColumn",
+    "frame_key",
+    "object_column",
+    "plain_column",
+    "string_codes",
+    "text_index",
+    "wide_table",
+]
 
 _KEYS = ("document", "item_id")
 _PLAIN_TYPES = (str, int, float, bool)
@@ -108,9 +118,45 @@ class WideColumn:
         return chunked.combine_chunks().cast(pa.large_string())
 
     @cached_property
+    def encoded(self) -> tuple[npt.NDArray[np.intp], pa.Array]:
+        """The strings dictionary-encoded: a code per row (-1 where missing) and the
+        distinct strings (computed once, whichever versions compare with it)."""
+        encoded = self.arrow.dictionary_encode()
+        return _indices(encoded.indices), encoded.dictionary
+
+    @cached_property
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
+
+
+def _indices(indices: pa.Array) -> npt.NDArray[np.intp]:
+    """Dictionary indices as numpy integers, -1 where null."""
+    return np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.intp)
+
+
+def string_codes(
+    truth: WideColumn, predicted: WideColumn, aligned: bool
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[Any]]:
+    """Codes of both string columns (row order each) into one list of their distinct
+    strings. ``aligned``: row r of one is the same document as row r of the other; then only
+    the predictions that differ from the truth are hashed (usually a few percent)."""
+    e_codes, dictionary = truth.encoded
+    if aligned:
+        differ = ~np.asarray(
+            pc.equal(truth.arrow, predicted.arrow).fill_null(False).to_numpy(zero_copy_only=False),
+            dtype=np.bool_,
+        )
+        # the truth's distinct strings first keep their codes 0..k-1
+        joined = pa.concat_arrays([dictionary, predicted.arrow.filter(pa.array(differ))])
+        encoded = joined.dictionary_encode()
+        p_codes = e_codes.copy()
+        p_codes[differ] = _indices(encoded.indices)[len(dictionary) :]
+        return e_codes, p_codes, encoded.dictionary.to_pylist()
+    encoded = pa.concat_arrays([truth.arrow, predicted.arrow]).dictionary_encode()
+    codes = _indices(encoded.indices)
+    n = len(truth.arrow)
+    return codes[:n], codes[n:], encoded.dictionary.to_pylist()
 
 
 def _col(series: pd.Series[Any]) -> WideColumn | None:
@@ -131,8 +177,9 @@ def _col(series: pd.Series[Any]) -> WideColumn | None:
     return None
 
 
-def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
-    """Document ids as text and the columns of one wide frame, or None."""
+def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
+    """Document ids as text (an Arrow array, in row order; not yet checked for repeats) and
+    the columns of one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
     key = frame_key(frame)
@@ -140,11 +187,10 @@ def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
         return None
     keys = frame[key]
     if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
-        ids = keys.to_numpy().astype(str).tolist()  # numpy writes integers as str() does
+        # Arrow writes integers as str() does, without a Python string per id
+        ids = pc.cast(pa.array(keys.to_numpy()), pa.large_string())
     else:
-        ids = [str(k) for k in keys.tolist()]
-    if len(set(ids)) != len(ids):
-        return None
+        ids = pa.array([str(k) for k in keys.tolist()], type=pa.large_string())
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
@@ -156,3 +202,14 @@ def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
+
+
+def text_index(texts: pa.Array) -> pd.Index[Any]:
+    """An Index of Arrow strings, of the dtype ``pd.Index`` gives a list of str (no Python
+    string per value when that dtype is Arrow's)."""
+    dtype = pd.Index(["x"]).dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        index: pd.Index[Any] = pd.Index(pd.array(texts, dtype=dtype))
+    else:
+        index = pd.Index(texts.to_pylist())
+    return index
