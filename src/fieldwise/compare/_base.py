@@ -112,9 +112,7 @@ def comparison_of(
     le, re_ = lk < 0, rk < 0
     either = le | re_
     match = match & ~either
-    if score is None:  # 0.0 already wherever a side is empty
-        score = match.astype(np.float64)
-    else:
-        score = np.where(either, 0.0, score)
+    # without a score: the match, 0.0 already wherever a side is empty
+    score = match.astype(np.float64) if score is None else np.where(either, 0.0, score)
     score[le & re_] = 1.0
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)

@@ -63,6 +63,7 @@ class ScoredColumn:
     outcome: npt.NDArray[np.int8]  # index into OUTCOMES, NO_CELL where no cell
     score: npt.NDArray[np.float64]
     weight: float
+    partial: bool  # scores may be partial credit (fuzzy text), not just 0 / 1
 
     def __post_init__(self) -> None:
         counts = np.bincount(self.outcome, minlength=_N + 1)[:_N]
@@ -76,6 +77,8 @@ class ScoredColumn:
     def score_sum(self) -> float:
         """The sum of the scores of cells that are not both_empty, added one by one in
         document order (as a bincount over the cells adds them)."""
+        if not self.partial:  # a score of 1 is exactly a correct cell: the sum is a count
+            return float(self.counts[OUTCOMES.index("correct")])
         scored = self.where(_SCORED).view(np.int8)
         return float(np.bincount(scored, weights=self.score, minlength=2)[1])
 

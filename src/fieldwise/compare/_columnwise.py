@@ -42,7 +42,14 @@ from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_tables
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._wide import WideColumn, string_codes, text_index, wide_table
+from fieldwise.compare._wide import (
+    WideColumn,
+    distinct,
+    string_codes,
+    text_index,
+    unique_categories,
+    wide_table,
+)
 
 __all__ = ["LazyCells", "WideColumns", "compare_columns", "no_row_counts", "wide_columns"]
 
@@ -208,13 +215,14 @@ class WideColumns:
                         outcome,
                         np.asarray(res.score, dtype=np.float64),
                         float(resolved_all[name].weight),
+                        partial=resolved_all[name].type == "text",  # the one fuzzy comparator
                     )
                 )
             scored.append(ScoredVersion(versions.index(version.name), columns))
             sources.append(version)
         columns_of = ScoredColumns(
             versions=pd.CategoricalDtype(pd.Index(versions)),
-            items=pd.CategoricalDtype(self.items if used_items.all() else self.items[used_items]),
+            items=unique_categories(self.items if used_items.all() else self.items[used_items]),
             fields=pd.CategoricalDtype(pd.Index(all_fields)),
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,
@@ -234,9 +242,9 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     items, expected = expected_table
     # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
     take = np.asarray(pc.sort_indices(items), dtype=np.intp)
-    sorted_index = text_index(items.take(pa.array(take)))
-    if not sorted_index.is_unique:  # (cached: the cells' categories do not check again)
+    if not distinct(items):
         return None
+    sorted_index = text_index(items.take(pa.array(take)))
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])
@@ -246,10 +254,9 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
         if ids.equals(items):  # the truth's documents in the truth's order
             position = take
         else:
-            index = text_index(ids)
-            if not index.is_unique:
+            if not distinct(ids):
                 return None
-            position = np.asarray(index.get_indexer(sorted_index), dtype=np.intp)
+            position = np.asarray(text_index(ids).get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0

@@ -22,11 +22,13 @@ import pyarrow.compute as pc
 __all__ = [
     "Column",
     "WideColumn",
+    "distinct",
     "frame_key",
     "object_column",
     "plain_column",
     "string_codes",
     "text_index",
+    "unique_categories",
     "wide_table",
 ]
 
@@ -115,7 +117,7 @@ class WideColumn:
         assert self.series is not None
         raw = self.series.array.__arrow_array__()
         chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
-        return chunked.combine_chunks().cast(pa.large_string())
+        return chunked.combine_chunks()
 
     @cached_property
     def encoded(self) -> tuple[npt.NDArray[np.intp], pa.Array]:
@@ -142,18 +144,20 @@ def string_codes(
     strings. ``aligned``: row r of one is the same document as row r of the other; then only
     the predictions that differ from the truth are hashed (usually a few percent)."""
     e_codes, dictionary = truth.encoded
-    if aligned:
+    if aligned and truth.arrow.type == predicted.arrow.type:
         differ = ~np.asarray(
             pc.equal(truth.arrow, predicted.arrow).fill_null(False).to_numpy(zero_copy_only=False),
             dtype=np.bool_,
         )
         # the truth's distinct strings first keep their codes 0..k-1
-        joined = pa.concat_arrays([dictionary, predicted.arrow.filter(pa.array(differ))])
+        changed = predicted.arrow.filter(pa.array(differ)).cast(pa.large_string())
+        joined = pa.concat_arrays([dictionary.cast(pa.large_string()), changed])
         encoded = joined.dictionary_encode()
         p_codes = e_codes.copy()
         p_codes[differ] = _indices(encoded.indices)[len(dictionary) :]
         return e_codes, p_codes, encoded.dictionary.to_pylist()
-    encoded = pa.concat_arrays([truth.arrow, predicted.arrow]).dictionary_encode()
+    both = [truth.arrow.cast(pa.large_string()), predicted.arrow.cast(pa.large_string())]
+    encoded = pa.concat_arrays(both).dictionary_encode()
     codes = _indices(encoded.indices)
     n = len(truth.arrow)
     return codes[:n], codes[n:], encoded.dictionary.to_pylist()
@@ -202,6 +206,22 @@ def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
+
+
+def distinct(texts: pa.Array) -> bool:
+    """Whether no text repeats (hashed by Arrow: no Python object per value)."""
+    return bool(pc.count_distinct(texts, mode="all").as_py() == len(texts))
+
+
+def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
+    """The categorical dtype of ``categories`` already known to be distinct: pandas would
+    check them again, hashing every one as a Python string (a tenth of a second per
+    million); its internal fast path skips that where it exists."""
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+    if fast is None:
+        return pd.CategoricalDtype(categories)
+    dtype: pd.CategoricalDtype = fast(categories, False)
+    return dtype
 
 
 def text_index(texts: pa.Array) -> pd.Index[Any]:
