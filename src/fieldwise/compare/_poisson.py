@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -94,18 +95,54 @@ def replicate_sums(
     """(replicates x columns) sums of ``values`` (documents x columns) weighted by each
     document's Poisson weights. For integer ``values`` (counts) the result is int64 and exact:
     weights and counts are integers and every partial sum stays far below 2**53, so the
-    float64 product (BLAS) has no rounding."""
+    float64 product (BLAS) has no rounding, and the documents may be summed in parts on
+    every core (numpy releases the GIL) with the same result to the last bit."""
     n_docs, n_cols = values.shape
     exact = np.issubdtype(values.dtype, np.integer)
-    total: npt.NDArray[Any] = np.zeros(
-        (n_resamples, n_cols), dtype=np.int64 if exact else np.float64
-    )
     if n_docs == 0 or n_resamples == 0:
-        return total
+        return np.zeros((n_resamples, n_cols), dtype=np.int64 if exact else np.float64)
     dense = values.astype(np.float64)
     step = max(1, _BLOCK // n_resamples)
-    for lo in range(0, n_docs, step):
-        hi = min(n_docs, lo + step)
+    starts = list(range(0, n_docs, step))
+    workers = min(_cores(), len(starts) // _MIN_BLOCKS_PER_WORKER)
+    if not exact or workers < 2:  # floats: one pass in document order (a fixed rounding)
+        return _block_sums(keys, dense, starts, step, n_resamples, exact)
+    from concurrent.futures import ThreadPoolExecutor
+
+    parts = [starts[k::workers] for k in range(workers)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        sums = list(
+            pool.map(lambda mine: _block_sums(keys, dense, mine, step, n_resamples, True), parts)
+        )
+    total: npt.NDArray[Any] = np.sum(sums, axis=0)
+    return total
+
+
+#: Blocks of documents each worker thread takes at least (below that one thread does all).
+_MIN_BLOCKS_PER_WORKER = 64
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _block_sums(
+    keys: npt.NDArray[np.uint64],
+    dense: npt.NDArray[np.float64],
+    starts: list[int],
+    step: int,
+    n_resamples: int,
+    exact: bool,
+) -> npt.NDArray[Any]:
+    """:func:`replicate_sums` of the documents of the blocks starting at ``starts``."""
+    total: npt.NDArray[Any] = np.zeros(
+        (n_resamples, dense.shape[1]), dtype=np.int64 if exact else np.float64
+    )
+    for lo in starts:
+        hi = min(len(keys), lo + step)
         block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
         total = total + (np.rint(block).astype(np.int64) if exact else block)
     return total
