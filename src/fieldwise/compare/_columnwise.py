@@ -142,9 +142,8 @@ class WideColumns:
             if e_col is None or p_col is None:  # one side only: every cell is empty there
                 only = e_col or p_col
                 assert only is not None
-                codes, dictionary = only.encoded
+                codes, uniques = only.encoded
                 row_e, row_p = (codes, None) if e_col is not None else (None, codes)
-                uniques = dictionary.to_pylist()
             else:  # codes in each frame's row order, then moved into item order
                 row_e, row_p, uniques = string_codes(
                     e_col, p_col, aligned=version.position is self.take
@@ -153,7 +152,7 @@ class WideColumns:
             p_codes = np.full(n, -1, dtype=np.intp)
             if row_p is not None:
                 p_codes[found] = row_p[version.position[found]]
-            return comparator.from_codes(e_codes, p_codes, uniques)
+            return comparator.from_dictionary(e_codes, p_codes, uniques)
         values = self.version_values_of(version, name)
         return comparator(pd.Series(values[0], dtype=object), pd.Series(values[1], dtype=object))
 

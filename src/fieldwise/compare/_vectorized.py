@@ -16,7 +16,12 @@ import pyarrow.compute as pc
 
 from fieldwise.compare._normalize import MONTHS
 
-__all__ = ["parse_number_strings"]
+__all__ = [
+    "normalize_text_array",
+    "normalize_text_strings",
+    "parse_date_strings",
+    "parse_number_strings",
+]
 
 _SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
 _NOISE = r"[A-Za-z]+\.?|[€$£¥₹₣%\s'’_]"  # a word with its dot ("Rs.") as in parse_number
@@ -226,10 +231,29 @@ def normalize_text_strings(
     ``texts[i]`` equals ``normalize_text(strings[i], ...)`` (with ``fold_lines`` off) wherever
     ``handled[i]``; non-ASCII strings (NFKC, Unicode case folding and whitespace) are left to
     the scalar function."""
-    n = len(strings)
-    if n == 0:
+    if not strings:
         return [], np.zeros(0, dtype=np.bool_)
-    raw = pa.array(strings, type=pa.string())
+    text, handled = normalize_text_array(
+        pa.array(strings, type=pa.string()),
+        case_sensitive=case_sensitive,
+        normalize_whitespace=normalize_whitespace,
+        ignore_punctuation=ignore_punctuation,
+        ignore_spaces=ignore_spaces,
+    )
+    texts: list[str | None] = [t or None for t in text.to_pylist()]
+    return texts, handled
+
+
+def normalize_text_array(
+    raw: pa.Array,
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
+    """:func:`normalize_text_strings` of an Arrow string array, as an Arrow array (``""``
+    where ``normalize_text`` gives ``None``), with ``handled``."""
     handled = _bool(pc.string_is_ascii(raw))
     text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
     if ignore_punctuation:
@@ -241,5 +265,4 @@ def normalize_text_strings(
         text = pc.replace_substring_regex(text, "^ | $", "")
     else:
         text = pc.replace_substring_regex(text, "^" + _WHITESPACE + "+|" + _WHITESPACE + "+$", "")
-    texts: list[str | None] = [t or None for t in text.to_pylist()]
-    return texts, handled
+    return text, handled

@@ -139,8 +139,8 @@ def _indices(indices: pa.Array) -> npt.NDArray[np.intp]:
 
 def string_codes(
     truth: WideColumn, predicted: WideColumn, aligned: bool
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[Any]]:
-    """Codes of both string columns (row order each) into one list of their distinct
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], pa.Array]:
+    """Codes of both string columns (row order each) into one Arrow array of their distinct
     strings. ``aligned``: row r of one is the same document as row r of the other; then only
     the predictions that differ from the truth are hashed (usually a few percent)."""
     e_codes, dictionary = truth.encoded
@@ -155,12 +155,12 @@ def string_codes(
         encoded = joined.dictionary_encode()
         p_codes = e_codes.copy()
         p_codes[differ] = _indices(encoded.indices)[len(dictionary) :]
-        return e_codes, p_codes, encoded.dictionary.to_pylist()
+        return e_codes, p_codes, encoded.dictionary
     both = [truth.arrow.cast(pa.large_string()), predicted.arrow.cast(pa.large_string())]
     encoded = pa.concat_arrays(both).dictionary_encode()
     codes = _indices(encoded.indices)
     n = len(truth.arrow)
-    return codes[:n], codes[n:], encoded.dictionary.to_pylist()
+    return codes[:n], codes[n:], encoded.dictionary
 
 
 def _col(series: pd.Series[Any]) -> WideColumn | None:
