@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -286,6 +287,20 @@ def significance_from_units(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`significance_tables` of each candidate's :func:`flip_units` frame and its
     :func:`transition_counts`."""
+    if not units:  # no candidate: the same two empty frames every time, built once
+        flips, table = _no_significance()
+        return flips.copy(), table.copy()
+    return _significance(units, alpha=alpha, power=power)
+
+
+@cache
+def _no_significance() -> tuple[pd.DataFrame, pd.DataFrame]:
+    return _significance({}, alpha=0.05, power=0.8)
+
+
+def _significance(
+    units: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]], *, alpha: float, power: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     flips, rows = [], []
     for candidate, (found, counts) in units.items():
         flips.append(found.assign(candidate=candidate))

@@ -258,6 +258,8 @@ def normalize_text_array(
     text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
     if ignore_punctuation:
         text = pc.replace_substring_regex(text, _PUNCTUATION, "")
+    if not pc.any(pc.match_substring_regex(text, _WHITESPACE)).as_py():
+        return text, handled  # no whitespace to fold or strip
     if ignore_spaces:
         text = pc.replace_substring_regex(text, _WHITESPACE + "+", "")
     elif normalize_whitespace:
