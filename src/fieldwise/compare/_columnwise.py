@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
@@ -246,10 +245,11 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
         return None
     items, expected = expected_table
     # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
-    take = np.asarray(pc.sort_indices(items), dtype=np.intp)
-    if not distinct(items):
+    order = pc.sort_indices(items)
+    if not distinct(items, order):
         return None
-    sorted_index = text_index(items.take(pa.array(take)))
+    take = np.asarray(order, dtype=np.intp)
+    sorted_index = text_index(items.take(order))
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])

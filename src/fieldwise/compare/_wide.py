@@ -208,9 +208,13 @@ def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
     return ids, columns
 
 
-def distinct(texts: pa.Array) -> bool:
-    """Whether no text repeats (hashed by Arrow: no Python object per value)."""
-    return bool(pc.count_distinct(texts, mode="all").as_py() == len(texts))
+def distinct(texts: pa.Array, order: pa.Array | None = None) -> bool:
+    """Whether no text repeats: no two neighbours equal once sorted (``order``: the sort
+    indices of ``texts`` when already known). Faster than hashing them, even in Arrow."""
+    if len(texts) < 2:
+        return True
+    ranked = texts.take(order if order is not None else pc.sort_indices(texts))
+    return not pc.any(pc.equal(ranked.slice(1), ranked.slice(0, len(ranked) - 1))).as_py()
 
 
 def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
