@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import fuzz, process
 
 from fieldwise._errors import CompareError
@@ -82,9 +83,9 @@ def _folded_keys(folds: dict[str, bool]) -> ArrowKeys:
             return None
         encoded = text.dictionary_encode()
         out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.intp)
-        empty = np.flatnonzero(np.asarray(encoded.dictionary.to_pylist(), dtype=object) == "")
-        if len(empty):  # normalize_text gives None for what folds to nothing
-            out[out == empty[0]] = -1
+        empty = pc.index(encoded.dictionary, "").as_py()
+        if empty >= 0:  # normalize_text gives None for what folds to nothing
+            out[out == empty] = -1
         return out
 
     return keys

@@ -244,6 +244,21 @@ def normalize_text_strings(
     return texts, handled
 
 
+_WHITESPACE_BYTES = np.zeros(256, dtype=np.bool_)
+_WHITESPACE_BYTES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True  # _WHITESPACE, in UTF-8
+
+
+def _may_have_whitespace(text: pa.Array) -> bool:
+    """False only when no string of ``text`` has a :data:`_WHITESPACE` character: none of
+    those bytes is anywhere in its UTF-8 data (a numpy lookup; no regex per string)."""
+    if not isinstance(text, pa.Array) or not (
+        pa.types.is_string(text.type) or pa.types.is_large_string(text.type)
+    ):
+        return True
+    data = text.buffers()[2]
+    return data is not None and bool(_WHITESPACE_BYTES[np.frombuffer(data, np.uint8)].any())
+
+
 def normalize_text_array(
     raw: pa.Array,
     *,
@@ -258,7 +273,7 @@ def normalize_text_array(
     text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
     if ignore_punctuation:
         text = pc.replace_substring_regex(text, _PUNCTUATION, "")
-    if not pc.any(pc.match_substring_regex(text, _WHITESPACE)).as_py():
+    if not _may_have_whitespace(text):
         return text, handled  # no whitespace to fold or strip
     if ignore_spaces:
         text = pc.replace_substring_regex(text, _WHITESPACE + "+", "")
