@@ -330,7 +330,7 @@ def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: s
             v: truth.drop(columns="only_truth").assign(flag=truth.index % 3 == 0)
             for v in predictions
         }
-        for k, (v, frame) in enumerate(sorted(predictions.items())):
+        for k, (_, frame) in enumerate(sorted(predictions.items())):
             rng = np.random.default_rng(k)
             for field in ("code", "address", "kind", "issued"):
                 change = rng.random(len(frame)) < 0.3
@@ -340,7 +340,7 @@ def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: s
         for k in range(5):
             fields[f"x{k}"] = {"type": "string"}
             truth[f"x{k}"] = truth["kind"]
-            for v, frame in predictions.items():
+            for frame in predictions.values():
                 frame[f"x{k}"] = frame["kind"].sample(frac=1.0, random_state=k).values
     spread = {"plain": [1.0], "exact": [0.5, 2.0, 3.25], "inexact": [0.1, 0.3, 1.7]}
     for k, name in enumerate(sorted(fields)):
