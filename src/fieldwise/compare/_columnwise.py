@@ -29,7 +29,6 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
-from fieldwise.compare._amounts import tolerance_comparison
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
 from fieldwise.compare._column_tables import (
     NO_CELL,
@@ -88,6 +87,21 @@ class LazyCells:
         return cells.loc[:, list(CELL_COLUMNS)]
 
 
+def _within(
+    e: npt.NDArray[np.float64], p: npt.NDArray[np.float64], atol: float, rtol: float
+) -> Comparison:
+    """The number comparator on two float columns already parsed (NaN where empty):
+    |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare._amounts` has it),
+    False wherever a side is NaN."""
+    le, re_ = np.isnan(e), np.isnan(p)
+    magnitude = np.abs(e)
+    with np.errstate(invalid="ignore"):
+        match = np.abs(e - p) <= atol + rtol * magnitude + 1e-12 * magnitude
+    score = match.astype(np.float64)
+    score[le & re_] = 1.0
+    return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
+
+
 def _outcome_codes(res: Comparison) -> npt.NDArray[np.int8]:
     """Each cell's index into OUTCOMES: correct 0, wrong 1, missed 2 (the prediction is
     empty), spurious 3 (the truth is), both_empty 4; by adding flags, not a select."""
@@ -143,7 +157,7 @@ class WideColumns:
             if p_col is not None:
                 p[found] = p_col.floats[version.position[found]]
             if not (np.isinf(e).any() or np.isinf(p).any()):  # inf goes through the parser
-                return tolerance_comparison(np.concatenate([e, p]), n, spec.atol, spec.rtol)
+                return _within(e, p, spec.atol, spec.rtol)
         if (
             spec.type in _STRING_TYPES
             and kinds == {"string"}

@@ -116,8 +116,9 @@ class WideColumn:
         """The strings as one Arrow array (read once, whichever versions compare with it)."""
         assert self.series is not None
         raw = self.series.array.__arrow_array__()
-        chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
-        return chunked.combine_chunks()
+        if not isinstance(raw, pa.ChunkedArray):
+            return raw
+        return raw.chunk(0) if raw.num_chunks == 1 else raw.combine_chunks()
 
     @cached_property
     def encoded(self) -> tuple[npt.NDArray[np.intp], pa.Array]:
