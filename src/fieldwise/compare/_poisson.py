@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["document_keys", "poisson_weights", "replicate_sums"]
+__all__ = ["document_keys", "draws", "poisson_weights", "replicate_sums"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -53,6 +53,19 @@ def _thresholds() -> npt.NDArray[np.uint64]:
 _THRESHOLDS = _thresholds()
 
 
+def _bucket_weights() -> npt.NDArray[np.uint8]:
+    """The draw of every value whose top 16 bits are the index, where those bits decide it
+    (all but a handful of the 65,536 buckets: a threshold falls inside those), else 255."""
+    low = np.arange(1 << 16, dtype=np.uint64) << np.uint64(48)
+    high = low | np.uint64((1 << 48) - 1)
+    first = np.searchsorted(_THRESHOLDS, low >> np.uint64(11), side="right")
+    last = np.searchsorted(_THRESHOLDS, high >> np.uint64(11), side="right")
+    return np.where(first == last, first, 255).astype(np.uint8)
+
+
+_BUCKETS = _bucket_weights()
+
+
 def document_keys(items: Iterable[str], seed: int) -> npt.NDArray[np.uint64]:
     """A 64-bit key per document id, keyed by ``seed`` (BLAKE2b: the same on every machine)."""
     salt = f"{int(seed)}\x00".encode()
@@ -75,17 +88,20 @@ def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.
             x ^= scratch
             if factor is not None:
                 x *= factor
-    x >>= np.uint64(11)
-    # 98% of draws are 0..3: four comparisons; the rare tail goes through the whole table
-    weights: npt.NDArray[np.uint8] = np.empty(x.shape, dtype=np.uint8)
-    above = np.empty(x.shape, dtype=np.bool_)
-    np.greater_equal(x, _THRESHOLDS[0], out=weights.view(np.bool_))
-    for threshold in _THRESHOLDS[1:4]:
-        np.greater_equal(x, threshold, out=above)
-        weights += above.view(np.uint8)
-    np.greater_equal(x, _THRESHOLDS[3], out=above)
-    if above.any():
-        weights[above] = np.searchsorted(_THRESHOLDS, x[above], side="right").astype(np.uint8)
+    return draws(x, scratch)
+
+
+def draws(
+    x: npt.NDArray[np.uint64], scratch: npt.NDArray[np.uint64] | None = None
+) -> npt.NDArray[np.uint8]:
+    """The Poisson(1) draw of each hashed value: how many thresholds its top 53 bits reach.
+    One lookup by the top 16 bits; the rare value near a threshold is counted exactly."""
+    top = np.right_shift(x, np.uint64(48), out=scratch)
+    weights: npt.NDArray[np.uint8] = _BUCKETS[top]
+    near = weights == 255
+    if near.any():
+        u = x[near] >> np.uint64(11)
+        weights[near] = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.uint8)
     return weights
 
 
