@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from rapidfuzz import fuzz, process
 
 from fieldwise._errors import CompareError
 from fieldwise.compare._amounts import currency, number
@@ -213,6 +212,8 @@ def fuzzy_text(
             by_key = {int(k): texts[i] for i, k in enumerate(keys) if k >= 0}
             queries = [by_key[int(p) // width] for p in pairs]
             choices = [by_key[int(p) % width] for p in pairs]
+            from rapidfuzz import fuzz, process  # only fuzzy text needs it (not every compare)
+
             sims = process.cpdist(queries, choices, scorer=fuzz.ratio, dtype=np.float64) / 100.0
             score[both] = np.asarray(sims, dtype=np.float64)[pair_codes]
         return comparison_of(lk, rk, score >= threshold - 1e-12, score)
