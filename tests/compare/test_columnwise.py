@@ -428,3 +428,20 @@ def test_repeated_documents_leave_the_columnwise_path(ids: list[Any]) -> None:
     assert wide_columns(frame, {"p": good}) is None
     assert wide_columns(good, {"p": frame}) is None
     assert wide_columns(good, {"p": good}) is not None
+
+
+def test_columns_and_bootstrap_on_threads_give_the_same_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Large inputs are scored column by column on threads, and the bootstrap sums documents
+    on threads: forced on for a small input, every frame and figure is the long path's."""
+    from fieldwise.compare import _columnwise, _poisson
+
+    monkeypatch.setattr(_columnwise, "PARALLEL_CELLS", 0)
+    monkeypatch.setattr(_poisson, "_MIN_BLOCKS_PER_WORKER", 1)
+    monkeypatch.setattr(_poisson, "_BLOCK", 2000)  # a few documents per block: many blocks
+    truth, predictions = _wide_pair(6)
+    specs = parse_field_specs(FIELDS)
+    new = fieldwise.compare(truth, predictions, specs, baseline="v3", n_bootstrap=100)
+    old = _long(truth, predictions, specs, baseline="v3", candidates=("v1", "v2"), n_bootstrap=100)
+    _assert_same(new, old)

@@ -41,6 +41,7 @@ from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_tables
 from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._threads import thread_map
 from fieldwise.compare._wide import (
     WideColumn,
     distinct,
@@ -64,6 +65,10 @@ class _Version:
     position: npt.NDArray[np.intp]  # per sorted item: row in this version's frame, -1 if none
     columns: dict[str, WideColumn]
     has: list[BoolArray]  # per field of ``fields``: the item has a cell (either side a value)
+
+
+#: Cells from which the columns are scored on threads side by side.
+PARALLEL_CELLS = 1 << 19
 
 
 @dataclass
@@ -213,31 +218,40 @@ class WideColumns:
         item_code = np.where(used_items, np.cumsum(used_items) - 1, -1)
         versions = self.present
         resolved_all = cell_specs(all_fields, specs)
-        scored, sources = [], []
-        for version in self.versions.values():
-            if version.name not in chosen or not version.fields:
-                continue
-            columns = []
-            for name, has in zip(version.fields, version.has, strict=True):
-                if not has.any():
-                    continue
-                res = self._compare(version, name, resolved_all[name])
-                outcome = _outcome_codes(res)
-                if not has.all():
-                    outcome[~has] = NO_CELL
-                columns.append(
-                    ScoredColumn(
-                        all_fields.index(name),
-                        name,
-                        has,
-                        outcome,
-                        np.asarray(res.score, dtype=np.float64),
-                        float(resolved_all[name].weight),
-                        partial=resolved_all[name].type == "text",  # the one fuzzy comparator
-                    )
-                )
-            scored.append(ScoredVersion(versions.index(version.name), columns))
-            sources.append(version)
+        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
+        jobs = [
+            (version, name, has)
+            for version in picked
+            for name, has in zip(version.fields, version.has, strict=True)
+            if has.any()
+        ]
+
+        def scored_column(job: tuple[_Version, str, BoolArray]) -> ScoredColumn:
+            version, name, has = job
+            res = self._compare(version, name, resolved_all[name])
+            outcome = _outcome_codes(res)
+            if not has.all():
+                outcome[~has] = NO_CELL
+            return ScoredColumn(
+                all_fields.index(name),
+                name,
+                has,
+                outcome,
+                np.asarray(res.score, dtype=np.float64),
+                float(resolved_all[name].weight),
+                partial=resolved_all[name].type == "text",  # the one fuzzy comparator
+            )
+
+        # columns side by side on the cores once they are large enough to pay for threads
+        parallel = len(self.items) * len(jobs) > PARALLEL_CELLS
+        done = iter(thread_map(scored_column, jobs, parallel=parallel))
+        scored = [
+            ScoredVersion(
+                versions.index(version.name),
+                [next(done) for job in jobs if job[0] is version],
+            )
+            for version in picked
+        ]
         columns_of = ScoredColumns(
             versions=pd.CategoricalDtype(pd.Index(versions)),
             items=unique_categories(self.items if used_items.all() else self.items[used_items]),
@@ -247,7 +261,7 @@ class WideColumns:
         )
         cell_fields = sorted({c.name for v in scored for c in v.columns})
         resolved = {f: resolved_all[f] for f in cell_fields}
-        return LazyCells(columns_of, sources, self), resolved
+        return LazyCells(columns_of, picked, self), resolved
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:

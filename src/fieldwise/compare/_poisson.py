@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from fieldwise.compare._threads import cores, thread_map
 
 __all__ = ["document_keys", "draws", "poisson_weights", "replicate_sums"]
 
@@ -120,29 +121,19 @@ def replicate_sums(
     dense = values.astype(np.float64)
     step = max(1, _BLOCK // n_resamples)
     starts = list(range(0, n_docs, step))
-    workers = min(_cores(), len(starts) // _MIN_BLOCKS_PER_WORKER)
+    workers = min(cores(), len(starts) // _MIN_BLOCKS_PER_WORKER)
     if not exact or workers < 2:  # floats: one pass in document order (a fixed rounding)
         return _block_sums(keys, dense, starts, step, n_resamples, exact)
-    from concurrent.futures import ThreadPoolExecutor
-
     parts = [starts[k::workers] for k in range(workers)]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        sums = list(
-            pool.map(lambda mine: _block_sums(keys, dense, mine, step, n_resamples, True), parts)
-        )
+    sums = thread_map(
+        lambda mine: _block_sums(keys, dense, mine, step, n_resamples, True), parts, parallel=True
+    )
     total: npt.NDArray[Any] = np.sum(sums, axis=0)
     return total
 
 
 #: Blocks of documents each worker thread takes at least (below that one thread does all).
 _MIN_BLOCKS_PER_WORKER = 64
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _block_sums(

@@ -9,9 +9,9 @@ gives ``None``, and the frame takes the general path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -88,6 +88,25 @@ def plain_column(series: pd.Series[Any]) -> Column | None:
     return None
 
 
+T = TypeVar("T")
+
+
+class _cached(Generic[T]):
+    """``functools.cached_property`` without its lock (Python 3.11 takes one per class, which
+    would make the columns that threads score side by side wait on each other; computing a
+    value twice in a race is harmless)."""
+
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        self.fn, self.name = fn, fn.__name__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        if obj is None:
+            raise AttributeError(self.name)
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value  # found first from now on (not a data descriptor)
+        return value
+
+
 @dataclass
 class WideColumn:
     """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
@@ -111,7 +130,7 @@ class WideColumn:
                 self._values = got[0]
         return self._values
 
-    @cached_property
+    @_cached
     def arrow(self) -> pa.Array:
         """The strings as one Arrow array (read once, whichever versions compare with it)."""
         assert self.series is not None
@@ -120,14 +139,14 @@ class WideColumn:
             return raw
         return raw.chunk(0) if raw.num_chunks == 1 else raw.combine_chunks()
 
-    @cached_property
+    @_cached
     def encoded(self) -> tuple[npt.NDArray[np.intp], pa.Array]:
         """The strings dictionary-encoded: a code per row (-1 where missing) and the
         distinct strings (computed once, whichever versions compare with it)."""
         encoded = self.arrow.dictionary_encode()
         return _indices(encoded.indices), encoded.dictionary
 
-    @cached_property
+    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
