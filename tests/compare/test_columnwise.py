@@ -373,17 +373,17 @@ def test_columnwise_path_takes_the_candidate_option() -> None:
     truth, predictions = _wide_pair(4)
     specs = parse_field_specs(FIELDS)
     taken: list[bool] = []
-    original = _columnwise.compare_tables
+    original = _columnwise.compare_scored
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         taken.append(True)
         return original(*args, **kwargs)
 
-    _columnwise.compare_tables = spy  # type: ignore[assignment]
+    _columnwise.compare_scored = spy  # type: ignore[assignment]
     try:
         new = fieldwise.compare(truth, predictions, specs, baseline="v2", candidate="v3")
     finally:
-        _columnwise.compare_tables = original  # type: ignore[assignment]
+        _columnwise.compare_scored = original  # type: ignore[assignment]
     assert taken == [True]
     old = _long(truth, predictions, specs, baseline="v2", candidates=("v1", "v3"), candidate="v3")
     _assert_same(new, old)

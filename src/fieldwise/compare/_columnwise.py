@@ -39,7 +39,7 @@ from fieldwise.compare._column_tables import (
 )
 from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
-from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_tables
+from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._threads import thread_map
 from fieldwise.compare._wide import (
@@ -336,7 +336,7 @@ def compare_columns(
         return None
     picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
     cells, resolved = wide.score(specs, [baseline, *picked])
-    return compare_tables(
+    return compare_scored(
         ColumnTables(cells.scored, cells),
         no_row_counts(),
         resolved,

@@ -17,7 +17,7 @@ from fieldwise.compare._stats import holm, significance_from_units
 from fieldwise.compare._tables import CellTables, ScoredTables
 from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
 
-__all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored", "compare_tables"]
+__all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
 
 #: The DataFrame attributes of :class:`ComparisonResult`, in a fixed order.
 FRAME_NAMES = (
@@ -244,7 +244,7 @@ def compare(
 
 
 def compare_scored(
-    cells: pd.DataFrame,
+    cells: pd.DataFrame | ScoredTables,
     row_counts: pd.DataFrame,
     resolved: Mapping[str, FieldSpec],
     *,
@@ -259,37 +259,9 @@ def compare_scored(
 ) -> ComparisonResult:
     """What :func:`compare` computes once the cells are scored (:func:`score_cells` output):
     every metric, test and interval, without running a comparator. Re-gating stored scored
-    cells under another policy goes through here."""
-    return compare_tables(
-        CellTables(cells),
-        row_counts,
-        resolved,
-        baseline=baseline,
-        candidates=candidates,
-        seed=seed,
-        target_precision=target_precision,
-        n_bootstrap=n_bootstrap,
-        alpha=alpha,
-        power=power,
-        suspect_confidence=suspect_confidence,
-    )
-
-
-def compare_tables(
-    scored: ScoredTables,
-    row_counts: pd.DataFrame,
-    resolved: Mapping[str, FieldSpec],
-    *,
-    baseline: str,
-    candidates: Sequence[str],
-    seed: int = 0,
-    target_precision: float = 0.95,
-    n_bootstrap: int = 1000,
-    alpha: float = 0.05,
-    power: float = 0.8,
-    suspect_confidence: float = 0.9,
-) -> ComparisonResult:
-    """:func:`compare_scored` of cells scored any way (see :class:`ScoredTables`)."""
+    cells under another policy goes through here. ``cells`` may also be what computes each
+    table without a frame of cells (:class:`~fieldwise.compare._tables.ScoredTables`)."""
+    scored = CellTables(cells) if isinstance(cells, pd.DataFrame) else cells
     chosen_candidates = list(candidates)
     confidence_level = 1 - alpha
     fields = scored.fields(resolved, confidence_level)
