@@ -267,7 +267,8 @@ def compare_scored(
     fields = scored.fields(resolved, confidence_level)
     documents = scored.documents()
     overall = scored.overall(documents, confidence_level)
-    calibration = calibration_rows(scored.predictions(), target_precision=target_precision)
+    found = list(scored.predictions())  # (read once for the calibration and the sweep)
+    calibration = calibration_rows(found, target_precision=target_precision)
     accuracy = dict(zip(overall["version"], overall["accuracy"], strict=True))
     flips, significance = significance_from_units(
         {c: scored.flips(baseline, c) for c in chosen_candidates}, alpha=alpha, power=power
@@ -309,7 +310,7 @@ def compare_scored(
         empty_columns=scored.empty_columns(baseline, chosen_candidates),
         flips=flips,
         significance=significance,
-        confidence=sweep_table(scored.predictions()),
+        confidence=sweep_table(found),
         calibration=calibration,
         suspected_truth_errors=(
             pd.concat(suspects, ignore_index=True)
