@@ -67,10 +67,9 @@ def compare(
     specs = _specs(fields)
     # wide DataFrames are scored column by column; anything else through the nested mappings
     outputs = {str(v): out for v, out in predictions.items()}
-    if "candidate" not in options:
-        result = compare_columns(truth, outputs, specs, chosen, tuple(others), **options)
-        if result is not None:
-            return result
+    result = compare_columns(truth, outputs, specs, chosen, tuple(others), **options)
+    if result is not None:
+        return result
     frame = build_frame(
         as_truth(truth), {str(v): as_outputs(out) for v, out in predictions.items()}
     )

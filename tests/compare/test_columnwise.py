@@ -293,3 +293,155 @@ def test_columnwise_compare_with_every_cell_present() -> None:
     old = compare(frame, specs, baseline="p", candidates=("q",))
     for name, got in new.frames().items():
         pd.testing.assert_frame_equal(got, old.frames()[name], obj=name)
+
+
+def _assert_same(new: Any, old: Any) -> None:
+    """Every frame identical (floats to the last bit) and every figure equal."""
+    for name, got in new.frames().items():
+        pd.testing.assert_frame_equal(got, old.frames()[name], obj=name, check_exact=True)
+    assert new.bootstraps == old.bootstraps
+    assert (new.delta, new.warnings, new.recommended_threshold, new.declared_fields) == (
+        old.delta,
+        old.warnings,
+        old.recommended_threshold,
+        old.declared_fields,
+    )
+
+
+def _long(truth: pd.DataFrame, predictions: dict[str, pd.DataFrame], specs: Any, **kw: Any) -> Any:
+    from fieldwise.compare import build_frame, compare
+    from fieldwise.compare._inputs import as_outputs, as_truth
+
+    frame = build_frame(as_truth(truth), {v: as_outputs(p) for v, p in predictions.items()})
+    return compare(frame, specs, **kw)
+
+
+@pytest.mark.parametrize("aligned", [False, True])
+@pytest.mark.parametrize("weights", ["plain", "exact", "inexact", "many"])
+def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: str) -> None:
+    """Every table counted from the scored columns equals the one computed from the cells,
+    to the last bit: field weights that add exactly (any order) or not (0.1: the cells' order
+    of adding matters), more distinct weights than the bootstrap counts per class (weighted
+    sums instead), and predictions in the truth's row order (only differing strings hashed)
+    or shuffled, some documents missing."""
+    truth, predictions = _wide_pair(3)
+    if aligned:  # the truth's documents in the truth's order, every one predicted
+        predictions = {
+            v: truth.drop(columns="only_truth").assign(flag=truth.index % 3 == 0)
+            for v in predictions
+        }
+        for k, (_, frame) in enumerate(sorted(predictions.items())):
+            rng = np.random.default_rng(k)
+            for field in ("code", "address", "kind", "issued"):
+                change = rng.random(len(frame)) < 0.3
+                frame[field] = frame[field].where(~change, frame[field].sample(frac=1.0).values)
+    fields: dict[str, Any] = {**FIELDS, "flag": {"type": "boolean"}}
+    if weights == "many":  # more fields than the bootstrap keeps weight classes for
+        for k in range(5):
+            fields[f"x{k}"] = {"type": "string"}
+            truth[f"x{k}"] = truth["kind"]
+            for frame in predictions.values():
+                frame[f"x{k}"] = frame["kind"].sample(frac=1.0, random_state=k).values
+    spread = {"plain": [1.0], "exact": [0.5, 2.0, 3.25], "inexact": [0.1, 0.3, 1.7]}
+    for k, name in enumerate(sorted(fields)):
+        w = float(k + 1) / 7 if weights == "many" else spread[weights][k % len(spread[weights])]
+        fields[name] = {**fields[name], "weight": w}
+    specs = parse_field_specs(fields)
+    from fieldwise.compare._columnwise import wide_columns
+
+    wide = wide_columns(truth, predictions)
+    assert wide is not None
+    assert all((v.position is wide.take) == aligned for v in wide.versions.values())
+    new = fieldwise.compare(truth, predictions, specs, baseline="v1", seed=4, n_bootstrap=200)
+    old = _long(
+        truth, predictions, specs, baseline="v1", candidates=("v2", "v3"), seed=4, n_bootstrap=200
+    )
+    _assert_same(new, old)
+    outcomes = set(new.cells["outcome"].astype(str))
+    assert outcomes == {"correct", "wrong", "missed", "spurious", "both_empty"}
+    if weights == "many":  # the bootstrap summed weights, not counts per class
+        from fieldwise.compare._bootstrap import MAX_WEIGHT_CLASSES
+
+        assert len({s.weight for s in specs.values()}) > MAX_WEIGHT_CLASSES
+
+
+def test_columnwise_path_takes_the_candidate_option() -> None:
+    """``candidate=`` (with every other version a candidate) scores column by column too,
+    with the long path's result."""
+    from fieldwise.compare import _columnwise
+
+    truth, predictions = _wide_pair(4)
+    specs = parse_field_specs(FIELDS)
+    taken: list[bool] = []
+    original = _columnwise.compare_scored
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        taken.append(True)
+        return original(*args, **kwargs)
+
+    _columnwise.compare_scored = spy  # type: ignore[assignment]
+    try:
+        new = fieldwise.compare(truth, predictions, specs, baseline="v2", candidate="v3")
+    finally:
+        _columnwise.compare_scored = original  # type: ignore[assignment]
+    assert taken == [True]
+    old = _long(truth, predictions, specs, baseline="v2", candidates=("v1", "v3"), candidate="v3")
+    _assert_same(new, old)
+
+
+def test_swapped_outcome_codes_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The equality above fails when the column-wise path mislabels outcomes: missed and
+    spurious swapped (or correct and wrong) change the cells and the tables."""
+    from fieldwise.compare import _columnwise
+
+    truth, predictions = _wide_pair(5)
+    specs = parse_field_specs(FIELDS)
+    old = _long(truth, predictions, specs, baseline="v1", candidates=("v2", "v3"))
+    original = _columnwise._outcome_codes
+    for a, b in ((2, 3), (0, 1)):
+
+        def swapped(res: Any, a: int = a, b: int = b) -> Any:
+            codes = original(res)
+            out = codes.copy()
+            out[codes == a], out[codes == b] = b, a
+            return out
+
+        monkeypatch.setattr(_columnwise, "_outcome_codes", swapped)
+        new = fieldwise.compare(truth, predictions, specs, baseline="v1")
+        with pytest.raises(AssertionError):
+            _assert_same(new, old)
+        with pytest.raises(AssertionError):  # the tables alone, before any cell is read
+            pd.testing.assert_frame_equal(new.fields, old.fields)
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [["a", "b", "a"], [1, "1", 2]],  # repeated, and distinct only until written as text
+)
+def test_repeated_documents_leave_the_columnwise_path(ids: list[Any]) -> None:
+    from fieldwise.compare._columnwise import wide_columns
+
+    keys = np.empty(3, dtype=object)
+    keys[:] = ids
+    frame = pd.DataFrame({"document": keys, "total": [1.0, 2.0, 3.0]})
+    good = pd.DataFrame({"document": ["a", "b", "c"], "total": [1.0, 2.0, 3.0]})
+    assert wide_columns(frame, {"p": good}) is None
+    assert wide_columns(good, {"p": frame}) is None
+    assert wide_columns(good, {"p": good}) is not None
+
+
+def test_columns_and_bootstrap_on_threads_give_the_same_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Large inputs are scored column by column on threads, and the bootstrap sums documents
+    on threads: forced on for a small input, every frame and figure is the long path's."""
+    from fieldwise.compare import _columnwise, _poisson
+
+    monkeypatch.setattr(_columnwise, "PARALLEL_CELLS", 0)
+    monkeypatch.setattr(_poisson, "_MIN_BLOCKS_PER_WORKER", 1)
+    monkeypatch.setattr(_poisson, "_BLOCK", 2000)  # a few documents per block: many blocks
+    truth, predictions = _wide_pair(6)
+    specs = parse_field_specs(FIELDS)
+    new = fieldwise.compare(truth, predictions, specs, baseline="v3", n_bootstrap=100)
+    old = _long(truth, predictions, specs, baseline="v3", candidates=("v1", "v2"), n_bootstrap=100)
+    _assert_same(new, old)

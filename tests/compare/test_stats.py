@@ -185,3 +185,20 @@ def test_p_values_read_alike_inside_sentences() -> None:
     assert format_p(1.0) == "1.000"
     assert p_phrase(0.000199) == "p<0.001"
     assert p_phrase(0.375, "Holm-adjusted p") == "Holm-adjusted p=0.375"
+
+
+def test_poisson_draws_count_the_thresholds_reached() -> None:
+    """The bucket lookup gives, for every hashed value, the number of Poisson(1) CDF
+    thresholds its top 53 bits reach: random values, and values on either side of every
+    threshold (where the top 16 bits alone do not decide)."""
+    from fieldwise.compare._poisson import _THRESHOLDS, draws
+
+    rng = np.random.default_rng(11)
+    edges = np.concatenate(
+        [(_THRESHOLDS << np.uint64(11)) + np.uint64(d) for d in (0, 1, 2047)]
+        + [(_THRESHOLDS << np.uint64(11)) - np.uint64(d) for d in (1, 2048, 2049)]
+    )
+    values = np.concatenate([rng.integers(0, 2**64 - 1, 200_000, dtype=np.uint64), edges])
+    want = np.searchsorted(_THRESHOLDS, values >> np.uint64(11), side="right")
+    assert np.array_equal(draws(values.copy()), want)
+    assert set(np.unique(draws(edges.copy())).tolist()) >= {1, 2, 3, 4}

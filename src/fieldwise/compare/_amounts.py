@@ -22,7 +22,7 @@ from fieldwise.compare._base import (
 from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare._vectorized import parse_number_strings
 
-__all__ = ["currency", "number", "tolerance_comparison"]
+__all__ = ["currency", "number"]
 
 
 def _instances(
@@ -118,14 +118,6 @@ def _tolerant(
         close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
     text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
     return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
-
-
-def tolerance_comparison(amounts: FloatArray, n: int, atol: float, rtol: float) -> Comparison:
-    """The number comparator on amounts already parsed: ``n`` expected then ``n`` predicted
-    floats, NaN where empty (what :func:`number` does once the values are parsed; a currency
-    without a code to require compares the same)."""
-    keys = np.where(np.isnan(amounts), -1, 0).astype(np.intp)
-    return comparison_of(*_tolerant(amounts, keys, n, atol, rtol))
 
 
 def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:

@@ -10,10 +10,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
 
 from fieldwise._errors import CompareError
 
 __all__ = [
+    "ArrowKeys",
     "BoolArray",
     "CodedComparator",
     "Comparator",
@@ -52,13 +54,29 @@ Comparator = Callable[["pd.Series[Any]", "pd.Series[Any]"], Comparison]
 FromCodes = Callable[["IntArray", "IntArray", list[Any]], Comparison]
 
 
+#: Integer keys of an Arrow array of distinct strings (equal normalized values share a key,
+#: empty is -1), or ``None`` when some string needs the scalar rule.
+ArrowKeys = Callable[["pa.Array"], "IntArray | None"]
+
+
 class CodedComparator:
     """A comparator whose rule reads only each unique raw value (or unique pair): it can also
     compare cells already given as codes into one list of unique values (``from_codes``),
-    which is how wide columns are compared without a Python object per cell."""
+    which is how wide columns are compared without a Python object per cell; ``arrow_keys``
+    (for rules that key each value alone) normalizes the distinct strings of an Arrow
+    dictionary without a Python string per value."""
 
-    def __init__(self, from_codes: FromCodes) -> None:
+    def __init__(self, from_codes: FromCodes, arrow_keys: ArrowKeys | None = None) -> None:
         self.from_codes = from_codes
+        self.arrow_keys = arrow_keys
+
+    def from_dictionary(self, lc: IntArray, rc: IntArray, dictionary: pa.Array) -> Comparison:
+        """:meth:`from_codes` with the unique values as an Arrow array of strings."""
+        keys = self.arrow_keys(dictionary) if self.arrow_keys is not None else None
+        if keys is None:
+            return self.from_codes(lc, rc, dictionary.to_pylist())
+        lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
+        return comparison_of(lk, rk, lk == rk)
 
     def __call__(self, left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
         return self.from_codes(*factorize_pair(left, right))
@@ -89,11 +107,9 @@ def factorize_pair(
 
 def take_codes(per_unique: npt.NDArray[Any], codes: IntArray, fill: Any) -> npt.NDArray[Any]:
     """Per-unique values spread back over the cells; ``fill`` where the code is -1."""
-    out = (
-        per_unique[np.where(codes >= 0, codes, 0)] if len(per_unique) else np.full(len(codes), fill)
-    )
-    if len(per_unique):
-        out[codes < 0] = fill
+    # code -1 reads the last entry: ``fill``, appended (one gather, no mask)
+    extended = np.append(per_unique, np.asarray([fill], dtype=per_unique.dtype))
+    out: npt.NDArray[Any] = extended[codes]
     return out
 
 
@@ -112,8 +128,9 @@ def comparison_of(
     lk: IntArray, rk: IntArray, match: BoolArray, score: FloatArray | None = None
 ) -> Comparison:
     le, re_ = lk < 0, rk < 0
-    match = match & ~le & ~re_
-    if score is None:
-        score = match.astype(np.float64)
-    score = np.where(le & re_, 1.0, np.where(le | re_, 0.0, score))
+    either = le | re_
+    match = match & ~either
+    # without a score: the match, 0.0 already wherever a side is empty
+    score = match.astype(np.float64) if score is None else np.where(either, 0.0, score)
+    score[le & re_] = 1.0
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)

@@ -27,6 +27,7 @@ __all__ = [
     "bootstrap_counts",
     "bootstrap_delta",
     "bootstrap_interval",
+    "bootstrap_of_counts",
     "sorted_codes",
 ]
 
@@ -193,6 +194,21 @@ def bootstrap_delta(
     weighted cell accuracy delta. Deterministic, and identical when the documents are scored
     in partitions and the sums merged."""
     items, weights, values = bootstrap_columns(cells, baseline, candidate)
+    return bootstrap_of_counts(
+        items, weights, values, seed=seed, n_resamples=n_resamples, confidence=confidence
+    )
+
+
+def bootstrap_of_counts(
+    items: npt.NDArray[np.str_],
+    weights: tuple[float, ...],
+    values: npt.NDArray[Any],
+    *,
+    seed: int,
+    n_resamples: int,
+    confidence: float = 0.95,
+) -> BootstrapInterval:
+    """:func:`bootstrap_delta` of what :func:`bootstrap_columns` gives."""
     keys = document_keys(items, seed)
     return bootstrap_interval(
         values.sum(axis=0),

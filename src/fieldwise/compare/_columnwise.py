@@ -20,22 +20,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
-from fieldwise.compare._amounts import tolerance_comparison
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
+from fieldwise.compare._column_tables import (
+    NO_CELL,
+    ColumnTables,
+    ScoredColumn,
+    ScoredColumns,
+    ScoredVersion,
+)
 from fieldwise.compare._comparators import comparator_for
-from fieldwise.compare._outcomes import CELL_COLUMNS, OUTCOMES, cell_specs
+from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._wide import WideColumn, wide_table
+from fieldwise.compare._threads import thread_map
+from fieldwise.compare._wide import (
+    WideColumn,
+    distinct,
+    string_codes,
+    text_index,
+    unique_categories,
+    wide_table,
+)
 
 __all__ = ["LazyCells", "WideColumns", "compare_columns", "no_row_counts", "wide_columns"]
 
@@ -53,24 +67,60 @@ class _Version:
     has: list[BoolArray]  # per field of ``fields``: the item has a cell (either side a value)
 
 
+#: Cells from which the columns are scored on threads side by side.
+PARALLEL_CELLS = 1 << 19
+
+
 @dataclass
 class LazyCells:
-    """The scored cells without their values, and how to lay the values out when asked."""
+    """Lays out the scored cells with their values, when ``result.cells`` is first read."""
 
-    light: pd.DataFrame
-    parts: list[tuple[_Version, BoolArray]]
+    scored: ScoredColumns
+    sources: list[_Version]  # the version of each of ``scored.scored``
     wide: WideColumns
 
     def __call__(self) -> pd.DataFrame:
         expected, predicted = [], []
-        for version, keep in self.parts:
-            e, p = self.wide.version_values(version)
-            expected.append(e[keep])
-            predicted.append(p[keep])
-        cells = self.light.copy()
+        for version, source in zip(self.scored.scored, self.sources, strict=True):
+            pairs = [self.wide.version_values_of(source, c.name) for c in version.columns]
+            keep, _ = self.scored.keep(version)
+            expected.append(_stacked([e for e, _ in pairs])[keep])
+            predicted.append(_stacked([p for _, p in pairs])[keep])
+        cells = self.scored.light()
         cells["expected"] = _joined(expected)
         cells["predicted"] = _joined(predicted)
         return cells.loc[:, list(CELL_COLUMNS)]
+
+
+def _within(
+    e: npt.NDArray[np.float64], p: npt.NDArray[np.float64], atol: float, rtol: float
+) -> Comparison:
+    """The number comparator on two float columns already parsed (NaN where empty):
+    |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare._amounts` has it),
+    False wherever a side is NaN."""
+    le, re_ = np.isnan(e), np.isnan(p)
+    magnitude = np.abs(e)
+    with np.errstate(invalid="ignore"):
+        match = np.abs(e - p) <= atol + rtol * magnitude + 1e-12 * magnitude
+    score = match.astype(np.float64)
+    score[le & re_] = 1.0
+    return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
+
+
+def _outcome_codes(res: Comparison) -> npt.NDArray[np.int8]:
+    """Each cell's index into OUTCOMES: correct 0, wrong 1, missed 2 (the prediction is
+    empty), spurious 3 (the truth is), both_empty 4; by adding flags, not a select."""
+    le, re_ = res.left_empty, res.right_empty
+    wrong = ~(res.match & ~le & ~re_)  # 1 unless correct
+    outcome: npt.NDArray[np.int8] = wrong.view(np.int8) + re_.view(np.int8)
+    outcome += 2 * le.view(np.int8)
+    return outcome
+
+
+def _stacked(columns: list[ObjArray]) -> ObjArray:
+    if not columns:
+        return np.zeros(0, dtype=object)
+    return np.stack(columns, axis=1).ravel()
 
 
 def _joined(parts: list[ObjArray]) -> ObjArray:
@@ -81,7 +131,7 @@ def _joined(parts: list[ObjArray]) -> ObjArray:
 class WideColumns:
     """Wide ground truth and predictions, matched by document, before scoring."""
 
-    items: list[str]  # sorted document ids
+    items: pd.Index[Any]  # sorted document ids
     take: npt.NDArray[np.intp]  # truth row of each sorted item
     truth: dict[str, WideColumn]
     versions: dict[str, _Version]  # every version, sorted by name
@@ -99,16 +149,6 @@ class WideColumns:
     def _sides(self, version: _Version, name: str) -> tuple[WideColumn | None, WideColumn | None]:
         return self.truth.get(name), version.columns.get(name)
 
-    def version_values(self, version: _Version) -> tuple[ObjArray, ObjArray]:
-        """Expected and predicted values of every (item, field) of ``version``, item-major."""
-        if not version.fields:
-            return np.zeros(0, dtype=object), np.zeros(0, dtype=object)
-        pairs = [self.version_values_of(version, name) for name in version.fields]
-        return (
-            np.stack([e for e, _ in pairs], axis=1).ravel(),
-            np.stack([p for _, p in pairs], axis=1).ravel(),
-        )
-
     def _compare(self, version: _Version, name: str, spec: FieldSpec) -> Comparison:
         """The comparator of ``spec`` over one column pair (every item)."""
         n = len(self.items)
@@ -122,28 +162,26 @@ class WideColumns:
             if p_col is not None:
                 p[found] = p_col.floats[version.position[found]]
             if not (np.isinf(e).any() or np.isinf(p).any()):  # inf goes through the parser
-                return tolerance_comparison(np.concatenate([e, p]), n, spec.atol, spec.rtol)
+                return _within(e, p, spec.atol, spec.rtol)
         if (
             spec.type in _STRING_TYPES
             and kinds == {"string"}
             and isinstance(comparator, CodedComparator)
         ):
-            sides = []
-            if e_col is not None:
-                sides.append(e_col.arrow.take(pa.array(self.take)))
-            else:
-                sides.append(pa.nulls(n, pa.large_string()))
-            if p_col is not None:
-                index = pa.array(np.where(found, version.position, 0), mask=~found)
-                sides.append(p_col.arrow.take(index))
-            else:
-                sides.append(pa.nulls(n, pa.large_string()))
-            encoded = pa.concat_arrays(sides).dictionary_encode()
-            codes = np.asarray(
-                encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.intp
-            )
-            uniques = encoded.dictionary.to_pylist()
-            return comparator.from_codes(codes[:n], codes[n:], uniques)
+            if e_col is None or p_col is None:  # one side only: every cell is empty there
+                only = e_col or p_col
+                assert only is not None
+                codes, uniques = only.encoded
+                row_e, row_p = (codes, None) if e_col is not None else (None, codes)
+            else:  # codes in each frame's row order, then moved into item order
+                row_e, row_p, uniques = string_codes(
+                    e_col, p_col, aligned=version.position is self.take
+                )
+            e_codes = row_e[self.take] if row_e is not None else np.full(n, -1)
+            p_codes = np.full(n, -1, dtype=np.intp)
+            if row_p is not None:
+                p_codes[found] = row_p[version.position[found]]
+            return comparator.from_dictionary(e_codes, p_codes, uniques)
         values = self.version_values_of(version, name)
         return comparator(pd.Series(values[0], dtype=object), pd.Series(values[1], dtype=object))
 
@@ -162,9 +200,9 @@ class WideColumns:
     def score(
         self, specs: Mapping[str, FieldSpec], chosen: list[str]
     ) -> tuple[LazyCells, dict[str, FieldSpec]]:
-        """Score the versions ``chosen``: the cells as :func:`score_cells` gives them for
-        the long frame (without values until read) and the spec of each cell field."""
-        n = len(self.items)
+        """Score the versions ``chosen``: their columns with the keys of the cells they
+        stand for (the cells :func:`score_cells` gives for the long frame, laid out only when
+        read) and the spec of each cell field."""
         all_fields = sorted(
             {
                 f
@@ -173,113 +211,85 @@ class WideColumns:
                 if h.any()
             }
         )
-        used_items = np.zeros(n, dtype=np.bool_)
+        used_items = np.zeros(len(self.items), dtype=np.bool_)
         for v in self.versions.values():
             for h in v.has:
                 used_items |= h
-        item_code = np.cumsum(used_items) - 1
+        item_code = np.where(used_items, np.cumsum(used_items) - 1, -1)
         versions = self.present
         resolved_all = cell_specs(all_fields, specs)
-        chosen_set = set(chosen)
-        columns: dict[str, list[npt.NDArray[Any]]] = {
-            k: [] for k in ("version", "item", "field", "score", "outcome", "weight")
-        }
-        parts = []
-        cell_fields: set[str] = set()
-        for version in self.versions.values():
-            if version.name not in chosen_set or not version.fields:
-                continue
-            width = len(version.fields)
-            outcome_parts, score_parts = [], []
-            for name, has in zip(version.fields, version.has, strict=True):
-                if not has.any():
-                    outcome_parts.append(np.full(n, 4, dtype=np.int8))
-                    score_parts.append(np.zeros(n))
-                    continue
-                cell_fields.add(name)
-                res = self._compare(version, name, resolved_all[name])
-                outcome_parts.append(
-                    np.select(
-                        [res.left_empty & res.right_empty, res.left_empty, res.right_empty,
-                         res.match],
-                        [4, 3, 2, 0],
-                        default=1,
-                    ).astype(np.int8)
-                )  # fmt: skip
-                score_parts.append(res.score)
-            keep = np.stack(version.has, axis=1).ravel()
-            codes = np.array([all_fields.index(f) if f in all_fields else -1
-                              for f in version.fields])  # fmt: skip
-            weights = np.array([resolved_all[f].weight if f in resolved_all else 1.0
-                                for f in version.fields])  # fmt: skip
-            every = bool(keep.all())  # every cell present (the usual case): no selection
+        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
+        jobs = [
+            (version, name, has)
+            for version in picked
+            for name, has in zip(version.fields, version.has, strict=True)
+            if has.any()
+        ]
 
-            def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:
-                return values if every else values[keep]
+        def scored_column(job: tuple[_Version, str, BoolArray]) -> ScoredColumn:
+            version, name, has = job
+            res = self._compare(version, name, resolved_all[name])
+            outcome = _outcome_codes(res)
+            if not has.all():
+                outcome[~has] = NO_CELL
+            return ScoredColumn(
+                all_fields.index(name),
+                name,
+                has,
+                outcome,
+                np.asarray(res.score, dtype=np.float64),
+                float(resolved_all[name].weight),
+                partial=resolved_all[name].type == "text",  # the one fuzzy comparator
+            )
 
-            field_code = kept(np.tile(codes, n))
-            columns["item"].append(kept(np.repeat(item_code, width)))
-            columns["field"].append(field_code)
-            columns["version"].append(np.full(len(field_code), versions.index(version.name)))
-            columns["outcome"].append(kept(np.stack(outcome_parts, axis=1).ravel()))
-            columns["score"].append(kept(np.stack(score_parts, axis=1).ravel()))
-            columns["weight"].append(kept(np.tile(weights, n)))
-            parts.append((version, keep))
-        joined = {k: _concat(v) for k, v in columns.items()}
-        size = len(joined["outcome"])
-        light = pd.DataFrame(
-            {
-                "version": _categorical(joined["version"], pd.Index(versions)),
-                "item": _categorical(joined["item"], pd.Index(self.items)[used_items]),
-                "field": _categorical(joined["field"], pd.Index(all_fields)),
-                "row": np.zeros(size, dtype=np.int64),
-                "confidence": np.full(size, np.nan),
-                "score": np.asarray(joined["score"], dtype=np.float64),
-                "outcome": pd.Categorical.from_codes(
-                    np.asarray(joined["outcome"], dtype=np.int8), categories=pd.Index(OUTCOMES)
-                ),
-                "weight": np.asarray(joined["weight"], dtype=np.float64),
-            },
-            copy=False,  # fresh arrays: no copy into one block per dtype
+        # columns side by side on the cores once they are large enough to pay for threads
+        parallel = len(self.items) * len(jobs) > PARALLEL_CELLS
+        done = iter(thread_map(scored_column, jobs, parallel=parallel))
+        scored = [
+            ScoredVersion(
+                versions.index(version.name),
+                [next(done) for job in jobs if job[0] is version],
+            )
+            for version in picked
+        ]
+        columns_of = ScoredColumns(
+            versions=pd.CategoricalDtype(pd.Index(versions)),
+            items=unique_categories(self.items if used_items.all() else self.items[used_items]),
+            fields=pd.CategoricalDtype(pd.Index(all_fields)),
+            item_code=np.asarray(item_code, dtype=np.int64),
+            scored=scored,
         )
-        resolved = {f: resolved_all[f] for f in sorted(cell_fields)}
-        return LazyCells(light, parts, self), resolved
-
-
-def _concat(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    if len(parts) == 1:  # one version: no copy of ten million cells
-        return parts[0]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-
-
-def _categorical(codes: npt.NDArray[Any], categories: pd.Index[Any]) -> pd.Categorical:
-    return pd.Categorical.from_codes(
-        np.asarray(codes, dtype=np.int64), categories=categories, validate=False
-    )
+        cell_fields = sorted({c.name for v in scored for c in v.columns})
+        resolved = {f: resolved_all[f] for f in cell_fields}
+        return LazyCells(columns_of, picked, self), resolved
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
     """Wide ``truth`` and wide ``predictions`` (version -> frame) matched by document, or
-    ``None`` when a frame is not plainly wide or no version has a cell (the caller then takes
-    the general path)."""
+    ``None`` when a frame is not plainly wide, repeats a document, or no version has a cell
+    (the caller then takes the general path)."""
     expected_table = wide_table(truth)
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
     # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
-    take = np.asarray(pc.sort_indices(pa.array(items, type=pa.large_string())), dtype=np.intp)
-    sorted_items = [items[i] for i in take.tolist()]
-    sorted_index = pd.Index(sorted_items)
+    order = pc.sort_indices(items)
+    if not distinct(items, order):
+        return None
+    take = np.asarray(order, dtype=np.intp)
+    sorted_index = text_index(items.take(order))
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
-        if ids == items:  # the truth's documents in the truth's order
+        if ids.equals(items):  # the truth's documents in the truth's order
             position = take
         else:
-            position = np.asarray(pd.Index(ids).get_indexer(sorted_index), dtype=np.intp)
+            if not distinct(ids):
+                return None
+            position = np.asarray(text_index(ids).get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0
@@ -294,12 +304,17 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
                 mask |= found & ~predicted[f].missing[where]
             has.append(mask)
         versions[name] = _Version(name, fields, position, predicted, has)
-    wide = WideColumns(sorted_items, take, expected, versions)
+    wide = WideColumns(sorted_index, take, expected, versions)
     return wide if wide.present else None
 
 
 def no_row_counts() -> pd.DataFrame:
     """The row-count table of cells without array fields, as :func:`score_cells` gives it."""
+    return _no_row_counts().copy()
+
+
+@cache
+def _no_row_counts() -> pd.DataFrame:  # built once: a few empty frames cost a millisecond
     empty = pd.DataFrame(columns=list(ROW_COUNT_COLUMNS))
     return empty.sort_values(["version", "item", "field"], ignore_index=True)
 
@@ -310,6 +325,8 @@ def compare_columns(
     specs: Mapping[str, FieldSpec],
     baseline: str,
     candidates: tuple[str, ...],
+    *,
+    candidate: str | None = None,
     **options: Any,
 ) -> ComparisonResult | None:
     """:func:`~fieldwise.compare.compare` of wide frames, scored column by column; ``None``
@@ -317,14 +334,13 @@ def compare_columns(
     wide = wide_columns(truth, predictions)
     if wide is None or wide.has_array(specs):
         return None
-    picked = chosen_versions(set(wide.present), baseline, None, candidates)
+    picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
     cells, resolved = wide.score(specs, [baseline, *picked])
     return compare_scored(
-        cells.light,
+        ColumnTables(cells.scored, cells),
         no_row_counts(),
         resolved,
         baseline=baseline,
         candidates=picked,
-        values=cells,
         **options,
     )

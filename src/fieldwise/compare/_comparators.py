@@ -14,11 +14,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from rapidfuzz import fuzz, process
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from fieldwise._errors import CompareError
 from fieldwise.compare._amounts import currency, number
 from fieldwise.compare._base import (
+    ArrowKeys,
     CodedComparator,
     Comparator,
     Comparison,
@@ -33,7 +35,11 @@ from fieldwise.compare._normalize import (
     parse_date,
 )
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._vectorized import normalize_text_strings, parse_date_strings
+from fieldwise.compare._vectorized import (
+    normalize_text_array,
+    normalize_text_strings,
+    parse_date_strings,
+)
 
 __all__ = [
     "Comparator",
@@ -49,7 +55,9 @@ __all__ = [
 ]
 
 
-def _keyed_bulk(normalize_all: Callable[[list[Any]], list[Any]]) -> Comparator:
+def _keyed_bulk(
+    normalize_all: Callable[[list[Any]], list[Any]], arrow_keys: ArrowKeys | None = None
+) -> Comparator:
     """Equality of normalized values; ``normalize_all`` maps the list of unique raw values."""
 
     def from_codes(lc: IntArray, rc: IntArray, uniques: list[Any]) -> Comparison:
@@ -57,7 +65,29 @@ def _keyed_bulk(normalize_all: Callable[[list[Any]], list[Any]]) -> Comparator:
         lk, rk = take_codes(keys, lc, -1), take_codes(keys, rc, -1)
         return comparison_of(lk, rk, lk == rk)
 
-    return CodedComparator(from_codes)
+    return CodedComparator(from_codes, arrow_keys)
+
+
+def _folded_keys(folds: dict[str, bool]) -> ArrowKeys:
+    """Keys of ``normalize_text(u, **folds)`` of every distinct string of an Arrow array, by
+    Arrow kernels (``None`` when a string is not ASCII or lines are folded: then the scalar
+    rule decides)."""
+
+    def keys(dictionary: pa.Array) -> IntArray | None:
+        if folds.get("fold_lines"):
+            return None
+        bulk = {k: v for k, v in folds.items() if k != "fold_lines"}
+        text, handled = normalize_text_array(dictionary, **bulk)
+        if not handled.all():
+            return None
+        encoded = text.dictionary_encode()
+        out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.intp)
+        empty = pc.index(encoded.dictionary, "").as_py()
+        if empty >= 0:  # normalize_text gives None for what folds to nothing
+            out[out == empty] = -1
+        return out
+
+    return keys
 
 
 def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
@@ -112,7 +142,7 @@ def exact_string(
     folds = _folds(
         case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, fold_lines
     )
-    return _keyed_bulk(lambda uniques: _folded_texts(uniques, folds))
+    return _keyed_bulk(lambda uniques: _folded_texts(uniques, folds), _folded_keys(folds))
 
 
 def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Comparator:
@@ -182,6 +212,8 @@ def fuzzy_text(
             by_key = {int(k): texts[i] for i, k in enumerate(keys) if k >= 0}
             queries = [by_key[int(p) // width] for p in pairs]
             choices = [by_key[int(p) % width] for p in pairs]
+            from rapidfuzz import fuzz, process  # only fuzzy text needs it (not every compare)
+
             sims = process.cpdist(queries, choices, scorer=fuzz.ratio, dtype=np.float64) / 100.0
             score[both] = np.asarray(sims, dtype=np.float64)[pair_codes]
         return comparison_of(lk, rk, score >= threshold - 1e-12, score)

@@ -8,7 +8,7 @@ accuracy = correct / accepted (the precision of what is auto-accepted).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -18,18 +18,30 @@ import pandas as pd
 from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OUTCOMES
 
-__all__ = ["SWEEP_THRESHOLDS", "calibration_table", "confidence_sweep", "recommend_threshold"]
+__all__ = [
+    "SWEEP_THRESHOLDS",
+    "Predictions",
+    "calibration_rows",
+    "calibration_table",
+    "confidence_sweep",
+    "predictions",
+    "recommend_threshold",
+    "sweep_table",
+]
 
 SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
 _PREDICTED = ("correct", "wrong", "spurious")
 _CORRECT = OUTCOMES.index("correct")
 
 
-def _predictions(
-    cells: pd.DataFrame,
-) -> Iterator[tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.bool_]]]:
-    """Per version with a prediction (in sorted order): the confidences of its predictions
-    and whether each is correct, in cell order. Integer codes, no grouping."""
+#: Per version with a prediction: the version, its number of predictions, and the confidence
+#: of each prediction that has one with whether it is correct (in cell order).
+Predictions = tuple[Any, int, npt.NDArray[np.float64], npt.NDArray[np.bool_]]
+
+
+def predictions(cells: pd.DataFrame) -> Iterator[Predictions]:
+    """The :data:`Predictions` of each version with a prediction, in sorted order. Integer
+    codes, no grouping."""
     outcome = outcome_codes(cells)
     predicted = outcome_in(outcome, _PREDICTED)
     column = cells["version"]
@@ -43,21 +55,27 @@ def _predictions(
     counts = np.bincount(codes[predicted & (codes >= 0)], minlength=len(labels))
     for k in np.flatnonzero(counts).tolist():
         mine = predicted & (codes == k)
-        yield labels[k], confidence[mine], outcome[mine] == _CORRECT
+        conf, correct = confidence[mine], outcome[mine] == _CORRECT
+        known = ~np.isnan(conf)  # NaN is never accepted
+        yield labels[k], len(conf), conf[known], correct[known]
 
 
 def confidence_sweep(
     cells: pd.DataFrame, thresholds: tuple[float, ...] = SWEEP_THRESHOLDS
 ) -> pd.DataFrame:
     """Per version and threshold: accepted predictions, coverage and accuracy above it."""
+    return sweep_table(predictions(cells), thresholds)
+
+
+def sweep_table(
+    found: Iterable[Predictions], thresholds: tuple[float, ...] = SWEEP_THRESHOLDS
+) -> pd.DataFrame:
+    """:func:`confidence_sweep` of the :data:`Predictions` of each version."""
     rows = []
     cuts = np.asarray(thresholds, dtype=np.float64)
     rank = np.empty(len(cuts), dtype=np.int64)
     rank[np.argsort(cuts, kind="stable")] = np.arange(len(cuts))
-    for version, conf, correct in _predictions(cells):
-        total = len(conf)
-        known = ~np.isnan(conf)  # NaN is never accepted
-        conf, correct = conf[known], correct[known]
+    for version, total, conf, correct in found:
         # one pass: at = how many thresholds are <= each confidence, so a prediction is
         # accepted at the j-th smallest threshold exactly when at > j
         at = np.searchsorted(np.sort(cuts), conf, side="right")
@@ -86,8 +104,13 @@ def recommend_threshold(
     Candidates are the observed confidences. Returns (threshold or None, precision, coverage).
     """
     known = ~np.isnan(confidence)
-    conf, ok = confidence[known], correct[known]
-    total = len(confidence)
+    return _recommend(confidence[known], correct[known], len(confidence), target_precision)
+
+
+def _recommend(
+    conf: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_], total: int, target_precision: float
+) -> tuple[float | None, float, float]:
+    """:func:`recommend_threshold` of the predictions with a confidence, of ``total``."""
     if not len(conf):
         return None, 0.0, 0.0
     # any order of equal confidences will do: only the positions where a value ends are read,
@@ -110,24 +133,30 @@ def calibration_table(
     """Per version: predictions with a confidence, expected calibration error over ``bins``
     equal-width bins (sum of bin share x |accuracy - mean confidence|), and the recommended
     ``confidence_threshold`` with its precision and coverage (``NaN`` when none reaches it)."""
+    return calibration_rows(predictions(cells), target_precision=target_precision, bins=bins)
+
+
+def calibration_rows(
+    found: Iterable[Predictions], *, target_precision: float = 0.95, bins: int = 10
+) -> pd.DataFrame:
+    """:func:`calibration_table` of the :data:`Predictions` of each version."""
     rows = []
-    for version, conf, correct in _predictions(cells):
-        known = ~np.isnan(conf)
+    for version, total, conf, correct in found:
         ece = 0.0
-        if known.any():
-            c, k = np.clip(conf[known], 0.0, 1.0), correct[known].astype(np.float64)
+        if len(conf):
+            c, k = np.clip(conf, 0.0, 1.0), correct.astype(np.float64)
             which = np.minimum((c * bins).astype(np.int64), bins - 1)
             n = np.bincount(which, minlength=bins)
             acc = np.bincount(which, weights=k, minlength=bins)
             mean = np.bincount(which, weights=c, minlength=bins)
             filled = n > 0
-            ece = float(np.sum(np.abs(acc[filled] - mean[filled])) / known.sum())
-        threshold, precision, coverage = recommend_threshold(conf, correct, target_precision)
+            ece = float(np.sum(np.abs(acc[filled] - mean[filled])) / len(conf))
+        threshold, precision, coverage = _recommend(conf, correct, total, target_precision)
         rows.append(
             {
                 "version": version,
-                "predictions": len(conf),
-                "with_confidence": int(known.sum()),
+                "predictions": total,
+                "with_confidence": len(conf),
                 "ece": ece,
                 "target_precision": float(target_precision),
                 "recommended_threshold": np.nan if threshold is None else threshold,

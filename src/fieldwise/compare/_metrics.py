@@ -30,11 +30,20 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import compact, key_codes, key_labels
 from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare._spec import FieldSpec
 
-__all__ = ["document_table", "field_metrics", "outcome_metrics", "overall_metrics"]
+__all__ = [
+    "document_rows",
+    "document_table",
+    "field_metrics",
+    "field_table",
+    "outcome_metrics",
+    "overall_metrics",
+    "overall_table",
+]
 
 
 def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -164,7 +173,22 @@ def field_metrics(
     both_empty = OUTCOMES.index("both_empty")
     # zeros in place of both_empty scores: the same sums in the same order, no masked copies
     score = np.where(o != both_empty, cells["score"].to_numpy(dtype=np.float64), 0.0)
-    score_sum = np.bincount(group, weights=score, minlength=n_groups)
+    score_sum = np.asarray(np.bincount(group, weights=score, minlength=n_groups), np.float64)
+    return field_table(versions, fields, counts, score_sum, specs, confidence)
+
+
+def field_table(
+    versions: pd.Index[Any],
+    fields: pd.Index[Any],
+    counts: npt.NDArray[np.float64],
+    score_sum: npt.NDArray[np.float64],
+    specs: Mapping[str, FieldSpec],
+    confidence: float,
+) -> pd.DataFrame:
+    """:func:`field_metrics` from its counts: ``counts`` (outcome counts of each (version,
+    field) group, version-major) and ``score_sum`` (each group's sum of the scores of cells
+    that are not both_empty, added in cell order)."""
+    both_empty = OUTCOMES.index("both_empty")
     score_n = (counts.sum(axis=1) - counts[:, both_empty]).astype(np.int64)
     present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
     counts = counts[present]
@@ -225,40 +249,37 @@ _FIELD_COLUMNS = [
 
 
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per (version, item): cells, ok cells and whether all are ok."""
-    version, item = cells["version"].dtype, cells["item"].dtype
-    if isinstance(version, pd.CategoricalDtype) and isinstance(item, pd.CategoricalDtype):
-        span = len(version.categories) * len(item.categories)
-        if span <= 8 * len(cells) + 1_000_000:  # dense enough: count, no groupby
-            return _dense_documents(cells, version, item)
-    ok = cells["outcome"].isin(OK_OUTCOMES)
-    grouped = ok.groupby([cells["version"], cells["item"]], observed=True, sort=True)
-    table = pd.DataFrame({"n_cells": grouped.size(), "n_ok": grouped.sum().astype("int64")})
-    table["all_correct"] = table["n_cells"] == table["n_ok"]
-    return table.reset_index()
-
-
-def _dense_documents(
-    cells: pd.DataFrame, version: pd.CategoricalDtype, item: pd.CategoricalDtype
-) -> pd.DataFrame:
-    """:func:`document_table` of categorical keys, by counting over (version, item) codes:
-    the same rows, in the same (category) order, as the grouping gives."""
-    v = np.asarray(cells["version"].cat.codes, dtype=np.int64)
-    i = np.asarray(cells["item"].cat.codes, dtype=np.int64)
-    items = len(item.categories)
-    span = len(version.categories) * items
-    key = v * items + i
+    """One row per (version, item): cells, ok cells and whether all are ok; sorted by
+    version, then item (category order for categorical keys)."""
+    v, versions, version_dtype = key_codes(cells["version"])
+    i, items, item_dtype = key_codes(cells["item"])
+    known = (v >= 0) & (i >= 0)  # a missing key is in no group
+    if not known.all():
+        cells, v, i = cells.loc[known], v[known], i[known]
+    inverse, units = compact(v * len(items) + i, len(versions) * len(items))
     ok = outcome_in(outcome_codes(cells), OK_OUTCOMES)
-    n_cells = np.bincount(key, minlength=span)
-    n_ok = np.bincount(key[ok], minlength=span)
+    n_cells = np.bincount(inverse, minlength=len(units))
+    n_ok = np.bincount(inverse[ok], minlength=len(units))
     present = np.flatnonzero(n_cells)
+    return document_rows(
+        key_labels(units[present] // len(items), versions, version_dtype),
+        key_labels(units[present] % len(items), items, item_dtype),
+        n_cells[present],
+        n_ok[present],
+    )
+
+
+def document_rows(
+    version: Any, item: Any, n_cells: npt.NDArray[Any], n_ok: npt.NDArray[Any]
+) -> pd.DataFrame:
+    """The document table of its columns."""
     return pd.DataFrame(
         {
-            "version": pd.Categorical.from_codes(present // items, dtype=version),
-            "item": pd.Categorical.from_codes(present % items, dtype=item),
-            "n_cells": n_cells[present].astype(np.int64),
-            "n_ok": n_ok[present].astype(np.int64),
-            "all_correct": n_cells[present] == n_ok[present],
+            "version": version,
+            "item": item,
+            "n_cells": np.asarray(n_cells, dtype=np.int64),
+            "n_ok": np.asarray(n_ok, dtype=np.int64),
+            "all_correct": np.asarray(n_cells == n_ok, dtype=np.bool_),
         },
         copy=False,
     )
@@ -266,15 +287,14 @@ def _dense_documents(
 
 def _document_rates(documents: pd.DataFrame) -> tuple[dict[Any, int], dict[Any, float]]:
     """Documents per version and the share of them with every cell ok (version -> figure)."""
-    column = documents["version"]
-    if not isinstance(column.dtype, pd.CategoricalDtype):
-        by_version = documents.groupby("version", observed=True)["all_correct"]
-        return by_version.size().to_dict(), by_version.mean().to_dict()
-    codes = np.asarray(column.cat.codes, dtype=np.int64)
-    size = len(column.cat.categories)
+    codes, labels, _ = key_codes(documents["version"])
+    known = codes >= 0
+    codes = codes[known]
+    size = len(labels)
     n = np.bincount(codes, minlength=size)
-    ok = np.bincount(codes[documents["all_correct"].to_numpy(dtype=np.bool_)], minlength=size)
-    labels = list(column.cat.categories)
+    ok = np.bincount(
+        codes[documents["all_correct"].to_numpy(dtype=np.bool_)[known]], minlength=size
+    )
     # count / n: what the mean of the booleans gives (exact sums, one division)
     return (
         {labels[k]: int(n[k]) for k in np.flatnonzero(n).tolist()},
@@ -291,8 +311,21 @@ def overall_metrics(
     v, versions = _codes(cells["version"])
     o = outcome_codes(cells)
     weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
-    table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
     counted = _outcome_counts(v, len(versions), o)
+    return overall_table(versions, weighted, counted, documents, confidence=confidence)
+
+
+def overall_table(
+    versions: pd.Index[Any],
+    weighted: npt.NDArray[np.float64],
+    counted: npt.NDArray[np.float64],
+    documents: pd.DataFrame,
+    *,
+    confidence: float,
+) -> pd.DataFrame:
+    """:func:`overall_metrics` from (versions x outcomes) counts: ``weighted`` sums each
+    cell's field weight (added in cell order), ``counted`` counts cells."""
+    table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
     table = table.loc[counted.sum(axis=1) > 0]
     # from the counts: no copy of the expected cells, no groupby
     expected = counted[:, [OUTCOMES.index(x) for x in _EXPECTED]].sum(axis=1)

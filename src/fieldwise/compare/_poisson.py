@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["document_keys", "poisson_weights", "replicate_sums"]
+from fieldwise.compare._threads import cores, thread_map
+
+__all__ = ["document_keys", "draws", "poisson_weights", "replicate_sums"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -52,6 +54,19 @@ def _thresholds() -> npt.NDArray[np.uint64]:
 _THRESHOLDS = _thresholds()
 
 
+def _bucket_weights() -> npt.NDArray[np.uint8]:
+    """The draw of every value whose top 16 bits are the index, where those bits decide it
+    (all but a handful of the 65,536 buckets: a threshold falls inside those), else 255."""
+    low = np.arange(1 << 16, dtype=np.uint64) << np.uint64(48)
+    high = low | np.uint64((1 << 48) - 1)
+    first = np.searchsorted(_THRESHOLDS, low >> np.uint64(11), side="right")
+    last = np.searchsorted(_THRESHOLDS, high >> np.uint64(11), side="right")
+    return np.where(first == last, first, 255).astype(np.uint8)
+
+
+_BUCKETS = _bucket_weights()
+
+
 def document_keys(items: Iterable[str], seed: int) -> npt.NDArray[np.uint64]:
     """A 64-bit key per document id, keyed by ``seed`` (BLAKE2b: the same on every machine)."""
     salt = f"{int(seed)}\x00".encode()
@@ -74,17 +89,20 @@ def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.
             x ^= scratch
             if factor is not None:
                 x *= factor
-    x >>= np.uint64(11)
-    # 98% of draws are 0..3: four comparisons; the rare tail goes through the whole table
-    weights: npt.NDArray[np.uint8] = np.empty(x.shape, dtype=np.uint8)
-    above = np.empty(x.shape, dtype=np.bool_)
-    np.greater_equal(x, _THRESHOLDS[0], out=weights.view(np.bool_))
-    for threshold in _THRESHOLDS[1:4]:
-        np.greater_equal(x, threshold, out=above)
-        weights += above.view(np.uint8)
-    np.greater_equal(x, _THRESHOLDS[3], out=above)
-    if above.any():
-        weights[above] = np.searchsorted(_THRESHOLDS, x[above], side="right").astype(np.uint8)
+    return draws(x, scratch)
+
+
+def draws(
+    x: npt.NDArray[np.uint64], scratch: npt.NDArray[np.uint64] | None = None
+) -> npt.NDArray[np.uint8]:
+    """The Poisson(1) draw of each hashed value: how many thresholds its top 53 bits reach.
+    One lookup by the top 16 bits; the rare value near a threshold is counted exactly."""
+    top = np.right_shift(x, np.uint64(48), out=scratch)
+    weights: npt.NDArray[np.uint8] = _BUCKETS[top]
+    near = weights == 255
+    if near.any():
+        u = x[near] >> np.uint64(11)
+        weights[near] = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.uint8)
     return weights
 
 
@@ -94,18 +112,44 @@ def replicate_sums(
     """(replicates x columns) sums of ``values`` (documents x columns) weighted by each
     document's Poisson weights. For integer ``values`` (counts) the result is int64 and exact:
     weights and counts are integers and every partial sum stays far below 2**53, so the
-    float64 product (BLAS) has no rounding."""
+    float64 product (BLAS) has no rounding, and the documents may be summed in parts on
+    every core (numpy releases the GIL) with the same result to the last bit."""
     n_docs, n_cols = values.shape
     exact = np.issubdtype(values.dtype, np.integer)
-    total: npt.NDArray[Any] = np.zeros(
-        (n_resamples, n_cols), dtype=np.int64 if exact else np.float64
-    )
     if n_docs == 0 or n_resamples == 0:
-        return total
+        return np.zeros((n_resamples, n_cols), dtype=np.int64 if exact else np.float64)
     dense = values.astype(np.float64)
     step = max(1, _BLOCK // n_resamples)
-    for lo in range(0, n_docs, step):
-        hi = min(n_docs, lo + step)
+    starts = list(range(0, n_docs, step))
+    workers = min(cores(), len(starts) // _MIN_BLOCKS_PER_WORKER)
+    if not exact or workers < 2:  # floats: one pass in document order (a fixed rounding)
+        return _block_sums(keys, dense, starts, step, n_resamples, exact)
+    parts = [starts[k::workers] for k in range(workers)]
+    sums = thread_map(
+        lambda mine: _block_sums(keys, dense, mine, step, n_resamples, True), parts, parallel=True
+    )
+    total: npt.NDArray[Any] = np.sum(sums, axis=0)
+    return total
+
+
+#: Blocks of documents each worker thread takes at least (below that one thread does all).
+_MIN_BLOCKS_PER_WORKER = 64
+
+
+def _block_sums(
+    keys: npt.NDArray[np.uint64],
+    dense: npt.NDArray[np.float64],
+    starts: list[int],
+    step: int,
+    n_resamples: int,
+    exact: bool,
+) -> npt.NDArray[Any]:
+    """:func:`replicate_sums` of the documents of the blocks starting at ``starts``."""
+    total: npt.NDArray[Any] = np.zeros(
+        (n_resamples, dense.shape[1]), dtype=np.int64 if exact else np.float64
+    )
+    for lo in starts:
+        hi = min(len(keys), lo + step)
         block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
         total = total + (np.rint(block).astype(np.int64) if exact else block)
     return total

@@ -5,21 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
-from fieldwise.compare._confidence import calibration_table, confidence_sweep
+from fieldwise.compare._bootstrap import BootstrapInterval
+from fieldwise.compare._confidence import calibration_rows, sweep_table
 from fieldwise.compare._lists import list_metrics, row_tests
-from fieldwise.compare._metrics import document_table, field_metrics, overall_metrics
-from fieldwise.compare._nulls import empty_columns
 from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._stats import (
-    holm,
-    significance_tables,
-)
+from fieldwise.compare._stats import holm, significance_from_units
+from fieldwise.compare._tables import CellTables, ScoredTables
 from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
 
 __all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
@@ -249,7 +244,7 @@ def compare(
 
 
 def compare_scored(
-    cells: pd.DataFrame,
+    cells: pd.DataFrame | ScoredTables,
     row_counts: pd.DataFrame,
     resolved: Mapping[str, FieldSpec],
     *,
@@ -261,44 +256,33 @@ def compare_scored(
     alpha: float = 0.05,
     power: float = 0.8,
     suspect_confidence: float = 0.9,
-    values: Callable[[], pd.DataFrame] | None = None,
 ) -> ComparisonResult:
     """What :func:`compare` computes once the cells are scored (:func:`score_cells` output):
     every metric, test and interval, without running a comparator. Re-gating stored scored
-    cells under another policy goes through here.
-
-    With ``values``, ``cells`` lack ``expected`` and ``predicted``: ``values()`` gives the
-    whole cells frame, called only when the cells are read (or a suspected truth error needs
-    them)."""
+    cells under another policy goes through here. ``cells`` may also be what computes each
+    table without a frame of cells (:class:`~fieldwise.compare._tables.ScoredTables`)."""
+    scored = CellTables(cells) if isinstance(cells, pd.DataFrame) else cells
     chosen_candidates = list(candidates)
     confidence_level = 1 - alpha
-    fields = field_metrics(cells, resolved, confidence=confidence_level)
-    documents = document_table(cells)
-    overall = overall_metrics(cells, documents, confidence=confidence_level)
-    calibration = calibration_table(cells, target_precision=target_precision)
+    fields = scored.fields(resolved, confidence_level)
+    documents = scored.documents()
+    overall = scored.overall(documents, confidence_level)
+    found = list(scored.predictions())  # (read once for the calibration and the sweep)
+    calibration = calibration_rows(found, target_precision=target_precision)
     accuracy = dict(zip(overall["version"], overall["accuracy"], strict=True))
-
-    flips, significance = significance_tables(
-        cells, baseline, chosen_candidates, alpha=alpha, power=power
+    flips, significance = significance_from_units(
+        {c: scored.flips(baseline, c) for c in chosen_candidates}, alpha=alpha, power=power
     )
     tests = row_tests(row_counts, baseline, chosen_candidates)
     tests["p_holm"] = holm([float(p) for p in tests["p_value"]])
     boots = {
-        c: bootstrap_delta(cells, baseline, c, seed=seed, n_resamples=n_bootstrap)
+        c: scored.bootstrap(baseline, c, seed=seed, n_resamples=n_bootstrap)
         for c in chosen_candidates
     }
-    full: pd.DataFrame | Callable[[], pd.DataFrame] = cells if values is None else values
-    suspect_cells = cells
-    if values is not None:
-        # suspects need the values of confident wrong cells; without any, no values are read
-        if (
-            chosen_candidates
-            and ((cells["outcome"] == "wrong") & (cells["confidence"] >= suspect_confidence)).any()
-        ):
-            full = suspect_cells = values()
-        else:
-            nothing = np.zeros(0, dtype=object)
-            suspect_cells = cells.iloc[:0].assign(expected=nothing, predicted=nothing)
+    # suspects need the values of confident wrong cells; without any, no values are read
+    suspect_cells = scored.suspect_cells(
+        bool(chosen_candidates) and scored.confident_wrong(suspect_confidence)
+    )
     suspects = [
         suspected_truth_errors(
             suspect_cells, resolved, baseline, c, min_confidence=suspect_confidence
@@ -316,17 +300,17 @@ def compare_scored(
         bootstrap=interval,
         recommended_threshold=_threshold(calibration, first if first is not None else baseline),
         warnings=_warnings(significance, row_counts),
-        _cells=full,
+        _cells=scored.cells(),
         fields=fields,
         overall=overall,
         documents=documents,
         row_counts=row_counts,
         lists=list_metrics(row_counts),
         row_tests=tests,
-        empty_columns=empty_columns(cells, baseline, chosen_candidates),
+        empty_columns=scored.empty_columns(baseline, chosen_candidates),
         flips=flips,
         significance=significance,
-        confidence=confidence_sweep(cells),
+        confidence=sweep_table(found),
         calibration=calibration,
         suspected_truth_errors=(
             pd.concat(suspects, ignore_index=True)

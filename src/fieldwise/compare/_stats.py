@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import compact, key_codes, key_labels
 from fieldwise.compare._intervals import newcombe_paired
 from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OK_OUTCOMES
@@ -36,10 +40,12 @@ __all__ = [
     "p_phrase",
     "paired_sample_size",
     "significance_from_counts",
+    "significance_from_units",
     "significance_table",
     "significance_tables",
     "tests_from_counts",
     "transition_counts",
+    "unit_rows",
 ]
 
 TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
@@ -78,65 +84,43 @@ def p_phrase(value: float | None, label: str = "p") -> str:
 
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
-    both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong."""
-    dense = _dense_flip_units(cells, baseline, candidate)
-    if dense is not None:
-        return dense
-    pair = cells.loc[cells["version"].isin([baseline, candidate]), ["version", "field", "item"]]
-    ok = cells.loc[pair.index, "outcome"].isin(OK_OUTCOMES)
-    units = ok.groupby(
-        [pair["field"], pair["item"], pair["version"]], observed=True, sort=True
-    ).all()
-    wide = units.unstack("version").reindex(columns=[baseline, candidate])
-    wide = wide.astype("boolean").fillna(True).astype(bool)
-    b, c = wide[baseline].to_numpy(), wide[candidate].to_numpy()
-    transition = np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
-    out = pd.DataFrame(wide.index.to_frame(index=False))
-    out["ok_baseline"], out["ok_candidate"] = b, c
-    out["transition"] = pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS))
-    return out
-
-
-def _dense_flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame | None:
-    """:func:`flip_units` of categorical keys by counting over (field, item) codes: the same
-    units in the same order (field, then item, by category), or ``None`` when the keys are
-    not categorical, a version is not among them, or the codes are too sparse to count."""
-    version, field, item = (cells[k].dtype for k in ("version", "field", "item"))
-    if not (
-        isinstance(version, pd.CategoricalDtype)
-        and isinstance(field, pd.CategoricalDtype)
-        and isinstance(item, pd.CategoricalDtype)
-    ):
-        return None
-    names = list(version.categories)
-    if baseline not in names or candidate not in names:
-        return None
-    items = len(item.categories)
-    span = len(field.categories) * items
-    if span > 8 * len(cells) + 1_000_000:
-        return None
-    v = np.asarray(cells["version"].cat.codes, dtype=np.int64)
-    key = np.asarray(cells["field"].cat.codes, dtype=np.int64) * items + np.asarray(
-        cells["item"].cat.codes, dtype=np.int64
-    )
-    if len(key) and key.min() < 0:
-        return None
+    both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong; sorted by
+    field, then item (category order for categorical keys). Counted over integer codes."""
+    v, versions, _ = key_codes(cells["version"])
+    f, fields, field_dtype = key_codes(cells["field"])
+    i, items, item_dtype = key_codes(cells["item"])
+    inverse, all_units = compact(f * len(items) + i, len(fields) * len(items))
     bad = ~outcome_in(outcome_codes(cells), OK_OUTCOMES)
-    present = np.zeros(span, dtype=np.bool_)
+    known = (f >= 0) & (i >= 0)  # a missing key is in no unit
+    present = np.zeros(len(all_units), dtype=np.bool_)
     ok = []
     for name in (baseline, candidate):
-        mine = v == names.index(name)
-        present[key[mine]] = True
-        failed = np.zeros(span, dtype=np.bool_)
-        failed[key[mine & bad]] = True
+        code = versions.get_loc(name) if name in versions else -2
+        mine = known & (v == code)
+        present[inverse[mine]] = True
+        failed = np.zeros(len(all_units), dtype=np.bool_)
+        failed[inverse[mine & bad]] = True
         ok.append(~failed)  # a unit without cells in a version is ok there
-    units = np.flatnonzero(present)
-    b, c = ok[0][units], ok[1][units]
+    where = np.flatnonzero(present)
+    units = all_units[where]
+    return unit_rows(
+        key_labels(units // len(items), fields, field_dtype),
+        key_labels(units % len(items), items, item_dtype),
+        ok[0][where],
+        ok[1][where],
+    )
+
+
+def unit_rows(
+    field: Any, item: Any, ok_baseline: npt.NDArray[np.bool_], ok_candidate: npt.NDArray[np.bool_]
+) -> pd.DataFrame:
+    """The :func:`flip_units` frame of its columns (the transition follows from the two)."""
+    b, c = ok_baseline, ok_candidate
     transition = np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
     return pd.DataFrame(
         {
-            "field": pd.Categorical.from_codes(units // items, dtype=field),
-            "item": pd.Categorical.from_codes(units % items, dtype=item),
+            "field": field,
+            "item": item,
             "ok_baseline": b,
             "ok_candidate": c,
             "transition": pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS)),
@@ -288,12 +272,41 @@ def significance_tables(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Flips and significance of every candidate against ``baseline``, Holm-adjusted across
     all (candidate, field) tests together; both frames carry a ``candidate`` column."""
-    flips, rows = [], []
+    units = {}
     for candidate in candidates:
-        units = flip_units(cells, baseline, candidate)
-        flips.append(units.assign(candidate=candidate))
+        found = flip_units(cells, baseline, candidate)
+        units[candidate] = (found, transition_counts(found))
+    return significance_from_units(units, alpha=alpha, power=power)
+
+
+def significance_from_units(
+    units: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`significance_tables` of each candidate's :func:`flip_units` frame and its
+    :func:`transition_counts`."""
+    if not units:  # no candidate: the same two empty frames every time, built once
+        flips, table = _no_significance()
+        return flips.copy(), table.copy()
+    return _significance(units, alpha=alpha, power=power)
+
+
+@cache
+def _no_significance() -> tuple[pd.DataFrame, pd.DataFrame]:
+    return _significance({}, alpha=0.05, power=0.8)
+
+
+def _significance(
+    units: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]], *, alpha: float, power: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    flips, rows = [], []
+    for candidate, (found, counts) in units.items():
+        flips.append(found.assign(candidate=candidate))
         rows += [
-            {"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)
+            {"candidate": candidate, **r}
+            for r in tests_from_counts(counts, alpha=alpha, power=power)
         ]
     columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
     flip_frame = (

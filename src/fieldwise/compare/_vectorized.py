@@ -16,7 +16,12 @@ import pyarrow.compute as pc
 
 from fieldwise.compare._normalize import MONTHS
 
-__all__ = ["parse_number_strings"]
+__all__ = [
+    "normalize_text_array",
+    "normalize_text_strings",
+    "parse_date_strings",
+    "parse_number_strings",
+]
 
 _SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
 _NOISE = r"[A-Za-z]+\.?|[€$£¥₹₣%\s'’_]"  # a word with its dot ("Rs.") as in parse_number
@@ -226,14 +231,50 @@ def normalize_text_strings(
     ``texts[i]`` equals ``normalize_text(strings[i], ...)`` (with ``fold_lines`` off) wherever
     ``handled[i]``; non-ASCII strings (NFKC, Unicode case folding and whitespace) are left to
     the scalar function."""
-    n = len(strings)
-    if n == 0:
+    if not strings:
         return [], np.zeros(0, dtype=np.bool_)
-    raw = pa.array(strings, type=pa.string())
+    text, handled = normalize_text_array(
+        pa.array(strings, type=pa.string()),
+        case_sensitive=case_sensitive,
+        normalize_whitespace=normalize_whitespace,
+        ignore_punctuation=ignore_punctuation,
+        ignore_spaces=ignore_spaces,
+    )
+    texts: list[str | None] = [t or None for t in text.to_pylist()]
+    return texts, handled
+
+
+_WHITESPACE_BYTES = np.zeros(256, dtype=np.bool_)
+_WHITESPACE_BYTES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True  # _WHITESPACE, in UTF-8
+
+
+def _may_have_whitespace(text: pa.Array) -> bool:
+    """False only when no string of ``text`` has a :data:`_WHITESPACE` character: none of
+    those bytes is anywhere in its UTF-8 data (a numpy lookup; no regex per string)."""
+    if not isinstance(text, pa.Array) or not (
+        pa.types.is_string(text.type) or pa.types.is_large_string(text.type)
+    ):
+        return True
+    data = text.buffers()[2]
+    return data is not None and bool(_WHITESPACE_BYTES[np.frombuffer(data, np.uint8)].any())
+
+
+def normalize_text_array(
+    raw: pa.Array,
+    *,
+    case_sensitive: bool = False,
+    normalize_whitespace: bool = True,
+    ignore_punctuation: bool = False,
+    ignore_spaces: bool = False,
+) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
+    """:func:`normalize_text_strings` of an Arrow string array, as an Arrow array (``""``
+    where ``normalize_text`` gives ``None``), with ``handled``."""
     handled = _bool(pc.string_is_ascii(raw))
     text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
     if ignore_punctuation:
         text = pc.replace_substring_regex(text, _PUNCTUATION, "")
+    if not _may_have_whitespace(text):
+        return text, handled  # no whitespace to fold or strip
     if ignore_spaces:
         text = pc.replace_substring_regex(text, _WHITESPACE + "+", "")
     elif normalize_whitespace:
@@ -241,5 +282,4 @@ def normalize_text_strings(
         text = pc.replace_substring_regex(text, "^ | $", "")
     else:
         text = pc.replace_substring_regex(text, "^" + _WHITESPACE + "+|" + _WHITESPACE + "+$", "")
-    texts: list[str | None] = [t or None for t in text.to_pylist()]
-    return texts, handled
+    return text, handled

@@ -9,16 +9,28 @@ gives ``None``, and the frame takes the general path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["Column", "WideColumn", "frame_key", "object_column", "plain_column", "wide_table"]
+__all__ = [
+    "Column",
+    "WideColumn",
+    "distinct",
+    "frame_key",
+    "object_column",
+    "plain_column",
+    "string_codes",
+    "text_index",
+    "unique_categories",
+    "wide_table",
+]
 
 _KEYS = ("document", "item_id")
 _PLAIN_TYPES = (str, int, float, bool)
@@ -76,6 +88,25 @@ def plain_column(series: pd.Series[Any]) -> Column | None:
     return None
 
 
+T = TypeVar("T")
+
+
+class _cached(Generic[T]):
+    """``functools.cached_property`` without its lock (Python 3.11 takes one per class, which
+    would make the columns that threads score side by side wait on each other; computing a
+    value twice in a race is harmless)."""
+
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        self.fn, self.name = fn, fn.__name__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        if obj is None:
+            raise AttributeError(self.name)
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value  # found first from now on (not a data descriptor)
+        return value
+
+
 @dataclass
 class WideColumn:
     """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
@@ -99,18 +130,57 @@ class WideColumn:
                 self._values = got[0]
         return self._values
 
-    @cached_property
+    @_cached
     def arrow(self) -> pa.Array:
         """The strings as one Arrow array (read once, whichever versions compare with it)."""
         assert self.series is not None
         raw = self.series.array.__arrow_array__()
-        chunked = raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
-        return chunked.combine_chunks().cast(pa.large_string())
+        if not isinstance(raw, pa.ChunkedArray):
+            return raw
+        return raw.chunk(0) if raw.num_chunks == 1 else raw.combine_chunks()
 
-    @cached_property
+    @_cached
+    def encoded(self) -> tuple[npt.NDArray[np.intp], pa.Array]:
+        """The strings dictionary-encoded: a code per row (-1 where missing) and the
+        distinct strings (computed once, whichever versions compare with it)."""
+        encoded = self.arrow.dictionary_encode()
+        return _indices(encoded.indices), encoded.dictionary
+
+    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
+
+
+def _indices(indices: pa.Array) -> npt.NDArray[np.intp]:
+    """Dictionary indices as numpy integers, -1 where null."""
+    return np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.intp)
+
+
+def string_codes(
+    truth: WideColumn, predicted: WideColumn, aligned: bool
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], pa.Array]:
+    """Codes of both string columns (row order each) into one Arrow array of their distinct
+    strings. ``aligned``: row r of one is the same document as row r of the other; then only
+    the predictions that differ from the truth are hashed (usually a few percent)."""
+    e_codes, dictionary = truth.encoded
+    if aligned and truth.arrow.type == predicted.arrow.type:
+        differ = ~np.asarray(
+            pc.equal(truth.arrow, predicted.arrow).fill_null(False).to_numpy(zero_copy_only=False),
+            dtype=np.bool_,
+        )
+        # the truth's distinct strings first keep their codes 0..k-1
+        changed = predicted.arrow.filter(pa.array(differ)).cast(pa.large_string())
+        joined = pa.concat_arrays([dictionary.cast(pa.large_string()), changed])
+        encoded = joined.dictionary_encode()
+        p_codes = e_codes.copy()
+        p_codes[differ] = _indices(encoded.indices)[len(dictionary) :]
+        return e_codes, p_codes, encoded.dictionary
+    both = [truth.arrow.cast(pa.large_string()), predicted.arrow.cast(pa.large_string())]
+    encoded = pa.concat_arrays(both).dictionary_encode()
+    codes = _indices(encoded.indices)
+    n = len(truth.arrow)
+    return codes[:n], codes[n:], encoded.dictionary
 
 
 def _col(series: pd.Series[Any]) -> WideColumn | None:
@@ -131,8 +201,9 @@ def _col(series: pd.Series[Any]) -> WideColumn | None:
     return None
 
 
-def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
-    """Document ids as text and the columns of one wide frame, or None."""
+def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
+    """Document ids as text (an Arrow array, in row order; not yet checked for repeats) and
+    the columns of one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
     key = frame_key(frame)
@@ -140,11 +211,10 @@ def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
         return None
     keys = frame[key]
     if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
-        ids = keys.to_numpy().astype(str).tolist()  # numpy writes integers as str() does
+        # Arrow writes integers as str() does, without a Python string per id
+        ids = pc.cast(pa.array(keys.to_numpy()), pa.large_string())
     else:
-        ids = [str(k) for k in keys.tolist()]
-    if len(set(ids)) != len(ids):
-        return None
+        ids = pa.array([str(k) for k in keys.tolist()], type=pa.large_string())
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
@@ -156,3 +226,34 @@ def wide_table(frame: Any) -> tuple[list[str], dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
+
+
+def distinct(texts: pa.Array, order: pa.Array | None = None) -> bool:
+    """Whether no text repeats: no two neighbours equal once sorted (``order``: the sort
+    indices of ``texts`` when already known). Faster than hashing them, even in Arrow."""
+    if len(texts) < 2:
+        return True
+    ranked = texts.take(order if order is not None else pc.sort_indices(texts))
+    return not pc.any(pc.equal(ranked.slice(1), ranked.slice(0, len(ranked) - 1))).as_py()
+
+
+def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
+    """The categorical dtype of ``categories`` already known to be distinct: pandas would
+    check them again, hashing every one as a Python string (a tenth of a second per
+    million); its internal fast path skips that where it exists."""
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+    if fast is None:
+        return pd.CategoricalDtype(categories)
+    dtype: pd.CategoricalDtype = fast(categories, False)
+    return dtype
+
+
+def text_index(texts: pa.Array) -> pd.Index[Any]:
+    """An Index of Arrow strings, of the dtype ``pd.Index`` gives a list of str (no Python
+    string per value when that dtype is Arrow's)."""
+    dtype = pd.Index(["x"]).dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        index: pd.Index[Any] = pd.Index(pd.array(texts, dtype=dtype))
+    else:
+        index = pd.Index(texts.to_pylist())
+    return index
