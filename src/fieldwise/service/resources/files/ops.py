@@ -61,20 +61,23 @@ def store_file(
     lock_blob(conn, blob.sha256)
     stamp = now(state)
     file_id = new_id("file")
-    conn.execute(
-        insert(files).values(
-            id=file_id,
-            filename=filename,
-            content_type=content_type,
-            size=blob.size,
-            sha256=blob.sha256,
-            purpose=purpose,
-            derived_from=derived_from,
-            metadata=metadata,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+    row = insert(files).values(
+        id=file_id,
+        filename=filename,
+        content_type=content_type,
+        size=blob.size,
+        sha256=blob.sha256,
+        purpose=purpose,
+        derived_from=derived_from,
+        metadata=metadata,
+        created_at=stamp,
+        updated_at=stamp,
     )
+    if conn.dialect.insert_returning:  # the new row in the same statement, not a second one
+        stored = conn.execute(row.returning(*files.c)).one()
+        state.blobs.place(blob)
+        return stored
+    conn.execute(row)
     state.blobs.place(blob)
     return fetch(conn, files, file_id, "file")
 

@@ -29,6 +29,7 @@ from fieldwise.service.resources.files.ops import (
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.lifecycle import (
     FORMATS,
+    decode,
     execute_parse,
     insert_parse_run,
     read_output,
@@ -78,6 +79,10 @@ _ASYNC_SCHEMA = _form_schema(
 def parse_run_public(state: ServiceState, row: Any) -> ParseRunPublic:
     with state.engine.connect() as conn:
         output = read_output(state, conn, row)
+    return _public(row, output)
+
+
+def _public(row: Any, output: Any) -> ParseRunPublic:
     return ParseRunPublic(
         **common_fields(row),
         status=row.status,
@@ -134,7 +139,7 @@ async def _receive(request: Request, state: ServiceState, *, with_webhook: bool)
 
 def _create(
     state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
-) -> tuple[Any, Job]:
+) -> tuple[Any, Job, Any]:
     try:
         return _insert(state, request, part, queued=queued)
     except BaseException:
@@ -144,7 +149,8 @@ def _create(
 
 def _insert(
     state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
-) -> tuple[Any, Job]:
+) -> tuple[Any, Job, Any]:
+    """The parse run's row and job, and its input's file row."""
     with state.engine.begin() as conn:
         input_file = store_file(
             state,
@@ -165,7 +171,8 @@ def _insert(
             webhook_url=part["webhook"],
             queued=queued,
         )
-        return conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one(), job
+        row = conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one()
+        return row, job, input_file
 
 
 def _load(state: ServiceState, parse_run_id: str) -> Any:
@@ -189,19 +196,24 @@ async def parse_file(request: Request, state: State) -> ParseRunPublic:
     """Parse a document now; the parse run (``prun_…``) holds the output: Markdown (default),
     ``text``, or ``json`` (pages with lines and words and their boxes)."""
     part = await _receive(request, state, with_webhook=False)
-    row, job = await run_in_threadpool(_create, state, request, part, queued=False)
+    row, job, input_file = await run_in_threadpool(_create, state, request, part, queued=False)
 
     def work() -> ParseRunPublic:
         state.leases.hold(job)  # renewed while we parse, so no other process recovers it
         try:
-            status, code = execute_parse(state, ParseCache(state), row, job, notify=False)
+            outcome = execute_parse(
+                state, ParseCache(state), row, job, notify=False, input_file=input_file
+            )
         finally:
             state.leases.drop(job)
         done = _load(state, row.id)
-        if status == "failed":
+        if outcome.status == "failed":
             _delete(state, row.id)
-            http = 415 if code == "unsupported_media_type" else 422
+            http = 415 if outcome.code == "unsupported_media_type" else 422
+            code = outcome.code
             raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
+        if outcome.output is not None and done.output_file_id is not None:
+            return _public(done, decode(outcome.output, done.format))  # as stored, unread
         return parse_run_public(state, done)
 
     return await run_in_threadpool(work)
@@ -217,7 +229,7 @@ async def parse_file_async(request: Request, state: State) -> ParseRunPublic:
     """Queue a parse; when it ends, ``parse.run.completed`` (or ``parse.run.failed``, with
     the 415/422 reason) is delivered to ``webhook_url``, signed like every webhook."""
     part = await _receive(request, state, with_webhook=True)
-    row, _job = await run_in_threadpool(_create, state, request, part, queued=True)
+    row, _job, _input = await run_in_threadpool(_create, state, request, part, queued=True)
     return parse_run_public(state, row)
 
 
