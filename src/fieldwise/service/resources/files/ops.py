@@ -98,12 +98,15 @@ def require_multipart(request: Request, hint: str) -> None:
 
 async def store_upload(state: ServiceState, part: object) -> StoredUpload:
     """Stream the ``file`` part into the blob store (413 past the upload limit)."""
+    return await run_in_threadpool(stage_upload, state, part)
+
+
+def stage_upload(state: ServiceState, part: object) -> StoredUpload:
+    """:func:`store_upload` for a caller already on a worker thread."""
     if not isinstance(part, UploadFile):
         raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
     try:
-        blob = await run_in_threadpool(
-            state.blobs.stage_stream, part.file, state.settings.max_upload_bytes
-        )
+        blob = state.blobs.stage_stream(part.file, state.settings.max_upload_bytes)
     except BlobTooLarge:
         raise ApiError(
             413,

@@ -169,9 +169,7 @@ def execute_parse(
     """
     if input_file is None:
         with state.engine.connect() as conn:
-            input_file = conn.execute(
-                select(files).where(files.c.id == row.input_file_id)
-            ).first()
+            input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
     if input_file is None:
         return _input_missing(state, row, job, notify=notify)
     try:

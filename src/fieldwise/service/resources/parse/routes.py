@@ -22,6 +22,7 @@ from fieldwise.service.jobs import Job
 from fieldwise.service.resources.files.ops import (
     discard,
     require_multipart,
+    stage_upload,
     store_file,
     store_upload,
     unlink,
@@ -121,18 +122,22 @@ def _check_webhook(state: ServiceState, url: str | None) -> str | None:
     return url
 
 
+def _fields(state: ServiceState, form: Any, *, with_webhook: bool) -> tuple[str, str | None]:
+    """The ``format`` and ``webhook_url`` parts, checked."""
+    fmt = _text_part(form.get("format"), "format") or "markdown"
+    if fmt not in FORMATS:
+        raise ApiError(422, f"format: one of {', '.join(FORMATS)}.", param="format")
+    webhook = _check_webhook(state, _text_part(form.get("webhook_url"), "webhook_url"))
+    if webhook and not with_webhook:
+        raise ApiError(422, "webhook_url: only /parse/file/async notifies.", param="webhook_url")
+    return fmt, webhook
+
+
 async def _receive(request: Request, state: ServiceState, *, with_webhook: bool) -> dict[str, Any]:
     """Store the uploaded document; return its blob and the parsed text parts."""
     require_multipart(request, "a part named 'file'")
     async with request.form(max_files=1, max_fields=8) as form:
-        fmt = _text_part(form.get("format"), "format") or "markdown"
-        if fmt not in FORMATS:
-            raise ApiError(422, f"format: one of {', '.join(FORMATS)}.", param="format")
-        webhook = _check_webhook(state, _text_part(form.get("webhook_url"), "webhook_url"))
-        if webhook and not with_webhook:
-            raise ApiError(
-                422, "webhook_url: only /parse/file/async notifies.", param="webhook_url"
-            )
+        fmt, webhook = _fields(state, form, with_webhook=with_webhook)
         stored = await store_upload(state, form.get("file"))
     return {"upload": stored, "format": fmt, "webhook": webhook}
 
@@ -195,28 +200,33 @@ def _delete(state: ServiceState, parse_run_id: str) -> None:
 async def parse_file(request: Request, state: State) -> ParseRunPublic:
     """Parse a document now; the parse run (``prun_…``) holds the output: Markdown (default),
     ``text``, or ``json`` (pages with lines and words and their boxes)."""
-    part = await _receive(request, state, with_webhook=False)
-    row, job, input_file = await run_in_threadpool(_create, state, request, part, queued=False)
+    require_multipart(request, "a part named 'file'")
+    async with request.form(max_files=1, max_fields=8) as form:
+        fmt, _webhook = _fields(state, form, with_webhook=False)
+        # One trip to a worker thread for all of it (staging the upload, the rows, the parse,
+        # the answer): every trip back wakes the event loop, which cost as much as the rows.
+        return await run_in_threadpool(_parse_now, state, request, form.get("file"), fmt)
 
-    def work() -> ParseRunPublic:
-        state.leases.hold(job)  # renewed while we parse, so no other process recovers it
-        try:
-            outcome = execute_parse(
-                state, ParseCache(state), row, job, notify=False, input_file=input_file
-            )
-        finally:
-            state.leases.drop(job)
-        done = _load(state, row.id)
-        if outcome.status == "failed":
-            _delete(state, row.id)
-            http = 415 if outcome.code == "unsupported_media_type" else 422
-            code = outcome.code
-            raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
-        if outcome.output is not None and done.output_file_id is not None:
-            return _public(done, decode(outcome.output, done.format))  # as stored, unread
-        return parse_run_public(state, done)
 
-    return await run_in_threadpool(work)
+def _parse_now(state: ServiceState, request: Request, upload: object, fmt: str) -> ParseRunPublic:
+    part = {"upload": stage_upload(state, upload), "format": fmt, "webhook": None}
+    row, job, input_file = _create(state, request, part, queued=False)
+    state.leases.hold(job)  # renewed while we parse, so no other process recovers it
+    try:
+        outcome = execute_parse(
+            state, ParseCache(state), row, job, notify=False, input_file=input_file
+        )
+    finally:
+        state.leases.drop(job)
+    done = _load(state, row.id)
+    if outcome.status == "failed":
+        _delete(state, row.id)
+        http = 415 if outcome.code == "unsupported_media_type" else 422
+        code = outcome.code
+        raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
+    if outcome.output is not None and done.output_file_id is not None:
+        return _public(done, decode(outcome.output, done.format))  # as stored, unread
+    return parse_run_public(state, done)
 
 
 @router.post(
