@@ -21,6 +21,7 @@ __all__ = ["grid_line", "group_lines", "median", "split_cells"]
 
 
 _LEFT = attrgetter("box.x0")
+_TOP_LEFT = attrgetter("box.y0", "box.x0")
 
 
 def median(values: Iterable[float]) -> float:
@@ -37,19 +38,17 @@ def median(values: Iterable[float]) -> float:
 
 def make_line(words: Sequence[Word]) -> Line:
     """A line from words already on one row (sorted left to right here)."""
+    if len(words) == 1:  # a third of a page's lines: its box and text are the word's own
+        word = words[0]
+        return Line((word,), word.box, word.text)
     ordered = sorted(words, key=_LEFT)
-    x0, y0, x1, y1 = ordered[0].box
-    for word in ordered:
-        bx0, by0, bx1, by1 = word.box
-        if bx0 < x0:
-            x0 = bx0
-        if by0 < y0:
-            y0 = by0
-        if bx1 > x1:
-            x1 = bx1
-        if by1 > y1:
-            y1 = by1
-    return Line(tuple(ordered), Box(x0, y0, x1, y1), " ".join([w.text for w in ordered]))
+    # min and max keep the first of equal values, as the running comparison they replace did
+    x0s, y0s, x1s, y1s = zip(*[w.box for w in ordered], strict=True)
+    return Line(
+        tuple(ordered),
+        Box(min(x0s), min(y0s), max(x1s), max(y1s)),
+        " ".join([w.text for w in ordered]),
+    )
 
 
 def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
@@ -61,29 +60,36 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     rows: list[list[Word]] = []
     tops: list[float] = []
     bottoms: list[float] = []
-    keyed = []
-    for i, word in enumerate(words):
-        x0, y0, _x1, y1 = word.box
-        keyed.append(((y0 + y1) / 2, x0, i, word))
+    keyed = [((b.y0 + b.y1) / 2, b.x0, i, w) for i, w in enumerate(words) for b in (w.box,)]
     keyed.sort()
+    row: list[Word] = []
+    top = bottom = 0.0
     for cy, _x0, _i, word in keyed:
         _bx0, by0, _bx1, by1 = word.box
+        if row and top <= cy <= bottom:  # the newest row: where nearly every word goes
+            row.append(word)
+            if by0 < top:
+                top = tops[-1] = by0
+            if by1 > bottom:
+                bottom = bottoms[-1] = by1
+            continue
         n = len(rows)
-        for i in range(n - 1, n - 4 if n > 3 else -1, -1):
-            top, bottom = tops[i], bottoms[i]
-            if top <= cy <= bottom:
+        for i in range(n - 2, n - 4 if n > 3 else -1, -1):  # the two rows before it
+            if tops[i] <= cy <= bottoms[i]:
                 rows[i].append(word)
-                if by0 < top:
+                if by0 < tops[i]:
                     tops[i] = by0
-                if by1 > bottom:
+                if by1 > bottoms[i]:
                     bottoms[i] = by1
                 break
         else:
-            rows.append([word])
+            row = [word]
+            top, bottom = by0, by1
+            rows.append(row)
             tops.append(by0)
             bottoms.append(by1)
     lines = [make_line(row) for row in rows]
-    lines.sort(key=lambda line: (line.box.y0, line.box.x0))
+    lines.sort(key=_TOP_LEFT)
     return tuple(lines)
 
 
@@ -95,20 +101,22 @@ def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:
     """
     if not line.words:
         return []
-    words = line.words
+    words = tuple(line.words)  # the cells are slices of it
     if len(words) == 1:  # most lines of a page: nothing to split, no median to take
         return [words]
     height = median([w.box.y1 - w.box.y0 for w in words]) or 1.0
     wide = gap_factor * height
-    cells: list[list[Word]] = [[words[0]]]
+    cells: list[tuple[Word, ...]] = []
+    begin = 0
     right = words[0].box.x1
-    for word in words[1:]:
-        if word.box.x0 - right > wide:
-            cells.append([word])
-        else:
-            cells[-1].append(word)
-        right = word.box.x1
-    return [tuple(c) for c in cells]
+    for k in range(1, len(words)):
+        box = words[k].box
+        if box.x0 - right > wide:
+            cells.append(words[begin:k])
+            begin = k
+        right = box.x1
+    cells.append(words[begin:])
+    return cells
 
 
 def grid_line(cells: Sequence[tuple[int, str]], row: int) -> Line | None:

@@ -61,20 +61,23 @@ def store_file(
     lock_blob(conn, blob.sha256)
     stamp = now(state)
     file_id = new_id("file")
-    conn.execute(
-        insert(files).values(
-            id=file_id,
-            filename=filename,
-            content_type=content_type,
-            size=blob.size,
-            sha256=blob.sha256,
-            purpose=purpose,
-            derived_from=derived_from,
-            metadata=metadata,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+    row = insert(files).values(
+        id=file_id,
+        filename=filename,
+        content_type=content_type,
+        size=blob.size,
+        sha256=blob.sha256,
+        purpose=purpose,
+        derived_from=derived_from,
+        metadata=metadata,
+        created_at=stamp,
+        updated_at=stamp,
     )
+    if conn.dialect.insert_returning:  # the new row in the same statement, not a second one
+        stored = conn.execute(row.returning(*files.c)).one()
+        state.blobs.place(blob)
+        return stored
+    conn.execute(row)
     state.blobs.place(blob)
     return fetch(conn, files, file_id, "file")
 
@@ -95,12 +98,15 @@ def require_multipart(request: Request, hint: str) -> None:
 
 async def store_upload(state: ServiceState, part: object) -> StoredUpload:
     """Stream the ``file`` part into the blob store (413 past the upload limit)."""
+    return await run_in_threadpool(stage_upload, state, part)
+
+
+def stage_upload(state: ServiceState, part: object) -> StoredUpload:
+    """:func:`store_upload` for a caller already on a worker thread."""
     if not isinstance(part, UploadFile):
         raise ApiError(422, "file: a multipart part named 'file' is required.", param="file")
     try:
-        blob = await run_in_threadpool(
-            state.blobs.stage_stream, part.file, state.settings.max_upload_bytes
-        )
+        blob = state.blobs.stage_stream(part.file, state.settings.max_upload_bytes)
     except BlobTooLarge:
         raise ApiError(
             413,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Row, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -52,6 +52,12 @@ def encode(output: Any) -> bytes:
     return json.dumps(output, ensure_ascii=False, sort_keys=True).encode()
 
 
+def decode(data: bytes, fmt: str) -> Any:
+    """The output as the API shows it, from its stored bytes."""
+    text = data.decode()
+    return json.loads(text) if fmt == "json" else text
+
+
 def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
     if row.output_file_id is None:
         return None
@@ -59,10 +65,20 @@ def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
     if sha is None:
         return None
     try:
-        data = state.blobs.read(sha).decode()
+        data = state.blobs.read(sha)
     except FileNotFoundError:  # deleted, or cut short by a crash (BlobCorrupt): no output
         return None
-    return json.loads(data) if row.format == "json" else data
+    return decode(data, row.format)
+
+
+class Outcome(NamedTuple):
+    """How :func:`execute_parse` ended: ``status`` (``succeeded``, ``failed`` or ``lost``),
+    the failure's error code, and the stored output's bytes when it succeeded (so the
+    synchronous route answers with them without reading them back)."""
+
+    status: str
+    code: str | None = None
+    output: bytes | None = None
 
 
 def insert_parse_run(
@@ -137,15 +153,23 @@ def finish_parse_run(
 
 
 def execute_parse(
-    state: ServiceState, cache: ParseCache, row: Row[Any], job: Job, *, notify: bool
-) -> tuple[str, str | None]:
-    """Parse the run's input and finish the run; returns ``(status, error code)``.
+    state: ServiceState,
+    cache: ParseCache,
+    row: Row[Any],
+    job: Job,
+    *,
+    notify: bool,
+    input_file: Row[Any] | None = None,
+) -> Outcome:
+    """Parse the run's input and finish the run.
 
     A ParseError becomes a failed run (its ``code`` as the failure reason). When ``job``'s
-    lease was lost meanwhile the run is left to whoever recovered it: ``("lost", None)``.
+    lease was lost meanwhile the run is left to whoever recovered it: status ``lost``.
+    ``input_file``: the input's file row, when the caller holds it already (read otherwise).
     """
-    with state.engine.connect() as conn:
-        input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
+    if input_file is None:
+        with state.engine.connect() as conn:
+            input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
     if input_file is None:
         return _input_missing(state, row, job, notify=notify)
     try:
@@ -164,9 +188,10 @@ def execute_parse(
                 message=str(exc),
                 notify=notify,
             )
-        return "failed", exc.code
+        return Outcome("failed", exc.code)
     suffix, media = _MEDIA[row.format]
-    blob = state.blobs.stage_bytes(encode(render(doc, row.format)))
+    output = encode(render(doc, row.format))
+    blob = state.blobs.stage_bytes(output)
     try:
         with state.engine.begin() as conn:
             out = store_file(
@@ -193,19 +218,17 @@ def execute_parse(
                 raise _Lost  # roll back the output's file row
     except _Lost:
         discard(state, blob)  # deleted or taken over meanwhile: keep no output
-        return "lost", None
+        return Outcome("lost")
     except ParentGone:
         discard(state, blob)
         return _input_missing(state, row, job, notify=notify)
     except BaseException:
         discard(state, blob)
         raise
-    return "succeeded", None
+    return Outcome("succeeded", output=output)
 
 
-def _input_missing(
-    state: ServiceState, row: Row[Any], job: Job, *, notify: bool
-) -> tuple[str, str | None]:
+def _input_missing(state: ServiceState, row: Row[Any], job: Job, *, notify: bool) -> Outcome:
     """The input was deleted (before or while parsing): fail the run if it still exists."""
     with state.engine.begin() as conn:
         done = finish_parse_run(
@@ -218,7 +241,7 @@ def _input_missing(
             message="the input was deleted",
             notify=notify,
         )
-    return ("failed", "input_missing") if done else ("lost", None)
+    return Outcome("failed", "input_missing") if done else Outcome("lost")
 
 
 class ParseRunHandler:

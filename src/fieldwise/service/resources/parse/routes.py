@@ -22,6 +22,7 @@ from fieldwise.service.jobs import Job
 from fieldwise.service.resources.files.ops import (
     discard,
     require_multipart,
+    stage_upload,
     store_file,
     store_upload,
     unlink,
@@ -29,6 +30,7 @@ from fieldwise.service.resources.files.ops import (
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.lifecycle import (
     FORMATS,
+    decode,
     execute_parse,
     insert_parse_run,
     read_output,
@@ -78,6 +80,10 @@ _ASYNC_SCHEMA = _form_schema(
 def parse_run_public(state: ServiceState, row: Any) -> ParseRunPublic:
     with state.engine.connect() as conn:
         output = read_output(state, conn, row)
+    return _public(row, output)
+
+
+def _public(row: Any, output: Any) -> ParseRunPublic:
     return ParseRunPublic(
         **common_fields(row),
         status=row.status,
@@ -116,25 +122,29 @@ def _check_webhook(state: ServiceState, url: str | None) -> str | None:
     return url
 
 
+def _fields(state: ServiceState, form: Any, *, with_webhook: bool) -> tuple[str, str | None]:
+    """The ``format`` and ``webhook_url`` parts, checked."""
+    fmt = _text_part(form.get("format"), "format") or "markdown"
+    if fmt not in FORMATS:
+        raise ApiError(422, f"format: one of {', '.join(FORMATS)}.", param="format")
+    webhook = _check_webhook(state, _text_part(form.get("webhook_url"), "webhook_url"))
+    if webhook and not with_webhook:
+        raise ApiError(422, "webhook_url: only /parse/file/async notifies.", param="webhook_url")
+    return fmt, webhook
+
+
 async def _receive(request: Request, state: ServiceState, *, with_webhook: bool) -> dict[str, Any]:
     """Store the uploaded document; return its blob and the parsed text parts."""
     require_multipart(request, "a part named 'file'")
     async with request.form(max_files=1, max_fields=8) as form:
-        fmt = _text_part(form.get("format"), "format") or "markdown"
-        if fmt not in FORMATS:
-            raise ApiError(422, f"format: one of {', '.join(FORMATS)}.", param="format")
-        webhook = _check_webhook(state, _text_part(form.get("webhook_url"), "webhook_url"))
-        if webhook and not with_webhook:
-            raise ApiError(
-                422, "webhook_url: only /parse/file/async notifies.", param="webhook_url"
-            )
+        fmt, webhook = _fields(state, form, with_webhook=with_webhook)
         stored = await store_upload(state, form.get("file"))
     return {"upload": stored, "format": fmt, "webhook": webhook}
 
 
 def _create(
     state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
-) -> tuple[Any, Job]:
+) -> tuple[Any, Job, Any]:
     try:
         return _insert(state, request, part, queued=queued)
     except BaseException:
@@ -144,7 +154,8 @@ def _create(
 
 def _insert(
     state: ServiceState, request: Request, part: dict[str, Any], *, queued: bool
-) -> tuple[Any, Job]:
+) -> tuple[Any, Job, Any]:
+    """The parse run's row and job, and its input's file row."""
     with state.engine.begin() as conn:
         input_file = store_file(
             state,
@@ -165,7 +176,8 @@ def _insert(
             webhook_url=part["webhook"],
             queued=queued,
         )
-        return conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one(), job
+        row = conn.execute(parse_runs.select().where(parse_runs.c.id == run_id)).one()
+        return row, job, input_file
 
 
 def _load(state: ServiceState, parse_run_id: str) -> Any:
@@ -188,23 +200,33 @@ def _delete(state: ServiceState, parse_run_id: str) -> None:
 async def parse_file(request: Request, state: State) -> ParseRunPublic:
     """Parse a document now; the parse run (``prun_…``) holds the output: Markdown (default),
     ``text``, or ``json`` (pages with lines and words and their boxes)."""
-    part = await _receive(request, state, with_webhook=False)
-    row, job = await run_in_threadpool(_create, state, request, part, queued=False)
+    require_multipart(request, "a part named 'file'")
+    async with request.form(max_files=1, max_fields=8) as form:
+        fmt, _webhook = _fields(state, form, with_webhook=False)
+        # One trip to a worker thread for all of it (staging the upload, the rows, the parse,
+        # the answer): every trip back wakes the event loop, which cost as much as the rows.
+        return await run_in_threadpool(_parse_now, state, request, form.get("file"), fmt)
 
-    def work() -> ParseRunPublic:
-        state.leases.hold(job)  # renewed while we parse, so no other process recovers it
-        try:
-            status, code = execute_parse(state, ParseCache(state), row, job, notify=False)
-        finally:
-            state.leases.drop(job)
-        done = _load(state, row.id)
-        if status == "failed":
-            _delete(state, row.id)
-            http = 415 if code == "unsupported_media_type" else 422
-            raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
-        return parse_run_public(state, done)
 
-    return await run_in_threadpool(work)
+def _parse_now(state: ServiceState, request: Request, upload: object, fmt: str) -> ParseRunPublic:
+    part = {"upload": stage_upload(state, upload), "format": fmt, "webhook": None}
+    row, job, input_file = _create(state, request, part, queued=False)
+    state.leases.hold(job)  # renewed while we parse, so no other process recovers it
+    try:
+        outcome = execute_parse(
+            state, ParseCache(state), row, job, notify=False, input_file=input_file
+        )
+    finally:
+        state.leases.drop(job)
+    done = _load(state, row.id)
+    if outcome.status == "failed":
+        _delete(state, row.id)
+        http = 415 if outcome.code == "unsupported_media_type" else 422
+        code = outcome.code
+        raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
+    if outcome.output is not None and done.output_file_id is not None:
+        return _public(done, decode(outcome.output, done.format))  # as stored, unread
+    return parse_run_public(state, done)
 
 
 @router.post(
@@ -217,7 +239,7 @@ async def parse_file_async(request: Request, state: State) -> ParseRunPublic:
     """Queue a parse; when it ends, ``parse.run.completed`` (or ``parse.run.failed``, with
     the 415/422 reason) is delivered to ``webhook_url``, signed like every webhook."""
     part = await _receive(request, state, with_webhook=True)
-    row, _job = await run_in_threadpool(_create, state, request, part, queued=True)
+    row, _job, _input = await run_in_threadpool(_create, state, request, part, queued=True)
     return parse_run_public(state, row)
 
 
