@@ -21,6 +21,7 @@ from fieldwise.service.engines.extraction import (
 )
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
+from fieldwise.service.http.waiting import notify
 from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunStopped
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
@@ -28,7 +29,6 @@ from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
-from fieldwise.service.resources.runs.waiting import notify
 from fieldwise.service.resources.training_runs.models import (
     ModelCache,
     TrainedRunError,
@@ -70,10 +70,8 @@ class ProcessorRunHandler:
         row = start_run(state.engine, state.clock, job)
         if row is None:
             return
-        try:
-            self._run(state, row, job)
-        finally:  # whatever the outcome, a client holding GET ?wait= reads the run again
-            notify(row.id)
+        # whatever the outcome, the pool then wakes a client holding GET ?wait= on this run
+        self._run(state, row, job)
 
     def _run(self, state: ServiceState, row: Any, job: Job) -> None:
         try:
