@@ -34,7 +34,9 @@ class ServiceSettings:
     api_keys: tuple[str, ...] = ()
     max_upload_mb: float = 100.0
     retention_days: float = 30.0
-    workers: int = 2
+    # Job threads: twice the cores of a small machine, so that while one thread writes to the
+    # database another keeps each engine process fed (engine processes stay at the cores).
+    workers: int = 4
     allowed_file_roots: tuple[Path, ...] = ()
     allow_python_engines: bool = False
     webhook_allow_http: tuple[str, ...] = ()
@@ -126,7 +128,7 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         api_keys=_split(env.get("FIELDWISE_API_KEYS")),
         max_upload_mb=_number(env, "FIELDWISE_MAX_UPLOAD_MB", 100.0, minimum=0.001),
         retention_days=_number(env, "FIELDWISE_RETENTION_DAYS", 30.0),
-        workers=int(_number(env, "FIELDWISE_WORKERS", 2, minimum=1)),
+        workers=int(_number(env, "FIELDWISE_WORKERS", 4, minimum=1)),
         allowed_file_roots=tuple(Path(p) for p in _split(env.get("FIELDWISE_ALLOWED_FILE_ROOTS"))),
         allow_python_engines=_flag(env, "FIELDWISE_ALLOW_PYTHON_ENGINES"),
         webhook_allow_http=_split(env.get("FIELDWISE_WEBHOOK_ALLOW_HTTP")),

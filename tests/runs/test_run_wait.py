@@ -15,7 +15,7 @@ import pytest
 
 from fieldwise.client import Client, ops
 from fieldwise.service import RunningService
-from fieldwise.service.resources.runs import waiting
+from fieldwise.service.http import waiting
 from tests.runs.conftest import make_processor, wait_for
 
 GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}

@@ -24,7 +24,7 @@ from fieldwise.service import work
 @click.option(
     "--threads",
     type=click.IntRange(1, 256),
-    help="Worker threads in this process [default: FIELDWISE_WORKERS, or 2].",
+    help="Worker threads in this process [default: FIELDWISE_WORKERS, or 4].",
 )
 @click.option(
     "--allow-python-engines",

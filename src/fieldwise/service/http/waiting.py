@@ -1,23 +1,96 @@
-"""Answering a request once background work is done: poll without blocking the event loop."""
+"""Holding a request until background work is done, woken by a notification, not a poll.
+
+Three endpoints answer once work reaches a terminal state: ``GET …/runs/{run_id}?wait=S``,
+``POST /extract/path?wait_seconds=S`` and ``POST /workflows/{id}/batch-runs`` with
+``async: false``. Each holds its request on the event loop (no thread) in
+:func:`wait_terminal` until the row it reads is terminal or time is up.
+
+Whoever moves work to a terminal state calls :func:`notify` with its id after the change
+committed (the worker pool after every job, the cancel and delete routes); a waiter registered
+for that id, and every waiter registered for no id in particular (a batch, made of many runs),
+wakes and reads its row again. Changes made where no notification reaches this process
+(another process on PostgreSQL, lease recovery) are still seen: a waiter reads the row every
+:data:`RECHECK_SECONDS` regardless. A notification is only ever a hint to read again, never
+the answer itself.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
 from fieldwise.service.jobs.durable import TERMINAL
 
-_POLL_SECONDS = 0.05
+__all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "notify", "wait_terminal"]
+
+#: The longest a run's request may ask to be held (a batch has its own bound).
+MAX_WAIT_SECONDS = 30.0
+#: How often a held request reads its row anyway (changes made out of this process's sight).
+RECHECK_SECONDS = 0.25
+#: The least time between two reads of a waiter for no id in particular (every notification
+#: wakes it, and a busy service sends many).
+_MIN_READ_GAP_SECONDS = 0.05
+
+_lock = threading.Lock()
+# id (None: any) -> the events of the requests waiting for it, with the loop each belongs to;
+# ids are unique, so one registry serves every service in the process.
+_waiting: dict[str | None, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
 
 
-async def wait_terminal(load: Any, wait_seconds: float) -> Any:
-    """Poll ``load()`` (run in a thread) until its status is terminal or time is up."""
+def notify(target_id: str) -> None:
+    """Wake the requests waiting for ``target_id``, and those waiting for anything (call
+    after the change committed; from any thread)."""
+    with _lock:
+        entries = [*_waiting.get(target_id, ()), *_waiting.get(None, ())]
+    for loop, event in entries:
+        with contextlib.suppress(RuntimeError):  # that loop already closed: nobody waits
+            loop.call_soon_threadsafe(event.set)
+
+
+@contextlib.contextmanager
+def _watching(key: str | None) -> Iterator[asyncio.Event]:
+    entry = (asyncio.get_running_loop(), asyncio.Event())
+    with _lock:
+        _waiting.setdefault(key, set()).add(entry)
+    try:
+        yield entry[1]
+    finally:
+        with _lock:
+            entries = _waiting.get(key)
+            if entries is not None:
+                entries.discard(entry)
+                if not entries:
+                    del _waiting[key]
+
+
+async def wait_terminal(
+    load: Callable[[], Any], wait_seconds: float, *, key: str | None = None
+) -> Any:
+    """Read ``load()`` (run in a thread; a row with a ``status``, or None once gone) until it
+    is terminal or gone, or ``wait_seconds`` passed; return the last row read.
+
+    ``key``: the id whose :func:`notify` wakes this waiter; None wakes it on every
+    notification (work made of many parts).
+    """
     deadline = time.monotonic() + wait_seconds
-    while True:
-        row = await run_in_threadpool(load)
-        if row is None or row.status in TERMINAL or time.monotonic() >= deadline:
-            return row
-        await asyncio.sleep(_POLL_SECONDS)
+    # Registered before the first read, so work finishing between that read and the wait
+    # still wakes it.
+    with _watching(key) as changed:
+        while True:
+            row = await run_in_threadpool(load)
+            left = deadline - time.monotonic()
+            if row is None or row.status in TERMINAL or left <= 0:
+                return row
+            read_at = time.monotonic()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(left, RECHECK_SECONDS))
+            changed.clear()
+            if key is None:
+                gap = read_at + _MIN_READ_GAP_SECONDS - time.monotonic()
+                await asyncio.sleep(min(max(0.0, gap), max(0.0, deadline - time.monotonic())))

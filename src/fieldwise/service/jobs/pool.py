@@ -18,6 +18,7 @@ from typing import Protocol
 from sqlalchemy import Connection
 
 from fieldwise.service.clock import Clock
+from fieldwise.service.http.waiting import notify
 from fieldwise.service.jobs.queue import (
     Job,
     claim,
@@ -151,6 +152,8 @@ class WorkerPool:
             handler.fail(self.state, job, "internal_error", f"{type(exc).__name__}: {exc}")
         finally:
             self.keeper.drop(job)
+            # Committed (or dropped) by now: a request held on this work reads it again.
+            notify(job.target_id)
         return True
 
     def _recover_when_due(self) -> None:

@@ -21,14 +21,15 @@ from fieldwise.service.engines.extraction import (
 )
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
+from fieldwise.service.http.waiting import notify
 from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunStopped
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.resources.runs.documents import RecentDocuments
 from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
-from fieldwise.service.resources.runs.waiting import notify
 from fieldwise.service.resources.training_runs.models import (
     ModelCache,
     TrainedRunError,
@@ -53,6 +54,8 @@ class ProcessorRunHandler:
         self.cache = cache
         self.models = models
         self.pool = pool  # rules configs are extracted on its worker processes, when given
+        # The runs of one document (one per version) come together: parse once, keep it here.
+        self.documents = RecentDocuments()
         # Validated configs by (version, python allowed): a version's config never changes
         # after creation, and every run of it would validate the same dict again.
         self._configs: dict[tuple[str, bool], ExtractionConfig] = {}
@@ -70,10 +73,8 @@ class ProcessorRunHandler:
         row = start_run(state.engine, state.clock, job)
         if row is None:
             return
-        try:
-            self._run(state, row, job)
-        finally:  # whatever the outcome, a client holding GET ?wait= reads the run again
-            notify(row.id)
+        # whatever the outcome, the pool then wakes a client holding GET ?wait= on this run
+        self._run(state, row, job)
 
     def _run(self, state: ServiceState, row: Any, job: Job) -> None:
         try:
@@ -98,7 +99,7 @@ class ProcessorRunHandler:
         if input_file is None or not state.blobs.exists(input_file.sha256):
             raise RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
         try:
-            doc = self.cache.get(input_file)
+            doc = self.documents.get(input_file.sha256, lambda: self.cache.get(input_file))
         except ParseError as exc:
             raise RunFailed(exc.code, str(exc)) from None
         except WorkerCrashed as exc:
@@ -130,7 +131,8 @@ class ProcessorRunHandler:
             raise RunFailed("extraction_error", str(exc)) from None
         except WorkerCrashed as exc:
             raise RunFailed("worker_crashed", str(exc)) from None
-        self._check(state, row, job)
+        # No status read here: the finishing transaction is conditional on the run still
+        # being in progress under our lease, and drops the output otherwise.
         return output
 
     def _config(self, version_id: str, raw: dict[str, Any], allow_python: bool) -> ExtractionConfig:

@@ -18,6 +18,7 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, notify, wait_terminal
 from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.processors.tables import processors
@@ -34,7 +35,6 @@ from fieldwise.service.resources.runs.schemas import (
 from fieldwise.service.resources.runs.submit import submit_run
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.runs.views import run_public
-from fieldwise.service.resources.runs.waiting import MAX_WAIT_SECONDS, notify, wait_finished
 
 router = APIRouter(tags=["runs"])
 
@@ -110,10 +110,10 @@ async def get_processor_run(
         with state.engine.connect() as conn:
             return _run(conn, processor_id, run_id)
 
-    async def load() -> Row[Any]:
-        return await run_in_threadpool(read)
-
-    row = await (wait_finished(run_id, load, wait) if wait > 0 else load())
+    if wait > 0:
+        row = await wait_terminal(read, wait, key=run_id)
+    else:
+        row = await run_in_threadpool(read)
     return run_public(row)
 
 

@@ -1,0 +1,80 @@
+"""The parsed documents of the last few inputs, kept in memory for the runs that follow.
+
+A run set runs every version on each document, and its runs of one document arrive together.
+The first parses it (through the parse cache, which stores it); without this, each of the
+others read the stored form back from the database and the blob store and rebuilt every word
+of it on the service's one interpreter, the very work the engine processes are there to
+spare it. A parsed document is immutable and a pure function of the content (its sha256),
+so the one in memory is the one the cache would give.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+from fieldwise.service.engines.parsing import ParsedDocument
+
+#: Documents kept: enough for the runs in flight of a run set (a client's concurrency).
+KEPT = 32
+
+
+class RecentDocuments:
+    """At most ``kept`` parsed documents by content key, least recently used dropped first;
+    one load at a time per key, so the runs waiting for a document being parsed get it."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self._docs: OrderedDict[str, ParsedDocument] = OrderedDict()
+        self._guard = threading.Lock()
+        self._loading: dict[str, tuple[threading.Lock, int]] = {}
+
+    def get(self, key: str, load: Callable[[], ParsedDocument]) -> ParsedDocument:
+        """The document of ``key``: kept, or ``load()``ed now (its errors propagate)."""
+        found = self._kept(key)
+        if found is not None:
+            return found
+        lock = self._enter(key)
+        try:
+            with lock:
+                found = self._kept(key)
+                if found is None:
+                    found = load()
+                    self._keep(key, found)
+                return found
+        finally:
+            self._leave(key)
+
+    def _kept(self, key: str) -> ParsedDocument | None:
+        with self._guard:
+            doc = self._docs.get(key)
+            if doc is not None:
+                self._docs.move_to_end(key)
+            return doc
+
+    def _keep(self, key: str, doc: ParsedDocument) -> None:
+        with self._guard:
+            self._docs[key] = doc
+            self._docs.move_to_end(key)
+            while len(self._docs) > self.kept:
+                self._docs.popitem(last=False)
+
+    def _enter(self, key: str) -> threading.Lock:
+        # A lock per key while anyone loads or waits for it, dropped after (never a leak).
+        with self._guard:
+            lock, users = self._loading.get(key, (threading.Lock(), 0))
+            self._loading[key] = (lock, users + 1)
+            return lock
+
+    def _leave(self, key: str) -> None:
+        with self._guard:
+            lock, users = self._loading[key]
+            if users == 1:
+                del self._loading[key]
+            else:
+                self._loading[key] = (lock, users - 1)
+
+    def clear(self) -> None:
+        with self._guard:
+            self._docs.clear()

@@ -1,0 +1,71 @@
+"""The parsed documents a run handler keeps for the other runs of the same document."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from fieldwise.service.engines.parsing import ParsedDocument, ParseError, parse_document
+from fieldwise.service.resources.runs.documents import RecentDocuments
+from tests.runs.conftest import wait_for
+
+
+def _doc(text: str) -> ParsedDocument:
+    return parse_document(text.encode(), filename="d.txt")
+
+
+def test_a_document_is_loaded_once_then_kept() -> None:
+    recent = RecentDocuments(kept=2)
+    loads: list[str] = []
+
+    def load(key: str) -> ParsedDocument:
+        loads.append(key)
+        return _doc(f"Total: {key}\n")
+
+    first = recent.get("a", lambda: load("a"))
+    assert recent.get("a", lambda: load("a")) is first
+    assert loads == ["a"]
+    recent.get("b", lambda: load("b"))
+    recent.get("a", lambda: load("a"))  # a is now the most recently used
+    recent.get("c", lambda: load("c"))  # drops b, the least recently used
+    recent.get("a", lambda: load("a"))
+    recent.get("b", lambda: load("b"))
+    assert loads == ["a", "b", "c", "b"]
+
+
+def test_a_failed_load_is_not_kept() -> None:
+    recent = RecentDocuments()
+
+    def fail() -> ParsedDocument:
+        raise ParseError("unreadable")
+
+    with pytest.raises(ParseError):
+        recent.get("a", fail)
+    assert recent.get("a", lambda: _doc("Total: 1\n")).markdown
+    assert not recent._loading  # no lock is left behind, after a failure either
+
+
+def test_runs_waiting_for_a_document_being_loaded_get_that_one() -> None:
+    recent = RecentDocuments()
+    release = threading.Event()
+    loads: list[int] = []
+    got: list[ParsedDocument] = []
+
+    def load() -> ParsedDocument:
+        loads.append(1)
+        release.wait(60)
+        return _doc("Total: 1\n")
+
+    threads = [threading.Thread(target=lambda: got.append(recent.get("a", load))) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    # Every thread is in: one loading, the others waiting for it.
+    wait_for(lambda: recent._loading.get("a", (None, 0))[1] == 6)
+    release.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(loads) == 1
+    assert len(got) == 6
+    assert all(doc is got[0] for doc in got)
+    assert not recent._loading
