@@ -101,11 +101,18 @@ def recover(
 
 
 class WorkerPool:
-    """``settings.workers`` threads running jobs of the kinds in ``handlers``."""
+    """``settings.workers`` threads (or ``threads``) running jobs of the kinds in ``handlers``."""
 
-    def __init__(self, state: ServiceState, handlers: Mapping[str, JobHandler]) -> None:
+    def __init__(
+        self,
+        state: ServiceState,
+        handlers: Mapping[str, JobHandler],
+        *,
+        threads: int | None = None,
+    ) -> None:
         self.state = state
         self.handlers = dict(handlers)
+        self.threads = max(1, state.settings.workers if threads is None else threads)
         self.keeper = state.leases
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -117,7 +124,7 @@ class WorkerPool:
         self._stop.clear()
         recover(self.state, self.handlers, every_other_owner=every_other_owner)
         self._recovered_at = time.monotonic()
-        for n in range(max(1, self.state.settings.workers)):
+        for n in range(self.threads):
             thread = threading.Thread(target=self._loop, name=f"fieldwise-worker-{n}", daemon=True)
             thread.start()
             self._threads.append(thread)

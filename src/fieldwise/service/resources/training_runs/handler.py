@@ -9,6 +9,7 @@ lost, or the service is stopping: then the run is requeued and trained again lat
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any
@@ -256,7 +257,10 @@ class TrainingServices:
     def __init__(self, state: ServiceState) -> None:
         self._stopping = threading.Event()
         handler = TrainingRunHandler(ParseCache(state), self._stopping)
-        self.pool = WorkerPool(state, {JOB_KIND: handler})
+        # A training is minutes of CPU: more at once than cores only take turns on them
+        # (``workers`` sizes the run pools, whose threads mostly wait on engine processes).
+        threads = min(state.settings.workers, os.cpu_count() or 1)
+        self.pool = WorkerPool(state, {JOB_KIND: handler}, threads=threads)
 
     def start(self, *, every_other_owner: bool = False) -> None:
         self._stopping.clear()
