@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -69,3 +70,26 @@ def test_runs_waiting_for_a_document_being_loaded_get_that_one() -> None:
     assert len(got) == 6
     assert all(doc is got[0] for doc in got)
     assert not recent._loading
+
+
+def test_pages_kept_are_bounded_too() -> None:
+    recent = RecentDocuments(kept=10, kept_pages=5)
+    one = _doc("Total: 1\n")
+    loads: list[str] = []
+
+    def load(key: str, pages: int) -> ParsedDocument:
+        loads.append(key)
+        return dataclasses.replace(one, pages=one.pages * pages)
+
+    recent.get("a", lambda: load("a", 2))
+    recent.get("b", lambda: load("b", 2))
+    recent.get("c", lambda: load("c", 2))  # 6 pages: drops a, the least recently used
+    recent.get("b", lambda: load("b", 2))
+    recent.get("a", lambda: load("a", 2))  # back, dropping c
+    assert loads == ["a", "b", "c", "a"]
+    assert recent._pages == 4
+    recent.get("big", lambda: load("big", 6))  # past the bound alone: never kept
+    recent.get("big", lambda: load("big", 6))
+    assert loads[-2:] == ["big", "big"]
+    assert set(recent._docs) == {"a", "b"}
+    assert recent._pages == 4

@@ -18,14 +18,19 @@ from fieldwise.service.engines.parsing import ParsedDocument
 
 #: Documents kept: enough for the runs in flight of a run set (a client's concurrency).
 KEPT = 32
+#: And at most this many pages among them, so a run set of 500-page documents cannot hold
+#: gigabytes of words: a document past it alone is not kept (its other runs load it again).
+KEPT_PAGES = 320
 
 
 class RecentDocuments:
     """At most ``kept`` parsed documents by content key, least recently used dropped first;
     one load at a time per key, so the runs waiting for a document being parsed get it."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(self, kept: int = KEPT, kept_pages: int = KEPT_PAGES) -> None:
         self.kept = kept
+        self.kept_pages = kept_pages
+        self._pages = 0
         self._docs: OrderedDict[str, ParsedDocument] = OrderedDict()
         self._guard = threading.Lock()
         self._loading: dict[str, tuple[threading.Lock, int]] = {}
@@ -54,11 +59,15 @@ class RecentDocuments:
             return doc
 
     def _keep(self, key: str, doc: ParsedDocument) -> None:
+        if len(doc.pages) > self.kept_pages:
+            return
         with self._guard:
+            old = self._docs.pop(key, None)
+            self._pages += len(doc.pages) - (len(old.pages) if old is not None else 0)
             self._docs[key] = doc
-            self._docs.move_to_end(key)
-            while len(self._docs) > self.kept:
-                self._docs.popitem(last=False)
+            while len(self._docs) > self.kept or self._pages > self.kept_pages:
+                _, dropped = self._docs.popitem(last=False)
+                self._pages -= len(dropped.pages)
 
     def _enter(self, key: str) -> threading.Lock:
         # A lock per key while anyone loads or waits for it, dropped after (never a leak).
@@ -78,3 +87,4 @@ class RecentDocuments:
     def clear(self) -> None:
         with self._guard:
             self._docs.clear()
+            self._pages = 0
