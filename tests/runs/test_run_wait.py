@@ -15,7 +15,6 @@ import pytest
 
 from fieldwise.client import Client, ops
 from fieldwise.service import RunningService
-from fieldwise.service.http import waiting
 from tests.runs.conftest import make_processor, wait_for
 
 GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
@@ -45,6 +44,13 @@ def _held_get(
     return thread
 
 
+def _waiting(service: RunningService) -> set[str | None]:
+    """The ids the service holds requests for."""
+    state = service.app.state.fieldwise  # type: ignore[attr-defined]
+    with state.waiters._lock:  # the service's threads change it meanwhile
+        return set(state.waiters._waiting)
+
+
 def _held(
     service: RunningService, client: Client, gate: Path
 ) -> tuple[str, str, threading.Thread, list[httpx.Response]]:
@@ -55,7 +61,7 @@ def _held(
     wait_for(lambda: Path(f"{gate}.started").exists())
     answers: list[httpx.Response] = []
     thread = _held_get(service, f"/processors/{pid}/runs/{run_id}", answers)
-    wait_for(lambda: run_id in waiting._waiting)
+    wait_for(lambda: run_id in _waiting(service))
     return pid, run_id, thread, answers
 
 
@@ -70,7 +76,7 @@ def test_wait_answers_when_the_run_succeeds(python_service: RunningService, tmp_
         body = answers[0].json()
         assert body["status"] == "succeeded"
         assert body["output"]["value"] == {"gate": "opened"}
-        assert run_id not in waiting._waiting  # the waiter is gone with its request
+        assert run_id not in _waiting(python_service)  # the waiter is gone with its request
         # Without wait, or on a terminal run, the answer comes at once, as before.
         assert client.call(ops.get_run(pid, run_id)).status == "succeeded"
 

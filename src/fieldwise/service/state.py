@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fastapi import Request
@@ -14,6 +14,7 @@ from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.http.waiting import Waiters
 from fieldwise.service.jobs.leases import LeaseKeeper
 from fieldwise.service.store.blobs import BlobStore
 
@@ -35,6 +36,8 @@ class ServiceState:
     clock: Clock
     leases: LeaseKeeper
     config_validator: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    #: The requests held until work ends (``?wait=``), woken by whoever ends it.
+    waiters: Waiters = field(default_factory=Waiters)
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """A version config checked by the extraction engine; 422 naming the bad key."""

@@ -5,8 +5,9 @@ Three endpoints answer once work reaches a terminal state: ``GET …/runs/{run_i
 ``async: false``. Each holds its request on the event loop (no thread) in
 :func:`wait_terminal` until the row it reads is terminal or time is up.
 
-Whoever moves work to a terminal state calls :func:`notify` with its id after the change
-committed (the worker pool after every job, the cancel and delete routes); a waiter registered
+Whoever moves work to a terminal state calls :meth:`Waiters.notify` (the service's one
+registry, ``state.waiters``) with its id after the change committed (the worker pool after
+every job, the cancel and delete routes); a waiter registered
 for that id, and every waiter registered for no id in particular (a batch, made of many runs),
 wakes and reads its row again. Changes made where no notification reaches this process
 (another process on PostgreSQL, lease recovery) are still seen: a waiter reads the row every
@@ -27,7 +28,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from fieldwise.service.jobs.durable import TERMINAL
 
-__all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "notify", "wait_terminal"]
+__all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "Waiters", "wait_terminal"]
 
 #: The longest a run's request may ask to be held (a batch has its own bound).
 MAX_WAIT_SECONDS = 30.0
@@ -37,51 +38,55 @@ RECHECK_SECONDS = 0.25
 #: wakes it, and a busy service sends many).
 _MIN_READ_GAP_SECONDS = 0.05
 
-_lock = threading.Lock()
-# id (None: any) -> the events of the requests waiting for it, with the loop each belongs to;
-# ids are unique, so one registry serves every service in the process.
-_waiting: dict[str | None, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+_Entry = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 
 
-def notify(target_id: str) -> None:
-    """Wake the requests waiting for ``target_id``, and those waiting for anything (call
-    after the change committed; from any thread)."""
-    with _lock:
-        entries = [*_waiting.get(target_id, ()), *_waiting.get(None, ())]
-    for loop, event in entries:
-        with contextlib.suppress(RuntimeError):  # that loop already closed: nobody waits
-            loop.call_soon_threadsafe(event.set)
+class Waiters:
+    """The requests held on work of one service, by the id they wait for (None: any)."""
 
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str | None, set[_Entry]] = {}
 
-@contextlib.contextmanager
-def _watching(key: str | None) -> Iterator[asyncio.Event]:
-    entry = (asyncio.get_running_loop(), asyncio.Event())
-    with _lock:
-        _waiting.setdefault(key, set()).add(entry)
-    try:
-        yield entry[1]
-    finally:
-        with _lock:
-            entries = _waiting.get(key)
-            if entries is not None:
-                entries.discard(entry)
-                if not entries:
-                    del _waiting[key]
+    def notify(self, target_id: str) -> None:
+        """Wake the requests waiting for ``target_id``, and those waiting for anything (call
+        after the change committed; from any thread)."""
+        with self._lock:
+            entries = [*self._waiting.get(target_id, ()), *self._waiting.get(None, ())]
+        for loop, event in entries:
+            with contextlib.suppress(RuntimeError):  # that loop already closed: nobody waits
+                loop.call_soon_threadsafe(event.set)
+
+    @contextlib.contextmanager
+    def watching(self, key: str | None) -> Iterator[asyncio.Event]:
+        """An event set by every :meth:`notify` of ``key`` while the block runs."""
+        entry = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiting.setdefault(key, set()).add(entry)
+        try:
+            yield entry[1]
+        finally:
+            with self._lock:
+                entries = self._waiting.get(key)
+                if entries is not None:
+                    entries.discard(entry)
+                    if not entries:
+                        del self._waiting[key]
 
 
 async def wait_terminal(
-    load: Callable[[], Any], wait_seconds: float, *, key: str | None = None
+    waiters: Waiters, load: Callable[[], Any], wait_seconds: float, *, key: str | None = None
 ) -> Any:
     """Read ``load()`` (run in a thread; a row with a ``status``, or None once gone) until it
     is terminal or gone, or ``wait_seconds`` passed; return the last row read.
 
-    ``key``: the id whose :func:`notify` wakes this waiter; None wakes it on every
+    ``key``: the id whose :meth:`Waiters.notify` wakes this waiter; None wakes it on every
     notification (work made of many parts).
     """
     deadline = time.monotonic() + wait_seconds
     # Registered before the first read, so work finishing between that read and the wait
     # still wakes it.
-    with _watching(key) as changed:
+    with waiters.watching(key) as changed:
         while True:
             row = await run_in_threadpool(load)
             left = deadline - time.monotonic()

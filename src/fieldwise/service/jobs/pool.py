@@ -18,7 +18,6 @@ from typing import Protocol
 from sqlalchemy import Connection
 
 from fieldwise.service.clock import Clock
-from fieldwise.service.http.waiting import notify
 from fieldwise.service.jobs.queue import (
     Job,
     claim,
@@ -160,7 +159,7 @@ class WorkerPool:
         finally:
             self.keeper.drop(job)
             # Committed (or dropped) by now: a request held on this work reads it again.
-            notify(job.target_id)
+            self.state.waiters.notify(job.target_id)
         return True
 
     def _recover_when_due(self) -> None:

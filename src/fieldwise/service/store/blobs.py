@@ -105,8 +105,7 @@ class BlobStore:
         """The blob's bytes; raises FileNotFoundError when they are not stored, and its
         subclass :class:`BlobCorrupt` when the stored bytes are not the ones ``sha256`` names."""
         data = self.path(sha256).read_bytes()
-        if hashlib.sha256(data).hexdigest() != sha256:
-            raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")
+        _verify(sha256, hashlib.sha256(data))
         return data
 
     def check(self, sha256: str) -> Path:
@@ -117,8 +116,7 @@ class BlobStore:
         with path.open("rb") as handle:
             while chunk := handle.read(_CHUNK):
                 digest.update(chunk)
-        if digest.hexdigest() != sha256:
-            raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")
+        _verify(sha256, digest)
         return path
 
     def delete(self, sha256: str) -> bool:
@@ -131,3 +129,8 @@ class BlobStore:
 
     def count(self) -> int:
         return sum(1 for p in self.root.glob("??/??/*") if p.is_file())
+
+
+def _verify(sha256: str, digest: hashlib._Hash) -> None:
+    if digest.hexdigest() != sha256:
+        raise BlobCorrupt(f"blob {sha256} does not hold its content (cut short by a crash)")

@@ -67,7 +67,7 @@ async def extract_path(
             )
 
     run_id = await run_in_threadpool(create)
-    row = await wait_terminal(lambda: _load(state, run_id), wait_seconds, key=run_id)
+    row = await wait_terminal(state.waiters, lambda: _load(state, run_id), wait_seconds, key=run_id)
     if row is None:
         raise not_found("run", run_id)
     public = run_public(row)

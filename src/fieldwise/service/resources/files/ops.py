@@ -20,7 +20,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Connection, Row, delete, func, insert, select
 from starlette.datastructures import UploadFile
 
-from fieldwise.service.http.dependencies import fetch, now
+from fieldwise.service.http.dependencies import now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.ids import new_id
 from fieldwise.service.resources.files.tables import files
@@ -61,25 +61,26 @@ def store_file(
     lock_blob(conn, blob.sha256)
     stamp = now(state)
     file_id = new_id("file")
-    row = insert(files).values(
-        id=file_id,
-        filename=filename,
-        content_type=content_type,
-        size=blob.size,
-        sha256=blob.sha256,
-        purpose=purpose,
-        derived_from=derived_from,
-        metadata=metadata,
-        created_at=stamp,
-        updated_at=stamp,
-    )
-    if conn.dialect.insert_returning:  # the new row in the same statement, not a second one
-        stored = conn.execute(row.returning(*files.c)).one()
-        state.blobs.place(blob)
-        return stored
-    conn.execute(row)
+    # The new row from the INSERT itself (RETURNING: SQLite >= 3.35 and PostgreSQL, the two
+    # databases the service runs on), not a second statement.
+    stored = conn.execute(
+        insert(files)
+        .values(
+            id=file_id,
+            filename=filename,
+            content_type=content_type,
+            size=blob.size,
+            sha256=blob.sha256,
+            purpose=purpose,
+            derived_from=derived_from,
+            metadata=metadata,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+        .returning(*files.c)
+    ).one()
     state.blobs.place(blob)
-    return fetch(conn, files, file_id, "file")
+    return stored
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from fieldwise.service.engines.extraction import (
 )
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
-from fieldwise.service.http.waiting import notify
 from fieldwise.service.jobs import Job, fail_or_release, held
 from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunStopped
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
@@ -207,7 +206,7 @@ class ProcessorRunHandler:
         try:
             self._fail(state, job, reason, message)
         finally:
-            notify(job.target_id)
+            state.waiters.notify(job.target_id)
 
     def _fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
         fail_or_release(

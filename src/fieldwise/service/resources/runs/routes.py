@@ -18,7 +18,7 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
-from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, notify, wait_terminal
+from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, wait_terminal
 from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.processors.tables import processors
@@ -111,7 +111,7 @@ async def get_processor_run(
             return _run(conn, processor_id, run_id)
 
     if wait > 0:
-        row = await wait_terminal(read, wait, key=run_id)
+        row = await wait_terminal(state.waiters, read, wait, key=run_id)
     else:
         row = await run_in_threadpool(read)
     return run_public(row)
@@ -134,7 +134,7 @@ def cancel_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPubl
                 code="invalid_state",
             )
         canceled = get_run(conn, run_id)
-    notify(run_id)
+    state.waiters.notify(run_id)
     return run_public(canceled)
 
 
@@ -145,5 +145,5 @@ def delete_run(processor_id: str, run_id: str, state: State) -> DeletedPublic:
         _run(conn, processor_id, run_id)
         unused = delete_processor_runs(state, conn, [run_id])
     unlink(state, unused)
-    notify(run_id)
+    state.waiters.notify(run_id)
     return DeletedPublic(id=run_id, object="processor_run")

@@ -299,7 +299,7 @@ async def create_batch_run(
         batch = _load_batch(state, workflow_id, batch_id, with_runs=False)
         return _Done(batch.done)
 
-    await wait_terminal(load, wait_seconds)
+    await wait_terminal(state.waiters, load, wait_seconds)
     batch = await run_in_threadpool(_load_batch, state, workflow_id, batch_id, with_runs=True)
     status = 200 if batch.done else 202
     return JSONResponse(batch.model_dump(mode="json", by_alias=True), status_code=status)
