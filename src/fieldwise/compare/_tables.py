@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
-import numpy as np
 import pandas as pd
 
 from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
@@ -97,9 +96,3 @@ class CellTables:
 
     def suspect_cells(self, needed: bool) -> pd.DataFrame:
         return self._cells
-
-
-def no_values(light: pd.DataFrame) -> pd.DataFrame:
-    """``light`` cells (without values) with empty ``expected`` / ``predicted`` columns."""
-    nothing = np.zeros(0, dtype=object)
-    return light.iloc[:0].assign(expected=nothing, predicted=nothing)
