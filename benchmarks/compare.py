@@ -238,7 +238,7 @@ def _b1a_row(
     small = sizes[0]
     growth = {
         f"{side}_exponent_{sizes[i] // small}x": exponent(
-            small, figures[small][side].median, sizes[i], figures[sizes[i]][side].median
+            (small, sizes[i]), (figures[small][side].median, figures[sizes[i]][side].median)
         )
         for side in ("fieldwise", "datacompy")
         for i in range(1, len(sizes))
@@ -315,7 +315,7 @@ def bench_b1b(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) ->
         speedup = nv.median / fw.median
         growth = {
             f"{side}_exponent_{sizes[-1] // sizes[i]}x": exponent(
-                sizes[i], figures[sizes[i]][side].median, docs, figures[docs][side].median
+                (sizes[i], docs), (figures[sizes[i]][side].median, figures[docs][side].median)
             )
             for side in ("fieldwise", "naive")
             for i in range(len(sizes) - 1)

@@ -26,19 +26,20 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import (
-    cold,
+from _measure import (
+    cold_run,
     emit,
     exponent,
-    interleave,
+    interleaved,
     load_average,
-    peak_rss_mb,
+    own_peak_rss_mb,
     python,
-    spread,
+    timed,
     vm_hwm_mb,
 )
 from load import KEY, _serve  # fieldwise serve in its own process, as deployed
@@ -87,11 +88,14 @@ def _child(side: str) -> int:
 def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
     _ours(files[0]), _raw(files[0])  # imports outside the timing; cold figures below
     pages = sum(_raw(d) for d in files)
-    times = interleave(
-        {"raw": lambda: [_raw(d) for d in files], "ours": lambda: [_ours(d) for d in files]},
+    figures = interleaved(
+        {
+            "raw": timed(lambda: [_raw(d) for d in files]),
+            "ours": timed(lambda: [_ours(d) for d in files]),
+        },
         repeat,
     )
-    ours, raw = spread(times["ours"]), spread(times["raw"])
+    ours, raw = figures["ours"], figures["raw"]
     sizes = [4, 40, 400]
     grow = []
     for n in sizes:
@@ -100,14 +104,8 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         for d in batch:
             _ours(d)
         grow.append(time.perf_counter() - start)
-    colds: dict[str, list[float]] = {"raw": [], "ours": []}
-    cold_rss: dict[str, float] = {"raw": 0.0, "ours": 0.0}
-    for _ in range(3):  # interleaved whole processes
-        for side in ("raw", "ours"):
-            seconds, rss = cold([*python(), __file__, "--child", side])
-            colds[side].append(seconds)
-            cold_rss[side] = max(cold_rss[side], rss)
-    rate, raw_rate = pages / ours[1], pages / raw[1]
+    colds = interleaved({side: _cold(side) for side in ("raw", "ours")}, 3)
+    rate, raw_rate = pages / ours.median, pages / raw.median
     row: dict[str, object] = {
         "row": "B3 parse in-process",
         "fieldwise": round(rate, 1),
@@ -117,19 +115,32 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         "goal": ">= 0.8x",
         "met": rate / raw_rate >= 0.8,
         "exponent": round(exponent(sizes, grow), 2),
-        "peak_rss_mb": round(peak_rss_mb()),
-        "fieldwise_s_min_med_max": [round(t, 3) for t in ours],
-        "alternative_s_min_med_max": [round(t, 3) for t in raw],
+        "peak_rss_mb": round(own_peak_rss_mb()),
+        "fieldwise_s_min_med_max": ours.min_med_max(),
+        "alternative_s_min_med_max": raw.min_med_max(),
         "whole_process_s": {
-            "fieldwise": round(spread(colds["ours"])[1], 2),
-            "alternative": round(spread(colds["raw"])[1], 2),
+            "fieldwise": round(colds["ours"].median, 2),
+            "alternative": round(colds["raw"].median, 2),
         },
-        "whole_process_peak_rss_mb": {k: round(v) for k, v in cold_rss.items()},
+        "whole_process_peak_rss_mb": {
+            "fieldwise": round(colds["ours"].peak_rss_mb),
+            "alternative": round(colds["raw"].peak_rss_mb),
+        },
         "files": len(files),
         "pages": pages,
         "load_avg": round(load_average(), 2),
     }
     return row
+
+
+def _cold(side: str) -> Callable[[], tuple[float, float]]:
+    """A whole process of one side, for ``interleaved``: (seconds, peak RSS MB)."""
+
+    def run() -> tuple[float, float]:
+        seconds, rss, _out = cold_run([*python(), __file__, "--child", side])
+        return seconds, rss
+
+    return run
 
 
 def _http(files: list[bytes], repeat: int) -> dict[str, object]:
@@ -152,8 +163,11 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
                     return pages
 
                 pages = post(files)  # warm: imports and first connections, not timed
-                times = interleave(
-                    {"raw": lambda: [_raw(d) for d in files], "http": lambda: post(files)},
+                figures = interleaved(
+                    {
+                        "raw": timed(lambda: [_raw(d) for d in files]),
+                        "http": timed(lambda: post(files)),
+                    },
                     repeat,
                 )
                 sizes = [4, 40, 400]
@@ -166,8 +180,8 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         finally:
             proc.kill()
             proc.wait()
-    ours, raw = spread(times["http"]), spread(times["raw"])
-    rate, raw_rate = pages / ours[1], pages / raw[1]
+    ours, raw = figures["http"], figures["raw"]
+    rate, raw_rate = pages / ours.median, pages / raw.median
     return {
         "row": "B3 parse over HTTP",
         "fieldwise": round(rate, 1),
@@ -178,8 +192,8 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "met": rate / raw_rate >= 0.5,
         "exponent": round(exponent(sizes, grow), 2),
         "peak_rss_mb": round(peak),
-        "fieldwise_s_min_med_max": [round(t, 3) for t in ours],
-        "alternative_s_min_med_max": [round(t, 3) for t in raw],
+        "fieldwise_s_min_med_max": ours.min_med_max(),
+        "alternative_s_min_med_max": raw.min_med_max(),
         "files": len(files),
         "pages": pages,
         "load_avg": round(load_average(), 2),
@@ -197,9 +211,9 @@ def main(argv: list[str]) -> int:
         return _child(args.child)
     files = [p.read_bytes() for p in _paths()]
     row = _in_process(files, args.repeat)
-    emit(row, args.json)
+    emit(row, as_json=args.json)
     if not args.skip_http:
-        emit(_http(files, args.repeat), args.json)
+        emit(_http(files, args.repeat), as_json=args.json)
     return 0
 
 

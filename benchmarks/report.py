@@ -176,7 +176,7 @@ def main() -> None:
     fw, nv = timings[args.documents]["fieldwise"], timings[args.documents]["naive"]
     growth = {
         f"{side}_exponent_{sizes[-1] // n}x": exponent(
-            n, timings[n][side].median, sizes[-1], timings[sizes[-1]][side].median
+            (n, sizes[-1]), (timings[n][side].median, timings[sizes[-1]][side].median)
         )
         for side in ("fieldwise", "naive")
         for n in sizes[:-1]

@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import cold, emit, exponent, load_average, peak_rss_mb, spread
+from _measure import Figure, cold_run, emit, exponent, load_average, own_peak_rss_mb
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = [ROOT / "datasets" / "invoices" / "processor" / f"v{n}.json" for n in (1, 2)]
@@ -149,7 +149,8 @@ def _whole_process(dataset: Path, work: Path) -> tuple[float, float]:
     command += ["--eval-set", _name(dataset), "--processor", processor.id, "--no-cache", "-q"]
     for version in versions:
         command += ["--version", version]
-    return cold(command, cwd=work)
+    seconds, rss, _out = cold_run(command, cwd=work)
+    return seconds, rss
 
 
 def main(argv: list[str]) -> int:
@@ -171,10 +172,10 @@ def main(argv: list[str]) -> int:
         grow = {}
         for n in sizes:
             grow[n] = _service_seconds(_generate(root / f"g{n}", n), root / f"grow{n}")
-        grow[args.documents] = spread(service_s)[1]
+        ours, loop = Figure(tuple(service_s)), Figure(tuple(loop_s))
+        grow[args.documents] = ours.median
         whole_s, whole_rss = _whole_process(full, root / "whole")
-    ours, loop = spread(service_s), spread(loop_s)
-    rate, loop_rate = runs / ours[1], runs / loop[1]
+    rate, loop_rate = runs / ours.median, runs / loop.median
     row = {
         "row": "B2 runs/s",
         "fieldwise": round(rate, 1),
@@ -184,16 +185,16 @@ def main(argv: list[str]) -> int:
         "goal": ">= 0.8x",
         "met": rate / loop_rate >= 0.8,
         "exponent": round(exponent(list(grow), list(grow.values())), 2),
-        "peak_rss_mb": round(peak_rss_mb()),
-        "fieldwise_s_min_med_max": [round(t, 2) for t in ours],
-        "alternative_s_min_med_max": [round(t, 2) for t in loop],
+        "peak_rss_mb": round(own_peak_rss_mb()),
+        "fieldwise_s_min_med_max": ours.min_med_max(2),
+        "alternative_s_min_med_max": loop.min_med_max(2),
         "whole_process": {"seconds": round(whole_s, 2), "runs_per_s": round(runs / whole_s, 1)},
         "whole_process_peak_rss_mb": round(whole_rss),
         "documents": args.documents,
         "runs": runs,
         "load_avg": round(load_average(), 2),
     }
-    emit(row, args.json)
+    emit(row, as_json=args.json)
     return 0
 
 

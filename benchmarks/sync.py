@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import cold, emit, exponent, load_average, spread
+from _measure import Figure, cold_run, emit, exponent, load_average
 
 GOAL_S = 1.5
 
@@ -98,7 +98,7 @@ def _resync_seconds(work: Path, dataset: Path, repeat: int) -> tuple[list[float]
     seconds: list[float] = []
     peak = 0.0
     for _ in range(repeat):
-        elapsed, rss = cold([*_cli(), "sync", str(dataset), "-q"], cwd=work)
+        elapsed, rss, _out = cold_run([*_cli(), "sync", str(dataset), "-q"], cwd=work)
         seconds.append(elapsed)
         peak = max(peak, rss)
     result = _sync_once(work, dataset)
@@ -169,11 +169,12 @@ def main(argv: list[str]) -> int:
             _sync_once(work, dataset)
             repeat = args.repeat if n == args.documents else 3
             seconds, peak, writes = _resync_seconds(work, dataset, repeat)
-            grow[n] = spread(seconds)[1]
+            grow[n] = Figure(tuple(seconds)).median
         full = root / f"d{args.documents}"
-        in_process = spread(_in_process(root / "inproc", full, 3))
+        in_process = Figure(tuple(_in_process(root / "inproc", full, 3)))
         naive = _naive(root, full) if args.naive else None
-    low, median, high = spread(seconds)
+    resync = Figure(tuple(seconds))
+    median = resync.median
     row = {
         "row": "B4 re-sync 10k",
         "fieldwise": round(median, 2),
@@ -184,8 +185,8 @@ def main(argv: list[str]) -> int:
         "met": median <= GOAL_S and writes == 0,
         "exponent": round(exponent(list(grow), list(grow.values())), 2),
         "peak_rss_mb": round(peak),
-        "fieldwise_s_min_med_max": [round(low, 2), round(median, 2), round(high, 2)],
-        "in_process_s_min_med_max": [round(t, 2) for t in in_process],
+        "fieldwise_s_min_med_max": resync.min_med_max(2),
+        "in_process_s_min_med_max": in_process.min_med_max(2),
         "uploads": 0,
         "writes": writes,
         "documents": args.documents,
@@ -195,7 +196,7 @@ def main(argv: list[str]) -> int:
         else "none (pass --naive)",
         "load_avg": round(load_average(), 2),
     }
-    emit(row, args.json)
+    emit(row, as_json=args.json)
     return 0
 
 
