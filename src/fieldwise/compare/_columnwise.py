@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import pyarrow.compute as pc
 
 from fieldwise.compare._align import ROW_COUNT_COLUMNS
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
@@ -44,7 +43,6 @@ from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._threads import thread_map
 from fieldwise.compare._wide import (
     WideColumn,
-    distinct,
     string_codes,
     text_index,
     unique_categories,
@@ -272,24 +270,22 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
-    # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
-    order = pc.sort_indices(items)
-    if not distinct(items, order):
+    take = items.text_order()
+    if take is None:  # a document repeats
         return None
-    take = np.asarray(order, dtype=np.intp)
-    sorted_index = text_index(items.take(order))
+    sorted_index = text_index(items.sorted_texts(take))
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
-        if ids.equals(items):  # the truth's documents in the truth's order
+        if ids.same_rows(items):  # the truth's documents in the truth's order
             position = take
         else:
-            if not distinct(ids):
+            if not ids.distinct():
                 return None
-            position = np.asarray(text_index(ids).get_indexer(sorted_index), dtype=np.intp)
+            position = np.asarray(text_index(ids.texts).get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0
