@@ -35,7 +35,8 @@ def test_decimal_text_order_finds_repeats() -> None:
     assert not decimal_text_order(np.array([5, 10, 5], dtype=np.int64))[1]
     assert decimal_text_order(np.array([1, 10, 100], dtype=np.int64))[1]
     order, distinct = decimal_text_order(np.zeros(0, dtype=np.int64))
-    assert distinct and len(order) == 0
+    assert distinct
+    assert len(order) == 0
 
 
 @pytest.mark.parametrize(
@@ -54,7 +55,8 @@ def test_document_ids_order_and_texts_are_str(keys: pd.Series[Any]) -> None:
     texts = [str(k) for k in keys.tolist()]
     assert ids.texts.to_pylist() == texts
     order = ids.text_order()
-    assert order is not None and ids.distinct()
+    assert order is not None
+    assert ids.distinct()
     assert ids.sorted_texts(order).to_pylist() == sorted(texts)
     assert ids.same_rows(DocumentIds(pd.Series(texts, dtype=object)))
     assert not ids.same_rows(DocumentIds(keys[::-1].reset_index(drop=True)))

@@ -50,6 +50,7 @@ _OK = _table(OK_OUTCOMES)
 _BAD = _table(tuple(o for o in OUTCOMES if o not in OK_OUTCOMES))
 _VALUE = _table(("correct", "wrong", "spurious"))  # a predicted value
 _EXPECTED = _table(("correct", "wrong", "missed"))
+_OK_SCORE = _OK.astype(np.float64)
 _SCORED = _table(tuple(o for o in OUTCOMES if o != "both_empty"))  # what mean_score reads
 
 
@@ -61,13 +62,27 @@ class ScoredColumn:
     name: str
     has: BoolArray  # the document has a cell (either side a value)
     outcome: npt.NDArray[np.int8]  # index into OUTCOMES, NO_CELL where no cell
-    score: npt.NDArray[np.float64]
+    #: the scores when they may be partial credit (fuzzy text); else ``None``: a score is then
+    #: 1.0 exactly where the outcome is OK (correct, both_empty) and 0.0 elsewhere
+    partial_score: npt.NDArray[np.float64] | None
     weight: float
-    partial: bool  # scores may be partial credit (fuzzy text), not just 0 / 1
 
     def __post_init__(self) -> None:
         counts = np.bincount(self.outcome, minlength=_N + 1)[:_N]
         self.counts: npt.NDArray[np.float64] = counts.astype(np.float64)
+
+    @property
+    def partial(self) -> bool:
+        """Whether scores may be partial credit, not just 0 / 1."""
+        return self.partial_score is not None
+
+    @property
+    def score(self) -> npt.NDArray[np.float64]:
+        """Each document's score (0.0 where no cell)."""
+        if self.partial_score is not None:
+            return self.partial_score
+        out: npt.NDArray[np.float64] = _OK_SCORE[self.outcome]
+        return out
 
     def where(self, table: BoolArray) -> BoolArray:
         """Cells whose outcome is one marked in ``table`` (a :func:`_table`)."""
@@ -77,10 +92,10 @@ class ScoredColumn:
     def score_sum(self) -> float:
         """The sum of the scores of cells that are not both_empty, added one by one in
         document order (as a bincount over the cells adds them)."""
-        if not self.partial:  # a score of 1 is exactly a correct cell: the sum is a count
+        if self.partial_score is None:  # a score of 1 is exactly a correct cell: a count
             return float(self.counts[OUTCOMES.index("correct")])
         scored = self.where(_SCORED).view(np.int8)
-        return float(np.bincount(scored, weights=self.score, minlength=2)[1])
+        return float(np.bincount(scored, weights=self.partial_score, minlength=2)[1])
 
 
 @dataclass

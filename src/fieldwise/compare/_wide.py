@@ -148,6 +148,20 @@ class WideColumn:
         return _indices(encoded.indices), encoded.dictionary
 
     @_cached
+    def plain_text(self) -> tuple[pa.Array, npt.NDArray[np.bool_]] | None:
+        """The strings and where they are empty (missing or ``""``) when every one is plain
+        printable ASCII without whitespace (bytes 0x21..0x7e): what ``normalize_text`` leaves
+        as it is, unless it folds case, punctuation or lines; else ``None``."""
+        text = self.arrow.cast(pa.large_string())
+        _, offsets, data = text.buffers()
+        bounds = np.frombuffer(offsets, dtype=np.int64)[text.offset : text.offset + len(text) + 1]
+        if data is not None and len(bounds):
+            raw = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
+            if (raw - np.uint8(0x21) > np.uint8(0x7E - 0x21)).any():  # wraps below 0x21
+                return None
+        return text, self.missing | (bounds[1:] == bounds[:-1])
+
+    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
