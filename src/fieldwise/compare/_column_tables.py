@@ -68,8 +68,9 @@ class ScoredColumn:
     weight: float
 
     def __post_init__(self) -> None:
-        counts = np.bincount(self.outcome, minlength=_N + 1)[:_N]
-        self.counts: npt.NDArray[np.float64] = counts.astype(np.float64)
+        # a count per outcome (a bincount would first copy the int8 codes to int64)
+        counts = [np.count_nonzero(self.outcome == k) for k in range(_N)]
+        self.counts: npt.NDArray[np.float64] = np.array(counts, dtype=np.float64)
 
     @property
     def partial(self) -> bool:
@@ -85,9 +86,14 @@ class ScoredColumn:
         return out
 
     def where(self, table: BoolArray) -> BoolArray:
-        """Cells whose outcome is one marked in ``table`` (a :func:`_table`)."""
-        out: BoolArray = table[self.outcome]
-        return out
+        """Cells whose outcome is one marked in ``table`` (a :func:`_table`): by comparing
+        the codes with the fewer of the marked or unmarked ones (a gather through the table
+        would first copy the int8 codes to int64)."""
+        marked = bool(table.sum() * 2 <= len(table))
+        out = np.zeros(len(self.outcome), dtype=np.bool_)
+        for code in np.flatnonzero(table == marked).tolist():
+            out |= self.outcome == code
+        return out if marked else ~out
 
     def score_sum(self) -> float:
         """The sum of the scores of cells that are not both_empty, added one by one in
@@ -240,8 +246,10 @@ class ColumnTables:
     def documents(self) -> pd.DataFrame:
         versions, items, n_cells, n_ok = [], [], [], []
         for version in self.scored.scored:
-            cells = np.zeros(len(self.scored.item_code), dtype=np.int64)
-            ok = np.zeros(len(self.scored.item_code), dtype=np.int64)
+            # counted in the narrowest integers that hold them, written out as int64
+            dtype = np.int16 if len(version.columns) < 2**15 else np.int64
+            cells: npt.NDArray[np.signedinteger[Any]] = np.zeros(len(self.scored.item_code), dtype)
+            ok: npt.NDArray[np.signedinteger[Any]] = np.zeros(len(self.scored.item_code), dtype)
             for column in version.columns:
                 cells += column.has
                 ok += column.where(_OK)

@@ -99,9 +99,16 @@ def _within(
     |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare._amounts` has it),
     False wherever a side is NaN."""
     le, re_ = np.isnan(e), np.isnan(p)
+    # in place, the same operations in the same order (equal to the last bit)
     magnitude = np.abs(e)
+    tolerance = magnitude * rtol
+    tolerance += atol
+    magnitude *= 1e-12
+    tolerance += magnitude
+    distance = np.subtract(e, p)
+    np.abs(distance, out=distance)
     with np.errstate(invalid="ignore"):
-        match = np.abs(e - p) <= atol + rtol * magnitude + 1e-12 * magnitude
+        match = distance <= tolerance
     score = match.astype(np.float64)
     score[le & re_] = 1.0
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)

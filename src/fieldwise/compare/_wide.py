@@ -157,7 +157,7 @@ class WideColumn:
         bounds = np.frombuffer(offsets, dtype=np.int64)[text.offset : text.offset + len(text) + 1]
         if data is not None and len(bounds):
             raw = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
-            if (raw - np.uint8(0x21) > np.uint8(0x7E - 0x21)).any():  # wraps below 0x21
+            if len(raw) and (int(raw.min()) < 0x21 or int(raw.max()) > 0x7E):
                 return None
         return text, self.missing | (bounds[1:] == bounds[:-1])
 
