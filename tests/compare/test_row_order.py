@@ -6,10 +6,12 @@ folds of punctuation or lines, other comparators, shuffled predictions) falls ba
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import fieldwise
@@ -170,4 +172,28 @@ def test_predictions_in_other_rows_take_the_aligning_path(
     taken = _spy(monkeypatch)
     new = fieldwise.compare(truth, {"p": pred}, _specs())
     assert any(taken.values()) == (change == "other_ids")
+    _assert_same(new, _long(truth, {"p": pred}, baseline="p", candidates=()))
+
+
+def _chunked(series: pd.Series[Any], bounds: list[int]) -> pd.Series[Any]:
+    """``series`` as Arrow strings in chunks (slices of a larger array, as Parquet gives
+    them), cut at ``bounds``."""
+    from pandas.core.arrays.string_arrow import ArrowStringArray
+
+    values = [v if isinstance(v, str) else None for v in series.tolist()]
+    wider = pa.array(["p a d", *values], type=pa.large_string())  # the chunks have offsets
+    chunks = [wider.slice(1 + a, b - a) for a, b in itertools.pairwise(bounds)]
+    return pd.Series(ArrowStringArray(pa.chunked_array(chunks, pa.large_string())))
+
+
+def test_strings_in_chunks_cut_differently(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Truth and predictions in Arrow chunks cut at other rows are read chunk by chunk."""
+    truth, pred = _frames(6)
+    for name in _STRINGS:
+        truth[name] = _chunked(truth[name], [0, 100, 300])
+        pred[name] = _chunked(pred[name], [0, 37, 200, 250, 300])
+    assert truth["plain_cs"].array.__arrow_array__().num_chunks == 2
+    taken = _spy(monkeypatch)
+    new = fieldwise.compare(truth, {"p": pred}, _specs())
+    assert {name for name, got in taken.items() if got} == _ROW_PATH
     _assert_same(new, _long(truth, {"p": pred}, baseline="p", candidates=()))

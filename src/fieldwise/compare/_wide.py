@@ -148,18 +148,27 @@ class WideColumn:
         return _indices(encoded.indices), encoded.dictionary
 
     @_cached
-    def plain_text(self) -> tuple[pa.Array, npt.NDArray[np.bool_]] | None:
-        """The strings and where they are empty (missing or ``""``) when every one is plain
-        printable ASCII without whitespace (bytes 0x21..0x7e): what ``normalize_text`` leaves
-        as it is, unless it folds case, punctuation or lines; else ``None``."""
-        text = self.arrow.cast(pa.large_string())
-        _, offsets, data = text.buffers()
-        bounds = np.frombuffer(offsets, dtype=np.int64)[text.offset : text.offset + len(text) + 1]
-        if data is not None and len(bounds):
-            raw = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
-            if len(raw) and (int(raw.min()) < 0x21 or int(raw.max()) > 0x7E):
-                return None
-        return text, self.missing | (bounds[1:] == bounds[:-1])
+    def plain_text(self) -> tuple[pa.ChunkedArray, npt.NDArray[np.bool_]] | None:
+        """The strings (as their chunks come, not copied into one array) and where they are
+        empty (missing or ``""``) when every one is plain printable ASCII without whitespace
+        (bytes 0x21..0x7e): what ``normalize_text`` leaves as it is, unless it folds case,
+        punctuation or lines; else ``None``."""
+        assert self.series is not None
+        raw = self.series.array.__arrow_array__()
+        text = pa.chunked_array([raw] if isinstance(raw, pa.Array) else raw.chunks, raw.type)
+        text = text.cast(pa.large_string())
+        empty = [np.zeros(0, dtype=np.bool_)]
+        for chunk in text.chunks:
+            _, offsets, data = chunk.buffers()
+            bounds = np.frombuffer(offsets, dtype=np.int64)[
+                chunk.offset : chunk.offset + len(chunk) + 1
+            ]
+            if data is not None and len(bounds):
+                values = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
+                if len(values) and (int(values.min()) < 0x21 or int(values.max()) > 0x7E):
+                    return None
+            empty.append(bounds[1:] == bounds[:-1])
+        return text, self.missing | np.concatenate(empty)
 
     @_cached
     def floats(self) -> npt.NDArray[np.float64]:
