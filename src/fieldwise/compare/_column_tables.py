@@ -50,6 +50,7 @@ _OK = _table(OK_OUTCOMES)
 _BAD = _table(tuple(o for o in OUTCOMES if o not in OK_OUTCOMES))
 _VALUE = _table(("correct", "wrong", "spurious"))  # a predicted value
 _EXPECTED = _table(("correct", "wrong", "missed"))
+_OK_SCORE = _OK.astype(np.float64)
 _SCORED = _table(tuple(o for o in OUTCOMES if o != "both_empty"))  # what mean_score reads
 
 
@@ -61,26 +62,46 @@ class ScoredColumn:
     name: str
     has: BoolArray  # the document has a cell (either side a value)
     outcome: npt.NDArray[np.int8]  # index into OUTCOMES, NO_CELL where no cell
-    score: npt.NDArray[np.float64]
+    #: the scores when they may be partial credit (fuzzy text); else ``None``: a score is then
+    #: 1.0 exactly where the outcome is OK (correct, both_empty) and 0.0 elsewhere
+    partial_score: npt.NDArray[np.float64] | None
     weight: float
-    partial: bool  # scores may be partial credit (fuzzy text), not just 0 / 1
 
     def __post_init__(self) -> None:
-        counts = np.bincount(self.outcome, minlength=_N + 1)[:_N]
-        self.counts: npt.NDArray[np.float64] = counts.astype(np.float64)
+        # a count per outcome (a bincount would first copy the int8 codes to int64)
+        counts = [np.count_nonzero(self.outcome == k) for k in range(_N)]
+        self.counts: npt.NDArray[np.float64] = np.array(counts, dtype=np.float64)
+
+    @property
+    def partial(self) -> bool:
+        """Whether scores may be partial credit, not just 0 / 1."""
+        return self.partial_score is not None
+
+    @property
+    def score(self) -> npt.NDArray[np.float64]:
+        """Each document's score (0.0 where no cell)."""
+        if self.partial_score is not None:
+            return self.partial_score
+        out: npt.NDArray[np.float64] = _OK_SCORE[self.outcome]
+        return out
 
     def where(self, table: BoolArray) -> BoolArray:
-        """Cells whose outcome is one marked in ``table`` (a :func:`_table`)."""
-        out: BoolArray = table[self.outcome]
-        return out
+        """Cells whose outcome is one marked in ``table`` (a :func:`_table`): by comparing
+        the codes with the fewer of the marked or unmarked ones (a gather through the table
+        would first copy the int8 codes to int64)."""
+        marked = bool(table.sum() * 2 <= len(table))
+        out = np.zeros(len(self.outcome), dtype=np.bool_)
+        for code in np.flatnonzero(table == marked).tolist():
+            out |= self.outcome == code
+        return out if marked else ~out
 
     def score_sum(self) -> float:
         """The sum of the scores of cells that are not both_empty, added one by one in
         document order (as a bincount over the cells adds them)."""
-        if not self.partial:  # a score of 1 is exactly a correct cell: the sum is a count
+        if self.partial_score is None:  # a score of 1 is exactly a correct cell: a count
             return float(self.counts[OUTCOMES.index("correct")])
         scored = self.where(_SCORED).view(np.int8)
-        return float(np.bincount(scored, weights=self.score, minlength=2)[1])
+        return float(np.bincount(scored, weights=self.partial_score, minlength=2)[1])
 
 
 @dataclass
@@ -225,8 +246,10 @@ class ColumnTables:
     def documents(self) -> pd.DataFrame:
         versions, items, n_cells, n_ok = [], [], [], []
         for version in self.scored.scored:
-            cells = np.zeros(len(self.scored.item_code), dtype=np.int64)
-            ok = np.zeros(len(self.scored.item_code), dtype=np.int64)
+            # counted in the narrowest integers that hold them, written out as int64
+            dtype = np.int16 if len(version.columns) < 2**15 else np.int64
+            cells: npt.NDArray[np.signedinteger[Any]] = np.zeros(len(self.scored.item_code), dtype)
+            ok: npt.NDArray[np.signedinteger[Any]] = np.zeros(len(self.scored.item_code), dtype)
             for column in version.columns:
                 cells += column.has
                 ok += column.where(_OK)

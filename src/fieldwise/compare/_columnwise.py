@@ -44,7 +44,6 @@ from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._threads import thread_map
 from fieldwise.compare._wide import (
     WideColumn,
-    distinct,
     string_codes,
     text_index,
     unique_categories,
@@ -56,6 +55,7 @@ __all__ = ["LazyCells", "WideColumns", "compare_columns", "no_row_counts", "wide
 _STRING_TYPES = ("string", "text", "enum", "date", "boolean")
 _AMOUNT_TYPES = ("number", "currency")
 ObjArray = npt.NDArray[np.object_]
+_NO_SCORE = np.zeros(0)  # what _outcome_codes does not read
 
 
 @dataclass
@@ -99,9 +99,16 @@ def _within(
     |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare._amounts` has it),
     False wherever a side is NaN."""
     le, re_ = np.isnan(e), np.isnan(p)
+    # in place, the same operations in the same order (equal to the last bit)
     magnitude = np.abs(e)
+    tolerance = magnitude * rtol
+    tolerance += atol
+    magnitude *= 1e-12
+    tolerance += magnitude
+    distance = np.subtract(e, p)
+    np.abs(distance, out=distance)
     with np.errstate(invalid="ignore"):
-        match = np.abs(e - p) <= atol + rtol * magnitude + 1e-12 * magnitude
+        match = distance <= tolerance
     score = match.astype(np.float64)
     score[le & re_] = 1.0
     return Comparison(left_empty=le, right_empty=re_, match=match, score=score)
@@ -135,6 +142,7 @@ class WideColumns:
     take: npt.NDArray[np.intp]  # truth row of each sorted item
     truth: dict[str, WideColumn]
     versions: dict[str, _Version]  # every version, sorted by name
+    every: BoolArray  # all True, read-only: the ``has`` of a column with a cell everywhere
 
     def has_array(self, specs: Mapping[str, FieldSpec]) -> bool:
         """Whether a column is an array field of ``specs`` (aligned row by row elsewhere)."""
@@ -148,6 +156,40 @@ class WideColumns:
 
     def _sides(self, version: _Version, name: str) -> tuple[WideColumn | None, WideColumn | None]:
         return self.truth.get(name), version.columns.get(name)
+
+    def _row_outcome(
+        self, version: _Version, name: str, spec: FieldSpec
+    ) -> npt.NDArray[np.int8] | None:
+        """The outcome codes of one column pair in row order, when ``version`` holds the
+        truth's documents in the truth's rows and the pair needs no comparator: numbers
+        within tolerance, or plain ASCII strings (no whitespace) under an exact string spec
+        that folds at most case and whitespace (``normalize_text`` leaves them as they are,
+        case aside). ``None`` for anything else."""
+        e_col, p_col = self._sides(version, name)
+        if version.position is not self.take or e_col is None or p_col is None:
+            return None
+        if spec.type in _AMOUNT_TYPES and e_col.kind == p_col.kind == "numeric":
+            e, p = e_col.floats, p_col.floats
+            if np.isinf(e).any() or np.isinf(p).any():  # inf goes through the parser
+                return None
+            return _outcome_codes(_within(e, p, spec.atol, spec.rtol))
+        if (
+            spec.type != "string"
+            or spec.ignore_punctuation
+            or spec.fold_lines
+            or e_col.kind != "string"
+            or p_col.kind != "string"
+        ):
+            return None
+        e_plain, p_plain = e_col.plain_text, p_col.plain_text
+        if e_plain is None or p_plain is None:
+            return None
+        (e_text, le), (p_text, re_) = e_plain, p_plain
+        if not spec.case_sensitive:  # casefold() of ASCII is its lower case
+            e_text, p_text = pc.ascii_lower(e_text), pc.ascii_lower(p_text)
+        equal = pc.equal(e_text, p_text).fill_null(False)
+        match = np.asarray(equal.to_numpy(zero_copy_only=False), dtype=np.bool_)
+        return _outcome_codes(Comparison(le, re_, match, _NO_SCORE))
 
     def _compare(self, version: _Version, name: str, spec: FieldSpec) -> Comparison:
         """The comparator of ``spec`` over one column pair (every item)."""
@@ -228,18 +270,20 @@ class WideColumns:
 
         def scored_column(job: tuple[_Version, str, BoolArray]) -> ScoredColumn:
             version, name, has = job
-            res = self._compare(version, name, resolved_all[name])
-            outcome = _outcome_codes(res)
-            if not has.all():
+            spec = resolved_all[name]
+            partial = None
+            in_rows = self._row_outcome(version, name, spec)
+            if in_rows is not None:  # row r of both frames is the same document
+                outcome = in_rows[self.take]
+            else:
+                res = self._compare(version, name, spec)
+                outcome = _outcome_codes(res)
+                if spec.type == "text":  # the one fuzzy comparator: partial credit
+                    partial = np.asarray(res.score, dtype=np.float64)
+            if has is not self.every and not has.all():
                 outcome[~has] = NO_CELL
             return ScoredColumn(
-                all_fields.index(name),
-                name,
-                has,
-                outcome,
-                np.asarray(res.score, dtype=np.float64),
-                float(resolved_all[name].weight),
-                partial=resolved_all[name].type == "text",  # the one fuzzy comparator
+                all_fields.index(name), name, has, outcome, partial, float(spec.weight)
             )
 
         # columns side by side on the cores once they are large enough to pay for threads
@@ -272,24 +316,24 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
     if expected_table is None or not predictions:
         return None
     items, expected = expected_table
-    # Arrow sorts by UTF-8 bytes, which is code point order: what sorted() gives for str
-    order = pc.sort_indices(items)
-    if not distinct(items, order):
+    take = items.text_order()
+    if take is None:  # a document repeats
         return None
-    take = np.asarray(order, dtype=np.intp)
-    sorted_index = text_index(items.take(order))
+    every = np.ones(len(take), dtype=np.bool_)
+    every.flags.writeable = False  # one mask shared by every column with a cell everywhere
+    sorted_index = text_index(items.sorted_texts(take))
     versions: dict[str, _Version] = {}
     for name in sorted(predictions):
         predicted_table = wide_table(predictions[name])
         if predicted_table is None:
             return None
         ids, predicted = predicted_table
-        if ids.equals(items):  # the truth's documents in the truth's order
+        if ids.same_rows(items):  # the truth's documents in the truth's order
             position = take
         else:
-            if not distinct(ids):
+            if not ids.distinct():
                 return None
-            position = np.asarray(text_index(ids).get_indexer(sorted_index), dtype=np.intp)
+            position = np.asarray(text_index(ids.texts).get_indexer(sorted_index), dtype=np.intp)
         if int((position >= 0).sum()) != len(ids):  # a prediction without ground truth
             return None
         found = position >= 0
@@ -297,6 +341,10 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
         fields = sorted(expected.keys() | predicted.keys())
         has = []
         for f in fields:
+            if position is take and f in expected and f in predicted:
+                both_missing = expected[f].missing & predicted[f].missing
+                has.append(every if not both_missing.any() else ~both_missing[take])
+                continue
             mask = np.zeros(len(take), dtype=np.bool_)
             if f in expected:
                 mask |= ~expected[f].missing[take]
@@ -304,7 +352,7 @@ def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | No
                 mask |= found & ~predicted[f].missing[where]
             has.append(mask)
         versions[name] = _Version(name, fields, position, predicted, has)
-    wide = WideColumns(sorted_index, take, expected, versions)
+    wide = WideColumns(sorted_index, take, expected, versions, every)
     return wide if wide.present else None
 
 

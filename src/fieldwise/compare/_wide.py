@@ -19,10 +19,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from fieldwise.compare._document_ids import DocumentIds
+
 __all__ = [
     "Column",
     "WideColumn",
-    "distinct",
     "frame_key",
     "object_column",
     "plain_column",
@@ -147,6 +148,29 @@ class WideColumn:
         return _indices(encoded.indices), encoded.dictionary
 
     @_cached
+    def plain_text(self) -> tuple[pa.ChunkedArray, npt.NDArray[np.bool_]] | None:
+        """The strings (as their chunks come, not copied into one array) and where they are
+        empty (missing or ``""``) when every one is plain printable ASCII without whitespace
+        (bytes 0x21..0x7e): what ``normalize_text`` leaves as it is, unless it folds case,
+        punctuation or lines; else ``None``."""
+        assert self.series is not None
+        raw = self.series.array.__arrow_array__()
+        text = pa.chunked_array([raw] if isinstance(raw, pa.Array) else raw.chunks, raw.type)
+        text = text.cast(pa.large_string())
+        empty = [np.zeros(0, dtype=np.bool_)]
+        for chunk in text.chunks:
+            _, offsets, data = chunk.buffers()
+            bounds = np.frombuffer(offsets, dtype=np.int64)[
+                chunk.offset : chunk.offset + len(chunk) + 1
+            ]
+            if data is not None and len(bounds):
+                values = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
+                if len(values) and (int(values.min()) < 0x21 or int(values.max()) > 0x7E):
+                    return None
+            empty.append(bounds[1:] == bounds[:-1])
+        return text, self.missing | np.concatenate(empty)
+
+    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
@@ -201,20 +225,15 @@ def _col(series: pd.Series[Any]) -> WideColumn | None:
     return None
 
 
-def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
-    """Document ids as text (an Arrow array, in row order; not yet checked for repeats) and
-    the columns of one wide frame, or None."""
+def wide_table(frame: Any) -> tuple[DocumentIds, dict[str, WideColumn]] | None:
+    """The document ids (row order; not yet checked for repeats) and the columns of one wide
+    frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
     key = frame_key(frame)
     if key is None or not frame.columns.is_unique:
         return None
-    keys = frame[key]
-    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
-        # Arrow writes integers as str() does, without a Python string per id
-        ids = pc.cast(pa.array(keys.to_numpy()), pa.large_string())
-    else:
-        ids = pa.array([str(k) for k in keys.tolist()], type=pa.large_string())
+    ids = DocumentIds(frame[key])
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
@@ -226,15 +245,6 @@ def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
-
-
-def distinct(texts: pa.Array, order: pa.Array | None = None) -> bool:
-    """Whether no text repeats: no two neighbours equal once sorted (``order``: the sort
-    indices of ``texts`` when already known). Faster than hashing them, even in Arrow."""
-    if len(texts) < 2:
-        return True
-    ranked = texts.take(order if order is not None else pc.sort_indices(texts))
-    return not pc.any(pc.equal(ranked.slice(1), ranked.slice(0, len(ranked) - 1))).as_py()
 
 
 def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
