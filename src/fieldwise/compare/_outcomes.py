@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -102,14 +103,17 @@ def score_cells(
     }
     resolved = cell_specs(sorted(by_field), specs)
     expected, predicted = cells["expected"], cells["predicted"]
+    # each field's cells taken here (its own Series: no pandas object is shared by threads)
+    jobs = [(f, expected.iloc[idx], predicted.iloc[idx]) for f, idx in by_field.items()]
 
-    def compared(field: str) -> Comparison:
-        idx = by_field[field]
-        return comparator_for(resolved[field])(expected.iloc[idx], predicted.iloc[idx])
+    def compared(job: tuple[str, pd.Series[Any], pd.Series[Any]]) -> Comparison:
+        field, left, right = job
+        return comparator_for(resolved[field])(left, right)
 
     # fields side by side on the cores once there are enough cells to pay for the threads
     # (Arrow and numpy kernels release the GIL); results are taken in field order
-    results = thread_map(compared, list(by_field), parallel=n > _PARALLEL_CELLS)
+    results = thread_map(compared, jobs, parallel=n > _PARALLEL_CELLS)
+    del jobs
     for (field, idx), res in zip(by_field.items(), results, strict=True):
         spec = resolved[field]
         outcome[idx] = np.select(
