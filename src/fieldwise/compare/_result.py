@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from fieldwise._errors import CompareError
 from fieldwise.compare._bootstrap import BootstrapInterval
 from fieldwise.compare._confidence import calibration_rows, sweep_table
+from fieldwise.compare._frame import columns_frame
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._spec import FieldSpec
@@ -199,7 +201,7 @@ def chosen_versions(
 
 
 def compare(
-    frame: pd.DataFrame,
+    frame: pd.DataFrame | Mapping[str, Sequence[Any]],
     specs: Mapping[str, FieldSpec],
     *,
     baseline: str,
@@ -212,7 +214,9 @@ def compare(
     power: float = 0.8,
     suspect_confidence: float = 0.9,
 ) -> ComparisonResult:
-    """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field.
+    """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field; ``frame``
+    may also be its plain columns (name -> list of values, see
+    :func:`~fieldwise.compare._frame.columns_frame`).
 
     ``specs`` come from :func:`~fieldwise.compare.parse_field_specs`; fields without a spec
     compare as folded strings. Each of ``candidates`` (or the one ``candidate``) is compared
@@ -224,6 +228,8 @@ def compare(
     baseline's) lowest threshold reaching ``target_precision``. Pure: no I/O, deterministic
     for a given seed.
     """
+    if not isinstance(frame, pd.DataFrame):
+        frame = columns_frame(frame)
     versions = set(frame["version"].unique()) if "version" in frame.columns else set()
     chosen_candidates = chosen_versions(versions, baseline, candidate, candidates)
     chosen = [baseline, *chosen_candidates]
