@@ -218,6 +218,7 @@ def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
         ["a", None, "b"],
         ["a", 1],
         [1.5, float("nan")],
+        [("a", 1), ("a", 1), ("b",)],  # each tuple one value, not a row of an array
     ]
     for values in cases:
         want = pd.Series(values).astype("category").array

@@ -126,8 +126,8 @@ _KEYS = ("item", "field", "version")
 def _category(values: Sequence[Any]) -> pd.Categorical:
     """``pd.Series(values).astype("category")``'s values, by ``pd.factorize`` when every value
     is a string (sorting the distinct strings then gives the categorical's order)."""
-    array = np.empty(len(values), dtype=object)
-    array[:] = list(values)
+    # one pass, each value one object (a list stays a list: no nested array)
+    array = np.fromiter(values, dtype=object, count=len(values))
     codes, uniques = pd.factorize(array)
     if len(uniques) and all(type(u) is str for u in uniques) and not (codes < 0).any():
         distinct = np.asarray(uniques, dtype=object)
