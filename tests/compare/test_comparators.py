@@ -117,3 +117,43 @@ def test_currency_objects_with_codes() -> None:
     right = s("10 EUR", "10 USD")
     assert currency()(left, right).match.tolist() == [True, True]
     assert currency(currency_required=True)(left, right).match.tolist() == [True, False]
+
+
+def test_instances_answers_isinstance_for_every_kind_of_value() -> None:
+    """Types answered once per distinct type must agree with ``isinstance`` per value: plain
+    JSON types, bool as an int, NumPy scalars and subclasses (asked one by one)."""
+    from decimal import Decimal
+
+    from fieldwise.compare._amounts import _instances
+
+    class Text(str):
+        pass
+
+    class Amount(float):
+        pass
+
+    values = np.array(
+        [
+            1,
+            2.5,
+            True,
+            "3",
+            None,
+            float("nan"),
+            {"a": 1},
+            [1],
+            np.float64(4),
+            np.int64(5),
+            np.bool_(True),
+            Text("x"),
+            Amount(6.0),
+            Decimal("7"),
+            b"8",
+        ]
+        * 3,
+        dtype=object,
+    )
+    for kinds, also in (((int, float), (bool,)), ((str, dict), ())):
+        want = [isinstance(v, kinds) for v in values]
+        assert _instances(values, kinds, also).tolist() == want
+    assert _instances(np.array([], dtype=object), (str,), ()).tolist() == []

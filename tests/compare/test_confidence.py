@@ -10,6 +10,7 @@ prediction) that must not count.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,3 +62,36 @@ def test_sweep() -> None:
     assert sweep["accepted"].tolist() == [5, 3, 2, 0]
     assert sweep["coverage"].tolist() == pytest.approx([5 / 6, 3 / 6, 2 / 6, 0.0])
     assert sweep["accuracy"].tolist() == pytest.approx([3 / 5, 2 / 3, 1.0, 0.0])
+
+
+def test_recommended_threshold_by_one_integer_sort_is_the_argsort_one() -> None:
+    """Confidences in [0, 2) sort as integers with the correctness bit packed in; the
+    threshold, precision and coverage are those of the argsort over many ties, zeros and ones,
+    and -0.0, negatives and values past 2 (which take the argsort) give them too."""
+    from fieldwise.compare._confidence import _recommend
+
+    def by_argsort(conf: np.ndarray, ok: np.ndarray, total: int, target: float) -> Any:
+        order = np.argsort(-conf)
+        conf, ok = conf[order], ok[order]
+        precision = np.cumsum(ok) / np.arange(1, len(ok) + 1)
+        last = np.r_[conf[1:] != conf[:-1], True]
+        reach = last & (precision >= target - 1e-12)
+        if not reach.any():
+            return None, 0.0, 0.0
+        pos = int(np.flatnonzero(reach)[-1])
+        return float(conf[pos]), float(precision[pos]), (pos + 1) / total
+
+    rng = np.random.default_rng(3)
+    for trial in range(240):
+        n = int(rng.integers(1, 2000))
+        conf = [
+            rng.random(n),
+            np.round(rng.random(n), 2),
+            rng.choice([0.0, 0.5, 0.9, 1.0], n),
+            rng.choice([-0.0, 0.0, 0.3, 1.0], n),
+            rng.normal(0.5, 1.5, n),
+            rng.random(n) * 3,  # no negative, some past 2
+        ][trial % 6]
+        ok = rng.random(n) < rng.random()
+        for target in (0.5, 0.9, 0.95, 1.0):
+            assert _recommend(conf, ok, n + 3, target) == by_argsort(conf, ok, n + 3, target)

@@ -170,3 +170,45 @@ def test_duplicate_rows_in_a_sparse_frame_are_rejected() -> None:
     validate_frame(frame(rows))
     with pytest.raises(CompareError, match="duplicate"):
         validate_frame(frame([*rows, rows[500]]))
+
+
+def test_fields_scored_on_threads_give_the_same_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fields scored side by side on threads (large frames) give exactly the cells of one
+    field after another, each result at its own field's cells."""
+    import fieldwise.compare._outcomes as outcomes
+
+    specs = parse_field_specs(
+        {
+            "number": {"type": "string"},
+            "date": {"type": "date"},
+            "total": {"type": "currency"},
+            "qty": {"type": "number", "atol": 0.5},
+            "name": {"type": "text", "threshold": 0.8},
+            "paid": {"type": "boolean"},
+        }
+    )
+    values = {
+        "number": [("INV-1", "inv 1"), ("INV-2", "INV-3"), (None, "x")],
+        "date": [("2020-03-05", "05.03.2020"), ("2020-03-05", "2020-05-03"), ("2021-01-01", None)],
+        "total": [(12.5, "€ 12,50"), (10.0, "10.40 EUR"), (None, None)],
+        "qty": [(3.0, "3"), (4.0, "4.4"), (5.0, "7")],
+        "name": [("Acme GmbH", "ACME GmbH"), ("Acme GmbH", "Acme"), ("Nord AG", "Nord AG")],
+        "paid": [(True, "ja"), (False, "yes"), (True, None)],
+        "notes": [("a", "A"), ("b", "c"), ("", None)],  # no spec: folded strings
+    }
+    rows = [
+        (f"doc-{k}-{i}", field, version, e, p, 0.9)
+        for field, pairs in values.items()
+        for version in ("v1", "v2")
+        for k in range(20)
+        for i, (e, p) in enumerate(pairs if version == "v1" else pairs[::-1])
+    ]
+    big = frame(rows)
+    monkeypatch.setattr(outcomes, "_PARALLEL_CELLS", 1 << 40)
+    one_by_one, counts, resolved = score_cells(big, specs)
+    monkeypatch.setattr(outcomes, "_PARALLEL_CELLS", 0)
+    threaded, counts_t, resolved_t = score_cells(big, specs)
+    pd.testing.assert_frame_equal(threaded, one_by_one)
+    pd.testing.assert_frame_equal(counts_t, counts)
+    assert resolved_t == resolved
+    assert set(one_by_one["outcome"]) == {"correct", "wrong", "missed", "spurious", "both_empty"}

@@ -187,3 +187,72 @@ def test_render_table_names_versions_by_label() -> None:
     # two versions with one label: the ids, so the columns stay distinct
     same = render_table(r, {"v1": "x", "v2": "x"})
     assert same.splitlines()[0].split()[3:5] == ["v1", "v2"]
+
+
+def test_plain_columns_compare_as_their_dataframe() -> None:
+    """``compare`` of plain columns (lists) gives every table of ``compare`` of
+    ``pd.DataFrame(columns)``: keys of strings are categoricals built by one factorize,
+    others (numbers, None) the DataFrame's way."""
+    frame = build_frame(TRUTH, {**PREDICTIONS, "v3": PREDICTIONS["v1"]})
+    columns: dict[str, list[Any]] = {name: frame[name].tolist() for name in frame.columns}
+    for name in ("item", "field", "version"):
+        assert all(type(v) is str for v in columns[name])
+    for cols in (
+        columns,
+        {**columns, "item": [len(str(v)) * 10 + i % 3 for i, v in enumerate(columns["item"])]},
+    ):
+        want = compare(pd.DataFrame(cols), SPECS, baseline="v1", candidates=["v2", "v3"])
+        got = compare(cols, SPECS, baseline="v1", candidates=["v2", "v3"])
+        for name in FRAME_NAMES:
+            pd.testing.assert_frame_equal(getattr(got, name), getattr(want, name))
+        assert got.bootstraps == want.bootstraps
+        assert got.recommended_threshold == want.recommended_threshold
+
+
+def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
+    from fieldwise.compare._frame import _category, columns_frame
+
+    cases: list[list[Any]] = [
+        ["b", "a", "Ä", "z", "é", "😀", "a", "A", "a b", "ab"],
+        [3, 1, 2, 1],
+        ["a", None, "b"],
+        ["a", 1],
+        [1.5, float("nan")],
+        [("a", 1), ("a", 1), ("b",)],  # each tuple one value, not a row of an array
+    ]
+    for values in cases:
+        want = pd.Series(values).astype("category").array
+        got = _category(values)
+        pd.testing.assert_extension_array_equal(got, want)
+        pd.testing.assert_index_equal(got.categories, want.categories)  # same order too
+        assert got.codes.tolist() == want.codes.tolist()
+    with pytest.raises(CompareError, match="comparison columns"):
+        columns_frame({"item": ["a", "b"], "field": ["x"]})
+
+
+def test_replicate_sums_on_their_own_thread_give_the_same_intervals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Large bootstraps draw their replicate sums on a thread of their own while the other
+    tables are computed: every candidate's interval is the one drawn in line."""
+    import fieldwise.compare._result as result_module
+    from fieldwise.compare._bootstrap import bootstrap_delta
+
+    truth = {f"doc{i}": {"total": float(i), "date": "2018-03-05"} for i in range(60)}
+    predictions = {
+        version: {
+            doc: {"value": {"total": value["total"] + (i % k == 0), "date": "05.03.2018"}}
+            for i, (doc, value) in enumerate(truth.items())
+        }
+        for version, k in (("v1", 3), ("v2", 5), ("v3", 2))
+    }
+    frame = build_frame(truth, predictions)
+    runs = {}
+    for name, limit in (("in line", 1 << 60), ("thread", 0)):
+        monkeypatch.setattr(result_module, "_BACKGROUND_WEIGHTS", limit)
+        runs[name] = compare(frame, SPECS, baseline="v1", candidates=["v2", "v3"], seed=4)
+    assert runs["thread"].bootstraps == runs["in line"].bootstraps
+    cells = runs["thread"].cells
+    for c in ("v2", "v3"):
+        assert runs["thread"].bootstraps[c] == bootstrap_delta(cells, "v1", c, seed=4)
+    assert runs["thread"].bootstraps["v2"] != runs["thread"].bootstraps["v3"]

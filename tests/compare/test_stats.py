@@ -202,3 +202,61 @@ def test_poisson_draws_count_the_thresholds_reached() -> None:
     want = np.searchsorted(_THRESHOLDS, values >> np.uint64(11), side="right")
     assert np.array_equal(draws(values.copy()), want)
     assert set(np.unique(draws(edges.copy())).tolist()) >= {1, 2, 3, 4}
+
+
+def _splitmix_inverse(y: int) -> int:
+    """The key whose replicate-0 value is ``y`` before the finalizer's last step (the first
+    two steps of SplitMix64 undone: odd multipliers and xor-shifts are invertible)."""
+    from fieldwise.compare._poisson import _M1, _M2
+
+    mask = (1 << 64) - 1
+
+    def unshift(v: int, s: int) -> int:
+        x = v
+        for _ in range(64 // s + 1):
+            x = v ^ (x >> s)
+        return x
+
+    c = (y * pow(int(_M2), -1, 1 << 64)) & mask
+    a = (unshift(c, 27) * pow(int(_M1), -1, 1 << 64)) & mask
+    return unshift(a, 30)
+
+
+def test_poisson_weights_are_the_draws_of_the_whole_finalizer() -> None:
+    """The weights skip the finalizer's last step where the top 16 bits decide: they equal the
+    draws of the fully mixed values, for random keys and for keys whose value lands on a
+    threshold, where the last step changes the draw."""
+    from fieldwise.compare._poisson import _GOLDEN, _M1, _M2, _THRESHOLDS, draws, poisson_weights
+
+    def mixed(keys: np.ndarray, n: int) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            x = keys[:, None] + np.arange(n, dtype=np.uint64)[None, :] * _GOLDEN
+            x = (x ^ (x >> np.uint64(30))) * _M1
+            x = (x ^ (x >> np.uint64(27))) * _M2
+            return x ^ (x >> np.uint64(31))
+
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 2**64 - 1, 2000, dtype=np.uint64)
+    assert np.array_equal(poisson_weights(keys, 0, 300), draws(mixed(keys, 300)))
+    targets = [(int(t) << 11) + d for t in _THRESHOLDS for d in (0, 1, 2047, 2048, -1, -2048)]
+    edge = np.array([_splitmix_inverse(y % (1 << 64)) for y in targets], dtype=np.uint64)
+    want = draws(mixed(edge, 1))
+    assert np.array_equal(poisson_weights(edge, 0, 1), want)
+    tops = np.array([y >> 11 for y in targets], dtype=np.uint64)
+    unmixed = np.searchsorted(_THRESHOLDS, tops, side="right")
+    assert (unmixed != want[:, 0]).any()  # the last step matters on these keys
+
+
+def test_document_keys_are_the_salted_blake2b_of_each_id() -> None:
+    """Pinned keys (BLAKE2b-64 of seed, NUL and the id, little-endian): a list, a NumPy array of
+    strings, an object array with a number among the ids, and another seed."""
+    from fieldwise.compare._poisson import document_keys
+
+    want = [8946082387420559829, 10668670466899529365, 5885155923499514419]
+    ids = ["doc 1", "Rechnung ü-7", 42]
+    assert document_keys(ids, 0).tolist() == want
+    assert document_keys(np.array(ids, dtype=object), 0).tolist() == want
+    assert document_keys(np.array(["doc 1"]), 3).tolist() == [8114746181437372835]
+    keys = document_keys([], 0)
+    assert keys.dtype == np.uint64
+    assert len(keys) == 0

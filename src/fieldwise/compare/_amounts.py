@@ -28,19 +28,18 @@ __all__ = ["currency", "number"]
 def _instances(
     values: npt.NDArray[np.object_], kinds: tuple[type, ...], also: tuple[type, ...]
 ) -> BoolArray:
-    """``isinstance(v, kinds)`` per value: the exact types (``kinds`` and their subclasses
-    ``also``) by comparing type objects in C; only values of any other type (numpy scalars,
-    say) are asked one by one."""
-    types = _type_of(values)
-    exact = np.zeros(len(values), dtype=np.bool_)
-    known = np.zeros(len(values), dtype=np.bool_)
-    for kind in kinds + also:
-        exact |= types == kind
-    for kind in (str, float, int, bool, dict, list, type(None)):
-        known |= types == kind
-    out = exact
-    other = np.flatnonzero(~known)
-    if len(other):
+    """``isinstance(v, kinds)`` per value: the types are factorized (one hash per value, in C)
+    and each distinct type among ``kinds``, their subclasses ``also`` and the plain JSON types
+    is answered once; only values of any other type (numpy scalars, say) are asked one by
+    one."""
+    codes, types = pd.factorize(np.asarray(_type_of(values), dtype=object))
+    plain = (str, float, int, bool, dict, list, type(None))
+    known = [t in kinds or t in also or t in plain for t in types]
+    per_type = np.array([t in kinds or t in also for t in types] + [False], dtype=np.bool_)
+    out: BoolArray = per_type[codes]
+    others = [k for k, ok in enumerate(known) if not ok]
+    if others:
+        other = np.flatnonzero(np.isin(codes, others))
         out[other] = [isinstance(v, kinds) for v in values[other]]
     return out
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -12,7 +12,7 @@ import pandas as pd
 
 from fieldwise._errors import CompareError
 
-__all__ = ["FRAME_COLUMNS", "build_frame", "flatten", "validate_frame"]
+__all__ = ["FRAME_COLUMNS", "build_frame", "columns_frame", "flatten", "validate_frame"]
 
 FRAME_COLUMNS = ("item", "field", "version", "expected", "predicted", "confidence")
 
@@ -104,6 +104,38 @@ def build_frame(
         frame[col] = frame[col].astype(object)
     frame["confidence"] = frame["confidence"].astype("float64")
     return frame
+
+
+def columns_frame(columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
+    """The comparison frame of plain columns (name -> equally long list of values, as read
+    from JSON or a pickle): ``pd.DataFrame(columns)``, except that ``item``, ``field`` and
+    ``version`` of strings become categoricals (sorted categories, what
+    :func:`~fieldwise.compare.score_cells` makes of them anyway) by one hash of each value,
+    not through an Arrow string column first. Keys of other types take the DataFrame's way."""
+    try:
+        return pd.DataFrame(
+            {name: _category(v) if name in _KEYS else v for name, v in columns.items()}
+        )
+    except ValueError as exc:  # columns of different lengths
+        raise CompareError(f"comparison columns: {exc}") from exc
+
+
+_KEYS = ("item", "field", "version")
+
+
+def _category(values: Sequence[Any]) -> pd.Categorical:
+    """``pd.Series(values).astype("category")``'s values, by ``pd.factorize`` when every value
+    is a string (sorting the distinct strings then gives the categorical's order)."""
+    # one pass, each value one object (a list stays a list: no nested array)
+    array = np.fromiter(values, dtype=object, count=len(values))
+    codes, uniques = pd.factorize(array)
+    if len(uniques) and all(type(u) is str for u in uniques) and not (codes < 0).any():
+        distinct = np.asarray(uniques, dtype=object)
+        order = np.argsort(distinct)
+        rank = np.empty(len(order), dtype=np.intp)
+        rank[order] = np.arange(len(order))
+        return pd.Categorical.from_codes(rank[codes], categories=pd.Index(distinct[order]))
+    return pd.Categorical(pd.Series(array).astype("category"))
 
 
 def validate_frame(frame: pd.DataFrame) -> None:

@@ -69,12 +69,15 @@ _BUCKETS = _bucket_weights()
 
 def document_keys(items: Iterable[str], seed: int) -> npt.NDArray[np.uint64]:
     """A 64-bit key per document id, keyed by ``seed`` (BLAKE2b: the same on every machine)."""
-    salt = f"{int(seed)}\x00".encode()
-    keys = [
-        int.from_bytes(hashlib.blake2b(salt + str(i).encode(), digest_size=8).digest(), "little")
-        for i in items
-    ]
-    return np.array(keys, dtype=np.uint64)
+    # BLAKE2b of salt + id: the salted state is hashed once and copied per id, and the
+    # little-endian 8-byte digests are read as one array (no Python int per document)
+    salted = hashlib.blake2b(f"{int(seed)}\x00".encode(), digest_size=8)
+    digests = []
+    for i in items.tolist() if isinstance(items, np.ndarray) else items:
+        h = salted.copy()
+        h.update(str(i).encode())
+        digests.append(h.digest())
+    return np.frombuffer(b"".join(digests), dtype="<u8").astype(np.uint64)
 
 
 def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.NDArray[np.uint8]:
@@ -84,12 +87,28 @@ def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.
         x = np.add(keys[:, None], replicate[None, :])
         # in place with one scratch buffer: no temporary array per step
         scratch = np.empty_like(x)
-        for shift, factor in ((30, _M1), (27, _M2), (31, None)):
+        for shift, factor in ((30, _M1), (27, _M2)):
             np.right_shift(x, np.uint64(shift), out=scratch)
             x ^= scratch
-            if factor is not None:
-                x *= factor
-    return draws(x, scratch)
+            x *= factor
+    return _draws_before_last_step(x, scratch)
+
+
+def _draws_before_last_step(
+    y: npt.NDArray[np.uint64], scratch: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint8]:
+    """:func:`draws` of ``y ^ (y >> 31)`` (the last step of the finalizer) without taking that
+    step for every value: ``y >> 31`` has no bit above bit 32, so the top 16 bits, which decide
+    all but the values near a threshold, are those of ``y``; only those few take the step.
+    The 16-bit index (not 64-bit) makes the table lookup cheaper."""
+    top = np.right_shift(y, np.uint64(48), out=scratch).astype(np.uint16)
+    weights: npt.NDArray[np.uint8] = _BUCKETS[top]
+    near = weights == 255
+    if near.any():
+        v = y[near]
+        u = (v ^ (v >> np.uint64(31))) >> np.uint64(11)
+        weights[near] = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.uint8)
+    return weights
 
 
 def draws(

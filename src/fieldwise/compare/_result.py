@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
+import numpy.typing as npt
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._bootstrap import BootstrapInterval
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
 from fieldwise.compare._confidence import calibration_rows, sweep_table
+from fieldwise.compare._frame import columns_frame
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._outcomes import score_cells
+from fieldwise.compare._poisson import document_keys, replicate_sums
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import holm, significance_from_units
 from fieldwise.compare._tables import CellTables, ScoredTables
@@ -199,7 +205,7 @@ def chosen_versions(
 
 
 def compare(
-    frame: pd.DataFrame,
+    frame: pd.DataFrame | Mapping[str, Sequence[Any]],
     specs: Mapping[str, FieldSpec],
     *,
     baseline: str,
@@ -212,7 +218,9 @@ def compare(
     power: float = 0.8,
     suspect_confidence: float = 0.9,
 ) -> ComparisonResult:
-    """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field.
+    """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field; ``frame``
+    may also be its plain columns (name -> list of values, see
+    :func:`~fieldwise.compare._frame.columns_frame`).
 
     ``specs`` come from :func:`~fieldwise.compare.parse_field_specs`; fields without a spec
     compare as folded strings. Each of ``candidates`` (or the one ``candidate``) is compared
@@ -224,6 +232,8 @@ def compare(
     baseline's) lowest threshold reaching ``target_precision``. Pure: no I/O, deterministic
     for a given seed.
     """
+    if not isinstance(frame, pd.DataFrame):
+        frame = columns_frame(frame)
     versions = set(frame["version"].unique()) if "version" in frame.columns else set()
     chosen_candidates = chosen_versions(versions, baseline, candidate, candidates)
     chosen = [baseline, *chosen_candidates]
@@ -241,6 +251,52 @@ def compare(
         power=power,
         suspect_confidence=suspect_confidence,
     )
+
+
+#: Document x replicate weights from which the replicate sums are drawn on a thread of their
+#: own while the other tables are computed.
+_BACKGROUND_WEIGHTS = 1 << 24
+
+
+def _bootstraps(
+    scored: ScoredTables, baseline: str, candidates: list[str], seed: int, n_resamples: int
+) -> Callable[[], dict[str, BootstrapInterval]]:
+    """What gives the bootstrap interval of each candidate when called. From scored cells
+    with many weights to draw, each document's counts are taken here (pandas, this thread)
+    and the replicate sums (numpy and hashlib only: no pandas object, no warnings filter)
+    start on a thread of their own, so they run while the caller computes the other tables;
+    the interval is read off them (:func:`bootstrap_interval`) when called: the same
+    figures as :func:`bootstrap_delta` gives."""
+    if not isinstance(scored, CellTables):
+        return lambda: {
+            c: scored.bootstrap(baseline, c, seed=seed, n_resamples=n_resamples) for c in candidates
+        }
+    counts = {c: scored.bootstrap_columns(baseline, c) for c in candidates}
+    size = sum(len(items) for items, _, _ in counts.values()) * n_resamples
+    pool = ThreadPoolExecutor(max_workers=1) if size >= _BACKGROUND_WEIGHTS else None
+
+    def replicates(c: str) -> Callable[[], npt.NDArray[Any]]:
+        items, _, values = counts[c]
+        work = partial(replicate_sums, document_keys(items, seed), values, n_resamples)
+        return work if pool is None else pool.submit(work).result
+
+    pending = {c: replicates(c) for c in candidates}
+    if pool is not None:
+        pool.shutdown(wait=False)  # the submitted sums still run; no more are taken
+
+    def intervals() -> dict[str, BootstrapInterval]:
+        out = {}
+        for c, (items, weights, values) in counts.items():
+            out[c] = bootstrap_interval(
+                values.sum(axis=0),
+                pending[c](),
+                weights,
+                documents=len(items),
+                seed=seed,
+            )
+        return out
+
+    return intervals
 
 
 def compare_scored(
@@ -264,6 +320,7 @@ def compare_scored(
     scored = CellTables(cells) if isinstance(cells, pd.DataFrame) else cells
     chosen_candidates = list(candidates)
     confidence_level = 1 - alpha
+    bootstraps = _bootstraps(scored, baseline, chosen_candidates, seed, n_bootstrap)
     fields = scored.fields(resolved, confidence_level)
     documents = scored.documents()
     overall = scored.overall(documents, confidence_level)
@@ -275,10 +332,7 @@ def compare_scored(
     )
     tests = row_tests(row_counts, baseline, chosen_candidates)
     tests["p_holm"] = holm([float(p) for p in tests["p_value"]])
-    boots = {
-        c: scored.bootstrap(baseline, c, seed=seed, n_resamples=n_bootstrap)
-        for c in chosen_candidates
-    }
+    boots = bootstraps()
     # suspects need the values of confident wrong cells; without any, no values are read
     suspect_cells = scored.suspect_cells(
         bool(chosen_candidates) and scored.confident_wrong(suspect_confidence)

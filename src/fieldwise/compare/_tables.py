@@ -6,11 +6,13 @@ together the same way from either."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_columns, bootstrap_delta
 from fieldwise.compare._confidence import Predictions, predictions
 from fieldwise.compare._metrics import document_table, field_metrics, overall_metrics
 from fieldwise.compare._nulls import empty_columns
@@ -86,6 +88,13 @@ class CellTables:
         self, baseline: str, candidate: str, *, seed: int, n_resamples: int
     ) -> BootstrapInterval:
         return bootstrap_delta(self._cells, baseline, candidate, seed=seed, n_resamples=n_resamples)
+
+    def bootstrap_columns(
+        self, baseline: str, candidate: str
+    ) -> tuple[npt.NDArray[np.str_], tuple[float, ...], npt.NDArray[Any]]:
+        """:func:`~fieldwise.compare._bootstrap.bootstrap_columns` (what :meth:`bootstrap`
+        draws its replicates from)."""
+        return bootstrap_columns(self._cells, baseline, candidate)
 
     def confident_wrong(self, min_confidence: float) -> bool:
         cells = self._cells
