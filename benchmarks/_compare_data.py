@@ -12,11 +12,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from _row_by_row import FIELDS
+from _fields import WIDE_FIELDS
 
-from fieldwise.compare import parse_field_specs
-
-__all__ = ["SPECS", "WIDE_FIELDS", "messy_columns", "wide_frames"]
+__all__ = ["WIDE_FIELDS", "messy_columns", "wide_frames"]
 
 
 def wide_frames(docs: int, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -39,12 +37,6 @@ def wide_frames(docs: int, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.D
     return pd.DataFrame(truth), pd.DataFrame(pred)
 
 
-WIDE_FIELDS: dict[str, dict[str, Any]] = {
-    **{f"s{k}": {"type": "string", "case_sensitive": True} for k in range(10)},
-    **{f"n{k}": {"type": "number", "atol": 0.01} for k in range(10)},
-}
-
-
 MONTHS = [
     "January",
     "February",
@@ -59,7 +51,6 @@ MONTHS = [
     "November",
     "December",
 ]
-SPECS = parse_field_specs(FIELDS, date_order="DMY")
 
 
 def german(x: float) -> str:

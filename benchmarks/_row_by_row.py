@@ -14,22 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from _fields import FIELDS
 from rapidfuzz import fuzz
 
 __all__ = ["FIELDS", "row_by_row"]
-
-FIELDS: dict[str, dict[str, Any]] = {
-    "invoice_number": {"type": "string", "ignore_punctuation": True},
-    "issue_date": {"type": "date"},
-    "due_date": {"type": "date"},
-    "total": {"type": "currency", "critical": True, "atol": 0.005},
-    "tax": {"type": "currency", "atol": 0.005},
-    "seller_name": {"type": "text", "threshold": 0.85},
-    "buyer_name": {"type": "text", "threshold": 0.85},
-    "currency": {"type": "enum", "values": ["EUR", "USD", "GBP"]},
-    "paid": {"type": "boolean"},
-    "quantity": {"type": "number", "atol": 0.001},
-}
 
 
 def _normalizers() -> Any:

@@ -56,7 +56,7 @@ B1A_GOAL, B1B_GOAL, B1B_RSS_GOAL = 1.0, 10.0, 1024.0
 def _child(side: str, data: Path) -> dict[str, Any]:
     if side == "b1a-fieldwise":
         import pandas as pd
-        from _compare_data import WIDE_FIELDS
+        from _fields import WIDE_FIELDS
 
         import fieldwise
 
@@ -96,12 +96,13 @@ def _b1a_datacompy_check(dc: Any) -> dict[str, Any]:
 
 
 def _b1b_fieldwise(columns: dict[str, list[Any]]) -> dict[str, Any]:
-    from _compare_data import SPECS
+    from _fields import FIELDS
 
-    from fieldwise.compare import compare
+    from fieldwise.compare import compare, parse_field_specs
 
+    specs = parse_field_specs(FIELDS, date_order="DMY")
     # the plain columns as read (compare builds its frame of them, as pd.DataFrame would)
-    result = compare(columns, SPECS, baseline="v1", candidate="v2", seed=0, n_bootstrap=1000)
+    result = compare(columns, specs, baseline="v1", candidate="v2", seed=0, n_bootstrap=1000)
     ok = result.cells["outcome"].isin(["correct", "both_empty"])
     per_version = ok.groupby(result.cells["version"], observed=True).sum()
     assert result.bootstrap is not None
@@ -165,7 +166,8 @@ def bench_b1a(sizes: tuple[int, ...], repeats: int, tmp: Path, as_json: bool) ->
     import datacompy
     import numpy as np
     import pandas as pd
-    from _compare_data import WIDE_FIELDS, wide_frames
+    from _compare_data import wide_frames
+    from _fields import WIDE_FIELDS
 
     import fieldwise
 
