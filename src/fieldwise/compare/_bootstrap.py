@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._outcomes import OK_OUTCOMES
-from fieldwise.compare._poisson import document_keys, replicate_sums
+from fieldwise.compare._poisson import document_replicates
 
 __all__ = [
     "BootstrapInterval",
@@ -207,12 +207,16 @@ def bootstrap_of_counts(
     seed: int,
     n_resamples: int,
     confidence: float = 0.95,
+    replicates: npt.NDArray[Any] | None = None,
 ) -> BootstrapInterval:
-    """:func:`bootstrap_delta` of what :func:`bootstrap_columns` gives."""
-    keys = document_keys(items, seed)
+    """:func:`bootstrap_delta` of what :func:`bootstrap_columns` gives; ``replicates``: their
+    replicate sums (:func:`~fieldwise.compare._poisson.document_replicates`) when already
+    drawn elsewhere."""
+    if replicates is None:
+        replicates = document_replicates(items, values, seed, n_resamples)
     return bootstrap_interval(
         values.sum(axis=0),
-        replicate_sums(keys, values, n_resamples),
+        replicates,
         weights,
         documents=len(items),
         seed=seed,

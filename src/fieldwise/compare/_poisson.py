@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from fieldwise.compare._threads import cores, thread_map
 
-__all__ = ["document_keys", "draws", "poisson_weights", "replicate_sums"]
+__all__ = ["document_keys", "document_replicates", "draws", "poisson_weights", "replicate_sums"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -91,37 +91,32 @@ def poisson_weights(keys: npt.NDArray[np.uint64], start: int, stop: int) -> npt.
             np.right_shift(x, np.uint64(shift), out=scratch)
             x ^= scratch
             x *= factor
-    return _draws_before_last_step(x, scratch)
-
-
-def _draws_before_last_step(
-    y: npt.NDArray[np.uint64], scratch: npt.NDArray[np.uint64]
-) -> npt.NDArray[np.uint8]:
-    """:func:`draws` of ``y ^ (y >> 31)`` (the last step of the finalizer) without taking that
-    step for every value: ``y >> 31`` has no bit above bit 32, so the top 16 bits, which decide
-    all but the values near a threshold, are those of ``y``; only those few take the step.
-    The 16-bit index (not 64-bit) makes the table lookup cheaper."""
-    top = np.right_shift(y, np.uint64(48), out=scratch).astype(np.uint16)
-    weights: npt.NDArray[np.uint8] = _BUCKETS[top]
-    near = weights == 255
-    if near.any():
-        v = y[near]
-        u = (v ^ (v >> np.uint64(31))) >> np.uint64(11)
-        weights[near] = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.uint8)
-    return weights
+    return draws(x, scratch, last_step=True)
 
 
 def draws(
-    x: npt.NDArray[np.uint64], scratch: npt.NDArray[np.uint64] | None = None
+    x: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.uint64] | None = None,
+    *,
+    last_step: bool = False,
 ) -> npt.NDArray[np.uint8]:
     """The Poisson(1) draw of each hashed value: how many thresholds its top 53 bits reach.
-    One lookup by the top 16 bits; the rare value near a threshold is counted exactly."""
-    top = np.right_shift(x, np.uint64(48), out=scratch)
+    One lookup by the top 16 bits (a 16-bit index: a cheaper gather than a 64-bit one); the
+    rare value near a threshold is counted exactly.
+
+    ``last_step``: ``x`` is the hash before the finalizer's last step, ``x ^ (x >> 31)``.
+    ``x >> 31`` has no bit above bit 32, so the top 16 bits, which decide all but the values
+    near a threshold, are those of ``x``: only those few take the step."""
+    top = np.right_shift(x, np.uint64(48), out=scratch).astype(np.uint16)
     weights: npt.NDArray[np.uint8] = _BUCKETS[top]
     near = weights == 255
     if near.any():
-        u = x[near] >> np.uint64(11)
-        weights[near] = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.uint8)
+        v = x[near]
+        if last_step:
+            v ^= v >> np.uint64(31)
+        weights[near] = np.searchsorted(_THRESHOLDS, v >> np.uint64(11), side="right").astype(
+            np.uint8
+        )
     return weights
 
 
@@ -172,3 +167,11 @@ def _block_sums(
         block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
         total = total + (np.rint(block).astype(np.int64) if exact else block)
     return total
+
+
+def document_replicates(
+    items: Iterable[str], values: npt.NDArray[Any], seed: int, n_resamples: int
+) -> npt.NDArray[Any]:
+    """:func:`replicate_sums` of ``values`` (one row per document of ``items``) under the
+    Poisson weights keyed by each document id and ``seed``."""
+    return replicate_sums(document_keys(items, seed), values, n_resamples)

@@ -12,12 +12,12 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_of_counts
 from fieldwise.compare._confidence import calibration_rows, sweep_table
 from fieldwise.compare._frame import columns_frame
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._outcomes import score_cells
-from fieldwise.compare._poisson import document_keys, replicate_sums
+from fieldwise.compare._poisson import document_replicates
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import holm, significance_from_units
 from fieldwise.compare._tables import CellTables, ScoredTables
@@ -219,8 +219,9 @@ def compare(
     suspect_confidence: float = 0.9,
 ) -> ComparisonResult:
     """Score ``frame`` (see :func:`~fieldwise.compare.build_frame`) field by field; ``frame``
-    may also be its plain columns (name -> list of values, see
-    :func:`~fieldwise.compare._frame.columns_frame`).
+    may also be given as its plain columns (column name -> equally long list of values, as
+    read from JSON or a pickle), which is what ``pd.DataFrame`` of them would give, built
+    faster (string keys go straight to categoricals).
 
     ``specs`` come from :func:`~fieldwise.compare.parse_field_specs`; fields without a spec
     compare as folded strings. Each of ``candidates`` (or the one ``candidate``) is compared
@@ -265,7 +266,7 @@ def _bootstraps(
     with many weights to draw, each document's counts are taken here (pandas, this thread)
     and the replicate sums (numpy and hashlib only: no pandas object, no warnings filter)
     start on a thread of their own, so they run while the caller computes the other tables;
-    the interval is read off them (:func:`bootstrap_interval`) when called: the same
+    the interval is read off them (:func:`bootstrap_of_counts`) when called: the same
     figures as :func:`bootstrap_delta` gives."""
     if not isinstance(scored, CellTables):
         return lambda: {
@@ -277,7 +278,7 @@ def _bootstraps(
 
     def replicates(c: str) -> Callable[[], npt.NDArray[Any]]:
         items, _, values = counts[c]
-        work = partial(replicate_sums, document_keys(items, seed), values, n_resamples)
+        work = partial(document_replicates, items, values, seed, n_resamples)
         return work if pool is None else pool.submit(work).result
 
     pending = {c: replicates(c) for c in candidates}
@@ -285,16 +286,12 @@ def _bootstraps(
         pool.shutdown(wait=False)  # the submitted sums still run; no more are taken
 
     def intervals() -> dict[str, BootstrapInterval]:
-        out = {}
-        for c, (items, weights, values) in counts.items():
-            out[c] = bootstrap_interval(
-                values.sum(axis=0),
-                pending[c](),
-                weights,
-                documents=len(items),
-                seed=seed,
+        return {
+            c: bootstrap_of_counts(
+                items, weights, values, seed=seed, n_resamples=n_resamples, replicates=pending[c]()
             )
-        return out
+            for c, (items, weights, values) in counts.items()
+        }
 
     return intervals
 

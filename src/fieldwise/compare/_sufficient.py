@@ -22,7 +22,7 @@ import pandas as pd
 
 from fieldwise.compare._bootstrap import bootstrap_counts, sorted_codes
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
-from fieldwise.compare._poisson import document_keys, replicate_sums
+from fieldwise.compare._poisson import document_replicates
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import TRANSITIONS
 
@@ -332,7 +332,7 @@ def partition_statistics(
             weights=weights,
         )
         totals[candidate] = values.sum(axis=0)
-        replicates[candidate] = replicate_sums(document_keys(items, seed), values, n_resamples)
+        replicates[candidate] = document_replicates(items, values, seed, n_resamples)
         boot_docs[candidate] = len(items)
     return Sufficient(
         baseline=baseline,
