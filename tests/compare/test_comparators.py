@@ -157,3 +157,67 @@ def test_instances_answers_isinstance_for_every_kind_of_value() -> None:
         want = [isinstance(v, kinds) for v in values]
         assert _instances(values, kinds, also).tolist() == want
     assert _instances(np.array([], dtype=object), (str,), ()).tolist() == []
+
+
+_STRINGS = [
+    "Lieferant  GmbH",
+    "lieferant gmbh",
+    "A.B.",
+    "AB",
+    "Café",
+    "Cafe",
+    "",
+    "  ",
+    "05.03.2018",
+    "2018-03-05",
+    "PAID",
+    "paid",
+    "ja",
+    "nein",
+    "Kunden AG Mitte",
+    "Kunden AG Mite",
+    "ß",
+    "ẞ",
+    "x\ny",
+    np.str_("np string"),
+]
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_string_columns_hashed_by_arrow_compare_as_factorized(missing: Any, seed: int) -> None:
+    """Columns of only strings (and missing values) are coded by Arrow, not ``pd.factorize``:
+    every coded comparator gives the same cells either way."""
+    from fieldwise.compare import parse_field_specs
+    from fieldwise.compare._base import CodedComparator, factorize_pair, string_dictionary
+
+    rng = np.random.default_rng(seed)
+    pool = [*_STRINGS, missing]
+    left = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    right = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    assert string_dictionary(np.concatenate([left.to_numpy(), right.to_numpy()])) is not None
+    specs = [
+        {"type": "string"},
+        {"type": "string", "case_sensitive": True, "ignore_punctuation": True},
+        {"type": "string", "fold_lines": True},
+        {"type": "text", "threshold": 0.9},
+        {"type": "date", "date_order": "DMY"},
+        {"type": "enum", "values": ["PAID", "OPEN"]},
+        {"type": "boolean"},
+    ]
+    for raw in specs:
+        comparator = comparator_for(parse_field_specs({"f": raw})["f"])
+        assert isinstance(comparator, CodedComparator)
+        got = comparator(left, right)
+        want = comparator.from_codes(*factorize_pair(left, right))
+        for name in ("left_empty", "right_empty", "match", "score"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+
+
+@pytest.mark.parametrize(
+    "values", [["a", 1.5], ["a", b"b"], ["a", "\ud800"], ["a", pd.NaT], [None, None], []]
+)
+def test_columns_not_only_strings_are_factorized(values: list[Any]) -> None:
+    from fieldwise.compare._base import string_dictionary
+
+    assert string_dictionary(np.asarray([*values, None], dtype=object)[: len(values)]) is None
