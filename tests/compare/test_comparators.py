@@ -221,3 +221,64 @@ def test_columns_not_only_strings_are_factorized(values: list[Any]) -> None:
     from fieldwise.compare._base import string_dictionary
 
     assert string_dictionary(np.asarray([*values, None], dtype=object)[: len(values)]) is None
+
+
+_AMOUNTS = [
+    "€ 1.234,50",
+    "1234.50 EUR",
+    "1,234.50",
+    "1.234",
+    "(12.00)",
+    "12.00-",
+    "−7,5",
+    "1e3",
+    "n/a",
+    "N/A",
+    "",
+    " ",
+    "12 345,6",
+    "USD 10",
+    "10 $",
+    "٣٤",
+    "12,345,678.9",
+    "0,5",
+    "abc",
+    np.str_("42"),
+]
+
+
+@pytest.mark.parametrize("missing", [None, float("nan")])
+@pytest.mark.parametrize("atol", [0.0, 0.01])
+def test_amount_strings_parsed_from_arrow_compare_as_factorized(
+    monkeypatch: pytest.MonkeyPatch, missing: Any, atol: float
+) -> None:
+    """Amount columns of only strings are hashed and parsed from an Arrow dictionary: the
+    same cells as through ``pd.factorize`` and a Python list of the distinct strings."""
+    import fieldwise.compare._amounts as amounts
+
+    rng = np.random.default_rng(7)
+    pool = [*_AMOUNTS, missing]
+    left = s(*(pool[i] for i in rng.integers(0, len(pool), 400)))
+    right = s(*(pool[i] for i in rng.integers(0, len(pool), 400)))
+    comparators = [number(atol=atol), currency(atol=atol), currency(currency_required=True)]
+    got = [c(left, right) for c in comparators]
+    monkeypatch.setattr(amounts, "string_dictionary", lambda values: None)
+    want = [c(left, right) for c in comparators]
+    for g, w in zip(got, want, strict=True):
+        for name in ("left_empty", "right_empty", "match", "score"):
+            np.testing.assert_array_equal(getattr(g, name), getattr(w, name), err_msg=name)
+    parsed = amounts._parsed_amounts(left, right, with_code=False)
+    monkeypatch.undo()
+    for g, w in zip(parsed, amounts._parsed_amounts(left, right, with_code=False), strict=True):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_number_strings_parse_alike_from_a_list_and_from_arrow() -> None:
+    import pyarrow as pa
+
+    from fieldwise.compare._vectorized import parse_number_strings
+
+    strings = [str(v) for v in _AMOUNTS]
+    for arrow in (pa.array(strings, type=pa.large_string()), pa.array(strings)):
+        for g, w in zip(parse_number_strings(arrow), parse_number_strings(strings), strict=True):
+            np.testing.assert_array_equal(g, w)
