@@ -157,3 +157,128 @@ def test_instances_answers_isinstance_for_every_kind_of_value() -> None:
         want = [isinstance(v, kinds) for v in values]
         assert _instances(values, kinds, also).tolist() == want
     assert _instances(np.array([], dtype=object), (str,), ()).tolist() == []
+
+
+_STRINGS = [
+    "Lieferant  GmbH",
+    "lieferant gmbh",
+    "A.B.",
+    "AB",
+    "Café",
+    "Cafe",
+    "",
+    "  ",
+    "05.03.2018",
+    "2018-03-05",
+    "PAID",
+    "paid",
+    "ja",
+    "nein",
+    "Kunden AG Mitte",
+    "Kunden AG Mite",
+    "ß",
+    "ẞ",
+    "x\ny",
+    np.str_("np string"),
+]
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_string_columns_hashed_by_arrow_compare_as_factorized(missing: Any, seed: int) -> None:
+    """Columns of only strings (and missing values) are coded by Arrow, not ``pd.factorize``:
+    every coded comparator gives the same cells either way."""
+    from fieldwise.compare import parse_field_specs
+    from fieldwise.compare._base import CodedComparator, factorize_pair, string_dictionary
+
+    rng = np.random.default_rng(seed)
+    pool = [*_STRINGS, missing]
+    left = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    right = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    assert string_dictionary(np.concatenate([left.to_numpy(), right.to_numpy()])) is not None
+    specs = [
+        {"type": "string"},
+        {"type": "string", "case_sensitive": True, "ignore_punctuation": True},
+        {"type": "string", "fold_lines": True},
+        {"type": "text", "threshold": 0.9},
+        {"type": "date", "date_order": "DMY"},
+        {"type": "enum", "values": ["PAID", "OPEN"]},
+        {"type": "boolean"},
+    ]
+    for raw in specs:
+        comparator = comparator_for(parse_field_specs({"f": raw})["f"])
+        assert isinstance(comparator, CodedComparator)
+        got = comparator(left, right)
+        want = comparator.from_codes(*factorize_pair(left, right))
+        for name in ("left_empty", "right_empty", "match", "score"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+
+
+@pytest.mark.parametrize(
+    "values", [["a", 1.5], ["a", b"b"], ["a", "\ud800"], ["a", pd.NaT], [None, None], []]
+)
+def test_columns_not_only_strings_are_factorized(values: list[Any]) -> None:
+    from fieldwise.compare._base import string_dictionary
+
+    assert string_dictionary(np.asarray([*values, None], dtype=object)[: len(values)]) is None
+
+
+_AMOUNTS = [
+    "€ 1.234,50",
+    "1234.50 EUR",
+    "1,234.50",
+    "1.234",
+    "(12.00)",
+    "12.00-",
+    "−7,5",
+    "1e3",
+    "n/a",
+    "N/A",
+    "",
+    " ",
+    "12 345,6",
+    "USD 10",
+    "10 $",
+    "٣٤",
+    "12,345,678.9",
+    "0,5",
+    "abc",
+    np.str_("42"),
+]
+
+
+@pytest.mark.parametrize("missing", [None, float("nan")])
+@pytest.mark.parametrize("atol", [0.0, 0.01])
+def test_amount_strings_parsed_from_arrow_compare_as_factorized(
+    monkeypatch: pytest.MonkeyPatch, missing: Any, atol: float
+) -> None:
+    """Amount columns of only strings are hashed and parsed from an Arrow dictionary: the
+    same cells as through ``pd.factorize`` and a Python list of the distinct strings."""
+    import fieldwise.compare._amounts as amounts
+
+    rng = np.random.default_rng(7)
+    pool = [*_AMOUNTS, missing]
+    left = s(*(pool[i] for i in rng.integers(0, len(pool), 400)))
+    right = s(*(pool[i] for i in rng.integers(0, len(pool), 400)))
+    comparators = [number(atol=atol), currency(atol=atol), currency(currency_required=True)]
+    got = [c(left, right) for c in comparators]
+    monkeypatch.setattr(amounts, "string_dictionary", lambda values: None)
+    want = [c(left, right) for c in comparators]
+    for g, w in zip(got, want, strict=True):
+        for name in ("left_empty", "right_empty", "match", "score"):
+            np.testing.assert_array_equal(getattr(g, name), getattr(w, name), err_msg=name)
+    parsed = amounts._parsed_amounts(left, right, with_code=False)
+    monkeypatch.undo()
+    for g, w in zip(parsed, amounts._parsed_amounts(left, right, with_code=False), strict=True):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_number_strings_parse_alike_from_a_list_and_from_arrow() -> None:
+    import pyarrow as pa
+
+    from fieldwise.compare._vectorized import parse_number_strings
+
+    strings = [str(v) for v in _AMOUNTS]
+    for arrow in (pa.array(strings, type=pa.large_string()), pa.array(strings)):
+        for g, w in zip(parse_number_strings(arrow), parse_number_strings(strings), strict=True):
+            np.testing.assert_array_equal(g, w)

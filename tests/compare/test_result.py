@@ -230,6 +230,66 @@ def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
         columns_frame({"item": ["a", "b"], "field": ["x"]})
 
 
+def test_plain_value_columns_are_the_dataframes_columns() -> None:
+    """Value columns of plain lists are read in one pass when mixed (or all floats): every
+    column is the one ``pd.DataFrame`` infers, with the same dtype and values."""
+    import datetime as dt
+    from decimal import Decimal
+
+    import numpy as np
+
+    from fieldwise.compare._frame import columns_frame
+
+    nan = float("nan")
+    cases: list[list[Any]] = [
+        ["a", 1.5, None, True, nan],
+        ["a", 1.5],
+        [1.5, "a", [1, 2], {"x": 1}],
+        [True, "ja"],
+        [1.5, True],
+        [1, "a"],
+        [1, 2.5],
+        [1.5, 2.5, nan],
+        [1.5, None],
+        [np.float32(1.5), 2.0],
+        [np.float64(1.5), 2.0],
+        ["a", None],
+        ["a", nan],
+        ["a", pd.NA],
+        [None, None],
+        [True, False],
+        [1, 2],
+        [dt.date(2020, 1, 2), "2020-01-02"],
+        [dt.datetime(2020, 1, 2), None],
+        [Decimal("1.5"), "a"],
+        [Decimal("1.5"), Decimal("2")],
+        [b"a", "a"],
+    ]
+    for values in cases:
+        n = len(values)
+        cols: dict[str, list[Any]] = {
+            "item": [f"d{i}" for i in range(n)],
+            "field": ["f"] * n,
+            "version": ["v1"] * n,
+            "expected": values,
+            "predicted": values[::-1],
+            "confidence": [0.5] * n,
+        }
+        got, want = columns_frame(cols), pd.DataFrame(cols)
+        for name in ("expected", "predicted", "confidence"):
+            pd.testing.assert_series_equal(got[name], want[name], obj=f"{name} of {values!r}")
+            for a, b in zip(got[name].tolist(), want[name].tolist(), strict=True):
+                assert type(a) is type(b), (name, values)
+    # columns that are not lists, or lists of several lengths, take the DataFrame's way
+    with pytest.raises(CompareError, match="comparison columns"):
+        columns_frame({"expected": ["a", 1.5], "predicted": ["a", 1.5, 2.0]})
+    series = pd.Series(["a", 1.5], index=[1, 0], dtype=object)
+    pd.testing.assert_series_equal(
+        columns_frame({"expected": series, "predicted": ["x", 2.0]})["expected"],
+        pd.DataFrame({"expected": series, "predicted": ["x", 2.0]})["expected"],
+    )
+
+
 def test_replicate_sums_on_their_own_thread_give_the_same_intervals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

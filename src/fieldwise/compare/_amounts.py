@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
 
 from fieldwise._errors import CompareError
 from fieldwise.compare._base import (
@@ -18,6 +19,7 @@ from fieldwise.compare._base import (
     comparison_of,
     hashable,
     normalized_keys,
+    string_dictionary,
 )
 from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare._vectorized import parse_number_strings
@@ -74,25 +76,40 @@ def _parsed_amounts(
     if with_code:  # a string amount may carry a code even when it parses as a number
         rest = np.flatnonzero(~empty & _instances(values, (str, dict), ()))
     if len(rest):
-        try:
-            rcodes, uniques = pd.factorize(values[rest])
-        except TypeError:  # dicts ({"amount", "currency"}): factorize their JSON, parse originals
-            rcodes, _ = pd.factorize(np.array([hashable(v) for v in values[rest]], dtype=object))
-            _, first = np.unique(rcodes, return_index=True)
-            uniques = values[rest][first]
-        fast = np.full(len(uniques), np.nan)
-        if not with_code:
-            strings = [i for i, u in enumerate(uniques) if type(u) is str]
-            got, handled = parse_number_strings([uniques[i] for i in strings])
-            fast[np.asarray(strings, dtype=np.intp)[handled]] = got[handled]
+        # only strings (the usual amounts): hashed and parsed in Arrow, no Python string each
+        encoded = None if with_code else string_dictionary(values[rest])
+        if encoded is not None:
+            rcodes, dictionary = encoded
+            n_uniques = len(dictionary)
+            fast = np.full(n_uniques, np.nan)
+            got, handled = parse_number_strings(dictionary)
+            fast[handled] = got[handled]
+        else:
+            try:
+                rcodes, uniques = pd.factorize(values[rest])
+            except TypeError:  # dicts ({"amount", "currency"}): factorize their JSON
+                rcodes, _ = pd.factorize(
+                    np.array([hashable(v) for v in values[rest]], dtype=object)
+                )
+                _, first = np.unique(rcodes, return_index=True)
+                uniques = values[rest][first]  # parse the originals
+            n_uniques = len(uniques)
+            fast = np.full(n_uniques, np.nan)
+            if not with_code:
+                strings = [i for i, u in enumerate(uniques) if type(u) is str]
+                got, handled = parse_number_strings([uniques[i] for i in strings])
+                fast[np.asarray(strings, dtype=np.intp)[handled]] = got[handled]
         # what Arrow parsed is a plain amount; only the others go through the scalar parsers
         amount = fast.copy()
-        is_empty_u = np.zeros(len(uniques), dtype=np.bool_)
-        text: list[Any] = [None] * len(uniques)
-        code: list[Any] = [None] * len(uniques)
-        slow = range(len(uniques)) if with_code else np.flatnonzero(np.isnan(fast)).tolist()
-        for i in slow:
-            u = uniques[i]
+        is_empty_u = np.zeros(n_uniques, dtype=np.bool_)
+        text: list[Any] = [None] * n_uniques
+        code: list[Any] = [None] * n_uniques
+        slow = list(range(n_uniques)) if with_code else np.flatnonzero(np.isnan(fast)).tolist()
+        if encoded is not None:
+            slow_values = encoded[1].take(pa.array(slow, type=pa.int64())).to_pylist()
+        else:
+            slow_values = [uniques[i] for i in slow]
+        for i, u in zip(slow, slow_values, strict=True):
             a, c = (
                 parse_currency(u) if with_code or isinstance(u, dict) else (parse_number(u), None)
             )

@@ -26,6 +26,7 @@ __all__ = [
     "factorize_pair",
     "hashable",
     "normalized_keys",
+    "string_dictionary",
     "take_codes",
 ]
 
@@ -79,7 +80,27 @@ class CodedComparator:
         return comparison_of(lk, rk, lk == rk)
 
     def __call__(self, left: pd.Series[Any], right: pd.Series[Any]) -> Comparison:
-        return self.from_codes(*factorize_pair(left, right))
+        values = _pair_values(left, right)
+        encoded = string_dictionary(values)
+        if encoded is not None:  # only strings (and missing values): hashed by Arrow
+            codes, dictionary = encoded
+            return self.from_dictionary(codes[: len(left)], codes[len(left) :], dictionary)
+        return self.from_codes(*_factorized(values, len(left)))
+
+
+def string_dictionary(values: npt.NDArray[np.object_]) -> tuple[IntArray, pa.Array] | None:
+    """Codes of ``values`` into an Arrow array of their distinct strings (-1 for missing),
+    when every value is a string or missing (``None``, NaN, ``pd.NA``), else ``None``. The
+    codes group the values as :func:`pd.factorize` does; hashing UTF-8 in Arrow (without
+    the GIL) is much faster than hashing a Python object per value."""
+    if pd.api.types.infer_dtype(values, skipna=True) != "string":
+        return None
+    try:
+        encoded = pa.array(values, type=pa.large_string(), from_pandas=True).dictionary_encode()
+    except (pa.ArrowException, UnicodeError):  # lone surrogates: not UTF-8
+        return None
+    codes = np.asarray(encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False), np.intp)
+    return codes, encoded.dictionary
 
 
 def hashable(value: Any) -> Any:
@@ -93,15 +114,23 @@ def factorize_pair(
     left: pd.Series[Any], right: pd.Series[Any]
 ) -> tuple[IntArray, IntArray, list[Any]]:
     """Codes of both sides into one list of unique raw values (-1 for missing)."""
+    return _factorized(_pair_values(left, right), len(left))
+
+
+def _pair_values(left: pd.Series[Any], right: pd.Series[Any]) -> npt.NDArray[np.object_]:
+    """The values of ``left`` then ``right``, as one object array."""
     if len(left) != len(right):
         raise CompareError("comparator inputs differ in length")
-    values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+    return np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
+
+
+def _factorized(values: npt.NDArray[np.object_], n: int) -> tuple[IntArray, IntArray, list[Any]]:
+    """:func:`factorize_pair` of the values of both sides (the first ``n`` are the left's)."""
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:
         codes, uniques = pd.factorize(np.array([hashable(v) for v in values], dtype=object))
     codes = np.asarray(codes, dtype=np.intp)
-    n = len(left)
     return codes[:n], codes[n:], list(uniques)
 
 

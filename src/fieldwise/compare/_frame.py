@@ -111,13 +111,35 @@ def columns_frame(columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
     from JSON or a pickle): ``pd.DataFrame(columns)``, except that ``item``, ``field`` and
     ``version`` of strings become categoricals (sorted categories, what
     :func:`~fieldwise.compare.score_cells` makes of them anyway) by one hash of each value,
-    not through an Arrow string column first. Keys of other types take the DataFrame's way."""
+    not through an Arrow string column first. Keys of other types take the DataFrame's way.
+    When every column is a list (or tuple) of one length, other columns of mixed values
+    (strings and numbers, say) or of only floats are read in one pass each (:func:`_plain`):
+    the dtype the DataFrame would infer, without its second conversion of every value."""
+    lists = all(isinstance(v, list | tuple) for v in columns.values())
+    if lists and len({len(v) for v in columns.values()}) <= 1:  # our own arrays: no copies
+        return pd.DataFrame(
+            {name: _category(v) if name in _KEYS else _plain(v) for name, v in columns.items()},
+            copy=False,
+        )
     try:
         return pd.DataFrame(
             {name: _category(v) if name in _KEYS else v for name, v in columns.items()}
         )
     except ValueError as exc:  # columns of different lengths
         raise CompareError(f"comparison columns: {exc}") from exc
+
+
+def _plain(values: Sequence[Any]) -> Any:
+    """``values`` as ``pd.DataFrame`` would make them a column: when they are of mixed
+    types (not counting missing ones), an object Series of the values themselves; when
+    every value is a float, float64; else ``values`` (for the DataFrame to infer)."""
+    array = np.fromiter(values, dtype=object, count=len(values))
+    kind = pd.api.types.infer_dtype(array, skipna=True)
+    if kind == "mixed":
+        return pd.Series(array, dtype=object, copy=False)
+    if kind == "floating" and pd.api.types.infer_dtype(array, skipna=False) == "floating":
+        return array.astype(np.float64)
+    return values
 
 
 _KEYS = ("item", "field", "version")

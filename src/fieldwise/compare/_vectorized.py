@@ -38,9 +38,10 @@ def _bool(array: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.bool_]:
 
 
 def parse_number_strings(
-    strings: list[str],
+    strings: list[str] | pa.Array,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Parse many number strings at once; returns (values, handled).
+    """Parse many number strings at once (a list, or an Arrow array of strings without
+    nulls); returns (values, handled).
 
     ``values[i]`` equals ``parse_number(strings[i])`` wherever ``handled[i]`` is true; the other
     entries are NaN and must go through the scalar parser.
@@ -49,7 +50,7 @@ def parse_number_strings(
     values = np.full(n, np.nan)
     if n == 0:
         return values, np.zeros(0, dtype=np.bool_)
-    raw = pa.array(strings, type=pa.string())
+    raw = strings if isinstance(strings, pa.Array) else pa.array(strings, type=pa.string())
     safe = _bool(pc.match_substring_regex(raw, _SAFE)) & ~_bool(
         pc.match_substring_regex(raw, _SCIENTIFIC)
     )
