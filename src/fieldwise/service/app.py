@@ -162,7 +162,9 @@ _MULTIPART_SLACK = 1024 * 1024
 _MAX_JSON_BYTES = 10 * 1024 * 1024
 
 
-def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
+async def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
+    # async: FastAPI runs a plain ``def`` dependency in its thread pool, a thread hop per
+    # request for nothing
     return None
 
 
