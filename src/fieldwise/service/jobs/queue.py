@@ -19,6 +19,7 @@ from sqlalchemy import ColumnElement, Connection, Engine, Row, delete, insert, o
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
+from fieldwise.service.jobs.signal import count_queued
 from fieldwise.service.jobs.tables import jobs
 
 #: A job whose lease expired this many times (its worker died or froze) is abandoned.
@@ -85,6 +86,8 @@ def add_job(
         max_attempts,
         _token() if claimed_by else None,
     )
+    if not claimed_by:
+        count_queued(conn, kind)  # wakes an idle worker of this process once committed
     conn.execute(
         insert(jobs).values(
             id=job.id,
