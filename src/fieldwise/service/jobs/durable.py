@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
+from sqlalchemy import Connection, Engine, Row, Table, Update, insert, select, update
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
@@ -131,12 +131,21 @@ class DurableRuns:
         values: dict[str, Any] = {"status": "in_progress", "started_at": stamp}
         if attempt is not None:
             values["attempts"] = attempt
-        won = conn.execute(
+        move = (
             update(self.table)
             .where(self.table.c.id == run_id, self.table.c.status == "queued")
             .values(**values, updated_at=stamp)
-        ).rowcount
-        return self.get(conn, run_id) if won else None
+        )
+        return self._moved(conn, move, run_id)
+
+    def _moved(self, conn: Connection, move: Update, run_id: str) -> Row[Any] | None:
+        """Run a conditional move of one run; its row as written, or None when it did not
+        apply (read back in the same statement where the database can)."""
+        if conn.dialect.update_returning:
+            return conn.execute(move.returning(*self.table.c)).first()
+        if not conn.execute(move).rowcount:
+            return None
+        return self.get(conn, run_id)
 
     def heartbeat(
         self, conn: Connection, clock: Clock, job: Job, lease: timedelta = DEFAULT_LEASE
@@ -165,15 +174,17 @@ class DurableRuns:
         if job is not None and job.token is not None and not release(conn, clock, job):
             return None
         stamp = isoformat(clock.now())
-        changed = conn.execute(
+        row = self._moved(
+            conn,
             update(self.table)
             .where(self.table.c.id == run_id, self.table.c.status.in_(from_states))
-            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {}))
-        ).rowcount
-        if not changed:
+            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {})),
+            run_id,
+        )
+        if row is None:
             return None
         finish_jobs(conn, clock, run_id)
-        return self.get(conn, run_id)
+        return row
 
     def fail(
         self,

@@ -45,6 +45,16 @@ def _token() -> str:
     return secrets.token_hex(16)
 
 
+_JOB_COLUMNS = (
+    jobs.c.id,
+    jobs.c.kind,
+    jobs.c.target_id,
+    jobs.c.attempts,
+    jobs.c.max_attempts,
+    jobs.c.lease_token,
+)
+
+
 def _job(row: Row[Any]) -> Job:
     return Job(row.id, row.kind, row.target_id, row.attempts, row.max_attempts, row.lease_token)
 
@@ -126,7 +136,7 @@ def claim(
         if candidate is None:
             return None
         now = clock.now()
-        won = conn.execute(
+        move = (
             update(jobs)
             .where(jobs.c.id == candidate.id, jobs.c.status == "queued")
             .values(
@@ -137,8 +147,11 @@ def claim(
                 lease_token=_token(),
                 lease_expires_at=isoformat(now + lease),
             )
-        ).rowcount
-        if won != 1:
+        )
+        if conn.dialect.update_returning:  # the claimed row as written, without reading it again
+            claimed = conn.execute(move.returning(*_JOB_COLUMNS)).first()
+            return None if claimed is None else _job(claimed)
+        if conn.execute(move).rowcount != 1:
             return None
         return _job(conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one())
 
