@@ -271,7 +271,10 @@ def create_app(
     install_console(app, state, authenticate)
     # The console signs in into sessions of its own; /docs is a page and assets with no data.
     app.add_middleware(
-        ApiKeyMiddleware, authenticate=authenticate, exempt=("/console", apidocs.DOCS_PREFIX)
+        ApiKeyMiddleware,
+        authenticate=authenticate,
+        exempt=("/console", apidocs.DOCS_PREFIX),
+        operator=authenticate.operator,
     )
     app.add_middleware(RequestIdMiddleware)
     return app
