@@ -9,22 +9,30 @@ Tesseract), the two versions the bundled dataset ships (``datasets/invoices/proc
   so the parse cache is cold; the set is synced and the processor and versions created before
   the clock starts (the service's engine processes start at its first run, inside the
   clock); then ``run_versions`` (the CLI's default concurrency and waiting:
-  held polls, ``GET …?wait=``; no run cache) runs every (document, version) pair.
+  held polls, ``GET …?wait=``; no run cache) runs every (document, version) pair. The
+  service's routes and job threads share one interpreter (one GIL) with the client here, as
+  in the CLI's embedded service.
+- fieldwise, service in its own process: the same, against ``fieldwise serve`` in a child
+  process (as deployed), so client and service each have an interpreter of their own; a
+  fresh data dir per repeat. The row's headline (and "met") stays the in-process figure;
+  this one is beside it.
 - fieldwise, whole process: ``fieldwise run`` in a folder whose embedded service holds the set
   and the processor but has parsed nothing; timed from exec to exit.
 - the alternative, in-process: ``parse_document`` once per document and the rules engine's
   ``extract`` once per version, in a loop, on one core — what a script without the service
   does with the same documents and configs.
 
-Repeats are interleaved (service, loop, service, loop, …); the row gives the median runs/s
-with min and max, the ratio (service / loop), the growth exponent over 1 %, 10 % and 100 % of
-the documents (service, in-process) and peak RSS.
+Repeats are interleaved (in-process, own process, loop, in-process, …); the row gives the
+median runs/s with min and max, the ratio (service / loop), the growth exponent over 1 %,
+10 % and 100 % of the documents (service, in-process) and peak RSS.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -52,33 +60,86 @@ def _generate(out: Path, count: int) -> Path:
     return out
 
 
-def _prepare(data_dir: Path, dataset: Path, work: Path) -> tuple[Any, str, list[str]]:
-    """A fresh service in a thread holding the set, a processor and its two versions."""
+KEY = "fw_bench_key_0123456789"
+
+
+class _Served:
+    """``fieldwise serve`` in a child process (its default workers) on ``data_dir``."""
+
+    def __init__(self, data_dir: Path) -> None:
+        import httpx
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
+        env["FIELDWISE_API_KEYS"] = KEY
+        command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
+        self.proc = subprocess.Popen(
+            [*command, "--port", str(port), "--data-dir", str(data_dir)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.api_key = KEY
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base_url + "/files", headers={"x-api-key": KEY}).is_success:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.stop()
+        raise SystemExit("the service did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _prepare(
+    data_dir: Path, dataset: Path, work: Path, *, separate: bool = False
+) -> tuple[Any, str, list[str]]:
+    """A fresh service (in a thread, or ``separate``ly in a child process) holding the set, a
+    processor and its two versions."""
     from fieldwise._config import ServiceSettings
     from fieldwise.client import Client
     from fieldwise.datasets import load_dataset
     from fieldwise.service import create_app, start_in_thread
     from fieldwise.sync import sync_dataset
 
-    settings = ServiceSettings(data_dir=data_dir, api_keys=("fw_bench_key_0123456789",))
-    service = start_in_thread(settings, app=create_app(settings, announce=lambda _m: None))
-    with Client(service.base_url, service.api_key) as client:
-        sync_dataset(
-            client, load_dataset(dataset), state_dir=work / "sync", service_identity="bench"
-        )
-        processor = client.create_processor("bench")
-        versions = [
-            client.create_version(processor.id, json.loads(c.read_text())).id for c in CONFIGS
-        ]
+    service: Any
+    if separate:
+        service = _Served(data_dir)
+    else:
+        settings = ServiceSettings(data_dir=data_dir, api_keys=(KEY,))
+        service = start_in_thread(settings, app=create_app(settings, announce=lambda _m: None))
+    try:
+        with Client(service.base_url, service.api_key) as client:
+            sync_dataset(
+                client, load_dataset(dataset), state_dir=work / "sync", service_identity="bench"
+            )
+            processor = client.create_processor("bench")
+            versions = [
+                client.create_version(processor.id, json.loads(c.read_text())).id for c in CONFIGS
+            ]
+    except BaseException:
+        service.stop()
+        raise
     return service, processor.id, versions
 
 
-def _service_seconds(dataset: Path, work: Path) -> float:
+def _service_seconds(dataset: Path, work: Path, *, separate: bool = False) -> float:
     from fieldwise._config import ClientSettings
     from fieldwise._connection import ServiceConnection
     from fieldwise.runner import run_versions
 
-    service, processor_id, versions = _prepare(work / "svc", dataset, work)
+    service, processor_id, versions = _prepare(work / "svc", dataset, work, separate=separate)
     try:
         connection = ServiceConnection(
             service.base_url, service.api_key, ClientSettings(), identity=service.base_url
@@ -164,15 +225,18 @@ def main(argv: list[str]) -> int:
         full = _generate(root / "bench", args.documents)
         runs = 2 * args.documents
         service_s: list[float] = []
+        served_s: list[float] = []
         loop_s: list[float] = []
         for k in range(args.repeat):  # interleaved
             service_s.append(_service_seconds(full, root / f"svc{k}"))
+            served_s.append(_service_seconds(full, root / f"served{k}", separate=True))
             loop_s.append(_loop_seconds(full))
         sizes = sorted({max(2, args.documents // 100), max(2, args.documents // 10)})
         grow = {}
         for n in sizes:
             grow[n] = _service_seconds(_generate(root / f"g{n}", n), root / f"grow{n}")
         ours, loop = Figure(tuple(service_s)), Figure(tuple(loop_s))
+        served = Figure(tuple(served_s))
         grow[args.documents] = ours.median
         whole_s, whole_rss = _whole_process(full, root / "whole")
     rate, loop_rate = runs / ours.median, runs / loop.median
@@ -188,6 +252,11 @@ def main(argv: list[str]) -> int:
         "peak_rss_mb": round(own_peak_rss_mb()),
         "fieldwise_s_min_med_max": ours.min_med_max(2),
         "alternative_s_min_med_max": loop.min_med_max(2),
+        "service_process": {
+            "runs_per_s": round(runs / served.median, 1),
+            "ratio": round(runs / served.median / loop_rate, 2),
+            "s_min_med_max": served.min_med_max(2),
+        },
         "whole_process": {"seconds": round(whole_s, 2), "runs_per_s": round(runs / whole_s, 1)},
         "whole_process_peak_rss_mb": round(whole_rss),
         "documents": args.documents,

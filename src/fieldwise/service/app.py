@@ -162,7 +162,9 @@ _MULTIPART_SLACK = 1024 * 1024
 _MAX_JSON_BYTES = 10 * 1024 * 1024
 
 
-def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
+async def _document_api_key(_key: str | None = Security(_api_key_doc)) -> None:
+    # async: FastAPI runs a plain ``def`` dependency in its thread pool, a thread hop per
+    # request for nothing
     return None
 
 
@@ -269,7 +271,10 @@ def create_app(
     install_console(app, state, authenticate)
     # The console signs in into sessions of its own; /docs is a page and assets with no data.
     app.add_middleware(
-        ApiKeyMiddleware, authenticate=authenticate, exempt=("/console", apidocs.DOCS_PREFIX)
+        ApiKeyMiddleware,
+        authenticate=authenticate,
+        exempt=("/console", apidocs.DOCS_PREFIX),
+        operator=authenticate.operator,
     )
     app.add_middleware(RequestIdMiddleware)
     return app

@@ -55,6 +55,7 @@ class ServiceState:
         return str(request.base_url).rstrip("/")
 
 
-def get_state(request: Request) -> ServiceState:
+async def get_state(request: Request) -> ServiceState:
+    # async: a plain ``def`` dependency would cost every request a hop to the thread pool
     state: ServiceState = request.app.state.fieldwise
     return state

@@ -11,6 +11,7 @@ from fieldwise.service.http.errors import not_found
 from fieldwise.service.ids import isoformat
 from fieldwise.service.state import ServiceState, get_state
 from fieldwise.service.store.locks import lock_row
+from fieldwise.service.store.prepared import by_id
 
 State = Annotated[ServiceState, Depends(get_state)]
 Limit = Annotated[int, Query(ge=1, le=1000, description="Page size (1-1000).")]
@@ -27,6 +28,11 @@ def fetch(
     """The row with ``id`` (and the given scoping columns), or a 404 ApiError.
 
     ``for_update``: lock it until the transaction ends, for a read-modify-write (a merge)."""
+    if not scope and not for_update:  # the common case, a statement built once
+        row = conn.execute(by_id(table), {"p_id": ident}).first()
+        if row is None:
+            raise not_found(kind, ident)
+        return row
     where = [table.c.id == ident, *(table.c[column] == value for column, value in scope.items())]
     if for_update:
         row = lock_row(conn, table, *where)

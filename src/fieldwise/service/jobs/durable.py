@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
+from sqlalchemy import Connection, Engine, Row, Table, Update, bindparam, insert, select, update
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
@@ -36,6 +36,7 @@ from fieldwise.service.jobs.queue import (
     release,
     renew,
 )
+from fieldwise.service.store.prepared import by_id, prepared
 
 
 class RunStopped(Exception):
@@ -73,14 +74,16 @@ class DurableRuns:
     prefix: str
 
     def get(self, conn: Connection, run_id: str) -> Row[Any] | None:
-        return conn.execute(select(self.table).where(self.table.c.id == run_id)).first()
+        return conn.execute(by_id(self.table), {"p_id": run_id}).first()
 
     def status_of(self, engine: Engine, run_id: str) -> str | None:
         """The current status, read in its own connection (workers check it between stages)."""
+        query = prepared(
+            ("runs.status_of", self.table),
+            lambda: select(self.table.c.status).where(self.table.c.id == bindparam("p_id")),
+        )
         with engine.connect() as conn:
-            value = conn.execute(
-                select(self.table.c.status).where(self.table.c.id == run_id)
-            ).scalar()
+            value = conn.execute(query, {"p_id": run_id}).scalar()
         return None if value is None else str(value)
 
     def create(
@@ -127,16 +130,41 @@ class DurableRuns:
         self, conn: Connection, clock: Clock, run_id: str, *, attempt: int | None = None
     ) -> Row[Any] | None:
         """``queued`` → ``in_progress`` in the caller's transaction; None if not queued."""
+        returning = conn.dialect.update_returning
+
+        def build() -> Any:
+            values: dict[str, Any] = {
+                "status": "in_progress",
+                "started_at": bindparam("p_at"),
+                "updated_at": bindparam("p_at2"),
+            }
+            if attempt is not None:
+                values["attempts"] = bindparam("p_attempts")
+            move = (
+                update(self.table)
+                .where(self.table.c.id == bindparam("p_id"), self.table.c.status == "queued")
+                .values(**values)
+            )
+            return move.returning(*self.table.c) if returning else move
+
+        move = prepared(("runs.start", self.table, attempt is not None, returning), build)
         stamp = isoformat(clock.now())
-        values: dict[str, Any] = {"status": "in_progress", "started_at": stamp}
+        params: dict[str, Any] = {"p_id": run_id, "p_at": stamp, "p_at2": stamp}
         if attempt is not None:
-            values["attempts"] = attempt
-        won = conn.execute(
-            update(self.table)
-            .where(self.table.c.id == run_id, self.table.c.status == "queued")
-            .values(**values, updated_at=stamp)
-        ).rowcount
-        return self.get(conn, run_id) if won else None
+            params["p_attempts"] = attempt
+        moved = conn.execute(move, params)
+        if returning:
+            return moved.first()
+        return self.get(conn, run_id) if moved.rowcount else None
+
+    def _moved(self, conn: Connection, move: Update, run_id: str) -> Row[Any] | None:
+        """Run a conditional move of one run; its row as written, or None when it did not
+        apply (read back in the same statement where the database can)."""
+        if conn.dialect.update_returning:
+            return conn.execute(move.returning(*self.table.c)).first()
+        if not conn.execute(move).rowcount:
+            return None
+        return self.get(conn, run_id)
 
     def heartbeat(
         self, conn: Connection, clock: Clock, job: Job, lease: timedelta = DEFAULT_LEASE
@@ -165,15 +193,17 @@ class DurableRuns:
         if job is not None and job.token is not None and not release(conn, clock, job):
             return None
         stamp = isoformat(clock.now())
-        changed = conn.execute(
+        row = self._moved(
+            conn,
             update(self.table)
             .where(self.table.c.id == run_id, self.table.c.status.in_(from_states))
-            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {}))
-        ).rowcount
-        if not changed:
+            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {})),
+            run_id,
+        )
+        if row is None:
             return None
         finish_jobs(conn, clock, run_id)
-        return self.get(conn, run_id)
+        return row
 
     def fail(
         self,

@@ -1,8 +1,10 @@
 """The worker pool: threads that claim jobs from the database and run their handlers.
 
 CPU-bound work (parsing, OCR, extraction) runs in these threads, never on the API's event
-loop. Idle workers poll the table with a short back-off, so jobs enqueued by any process (and
-jobs re-queued by recovery) are picked up without an in-memory signal. Every claim carries a
+loop. A job queued by this process wakes an idle worker once its transaction committed
+(:mod:`~fieldwise.service.jobs.signal`); idle workers also poll the table with a short
+back-off, so jobs enqueued by other processes (and jobs re-queued by recovery) are picked up
+without any signal. Every claim carries a
 lease the process's :class:`~fieldwise.service.jobs.leases.LeaseKeeper` renews; each heartbeat
 the pool also recovers jobs whose lease expired, in whichever process held them.
 """
@@ -27,6 +29,7 @@ from fieldwise.service.jobs.queue import (
     requeue,
     take_over,
 )
+from fieldwise.service.jobs.signal import job_signal
 from fieldwise.service.state import ServiceState
 
 log = logging.getLogger("fieldwise.service.jobs")
@@ -117,6 +120,8 @@ class WorkerPool:
         self._threads: list[threading.Thread] = []
         self._recovered_at = 0.0
         self._recovery = threading.Lock()
+        self._signal = job_signal(state.engine)
+        self._wakes = self._signal.subscribe(tuple(self.handlers), self.threads)
 
     def start(self, *, every_other_owner: bool = False) -> None:
         """Recover lost jobs (``every_other_owner``: see :func:`recover`), then start."""
@@ -130,6 +135,7 @@ class WorkerPool:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wakes.give(len(self._threads))  # now, not after their back-off
         for thread in self._threads:
             thread.join(timeout=30)
         self._threads.clear()
@@ -186,5 +192,5 @@ class WorkerPool:
             if worked:
                 idle = _IDLE_MIN
                 continue
-            self._stop.wait(idle)
-            idle = min(_IDLE_MAX, idle * 2)
+            # woken: a job was queued here, claim it now; else poll again, later each time
+            idle = _IDLE_MIN if self._wakes.wait(idle) else min(_IDLE_MAX, idle * 2)

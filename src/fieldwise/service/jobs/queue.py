@@ -15,11 +15,25 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, Row, delete, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Row,
+    Select,
+    bindparam,
+    delete,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
+from fieldwise.service.jobs.signal import count_queued
 from fieldwise.service.jobs.tables import jobs
+from fieldwise.service.store.prepared import prepared
 
 #: A job whose lease expired this many times (its worker died or froze) is abandoned.
 DEFAULT_MAX_ATTEMPTS = 3
@@ -42,6 +56,16 @@ class Job:
 
 def _token() -> str:
     return secrets.token_hex(16)
+
+
+_JOB_COLUMNS = (
+    jobs.c.id,
+    jobs.c.kind,
+    jobs.c.target_id,
+    jobs.c.attempts,
+    jobs.c.max_attempts,
+    jobs.c.lease_token,
+)
 
 
 def _job(row: Row[Any]) -> Job:
@@ -85,6 +109,8 @@ def add_job(
         max_attempts,
         _token() if claimed_by else None,
     )
+    if not claimed_by:
+        count_queued(conn, kind)  # wakes an idle worker of this process once committed
     conn.execute(
         insert(jobs).values(
             id=job.id,
@@ -113,31 +139,57 @@ def claim(
 ) -> Job | None:
     """Claim the oldest queued job of the given kinds with a new lease, or return None."""
     with engine.begin() as conn:
-        candidate = conn.execute(
+        candidate = conn.execute(_oldest_queued(kinds)).first()
+        if candidate is None:
+            return None
+        now = clock.now()
+        returning = conn.dialect.update_returning
+        params = {
+            "p_id": candidate.id,
+            "p_owner": owner,
+            "p_claimed_at": isoformat(now),
+            "p_token": _token(),
+            "p_expires": isoformat(now + lease),
+        }
+        moved = conn.execute(_claim_move(returning=returning), params)
+        if returning:  # the claimed row as written, without reading it again
+            claimed = moved.first()
+            return None if claimed is None else _job(claimed)
+        if moved.rowcount != 1:
+            return None
+        return _job(conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one())
+
+
+def _oldest_queued(kinds: tuple[str, ...]) -> Select[Any]:
+    return prepared(
+        ("jobs.oldest_queued", kinds),
+        lambda: (
             select(jobs.c.id)
             .where(jobs.c.status == "queued", jobs.c.kind.in_(kinds))
             .order_by(jobs.c.seq)
             .limit(1)
             .with_for_update(skip_locked=True)
-        ).first()
-        if candidate is None:
-            return None
-        now = clock.now()
-        won = conn.execute(
+        ),
+    )
+
+
+def _claim_move(*, returning: bool) -> Any:
+    def build() -> Any:
+        move = (
             update(jobs)
-            .where(jobs.c.id == candidate.id, jobs.c.status == "queued")
+            .where(jobs.c.id == bindparam("p_id"), jobs.c.status == "queued")
             .values(
                 status="running",
                 attempts=jobs.c.attempts + 1,
-                owner=owner,
-                claimed_at=isoformat(now),
-                lease_token=_token(),
-                lease_expires_at=isoformat(now + lease),
+                owner=bindparam("p_owner"),
+                claimed_at=bindparam("p_claimed_at"),
+                lease_token=bindparam("p_token"),
+                lease_expires_at=bindparam("p_expires"),
             )
-        ).rowcount
-        if won != 1:
-            return None
-        return _job(conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one())
+        )
+        return move.returning(*_JOB_COLUMNS) if returning else move
+
+    return prepared(("jobs.claim", returning), build)
 
 
 def _held(job: Job) -> ColumnElement[bool]:
@@ -168,12 +220,27 @@ def renew(conn: Connection, clock: Clock, job: Job, lease: timedelta = DEFAULT_L
 def release(conn: Connection, clock: Clock, job: Job) -> bool:
     """Finish a job still held under ``job.token`` (in the worker's terminal transaction);
     False when the lease was lost: the caller must then change nothing and roll back."""
-    changed = conn.execute(
-        update(jobs)
-        .where(_held(job))
-        .values(status="finished", finished_at=isoformat(clock.now()), lease_expires_at=None)
-    ).rowcount
-    return bool(changed)
+    release_held = prepared(
+        "jobs.release",
+        lambda: (
+            update(jobs)
+            .where(
+                jobs.c.id == bindparam("p_id"),
+                jobs.c.status == "running",
+                jobs.c.lease_token == bindparam("p_token"),
+            )
+            .values(status="finished", finished_at=bindparam("p_at"), lease_expires_at=None)
+        ),
+    )
+    if job.token is None:  # ``_held`` then matches ``lease_token IS NULL``
+        changed = conn.execute(
+            update(jobs)
+            .where(_held(job))
+            .values(status="finished", finished_at=isoformat(clock.now()), lease_expires_at=None)
+        ).rowcount
+        return bool(changed)
+    params = {"p_id": job.id, "p_token": job.token, "p_at": isoformat(clock.now())}
+    return bool(conn.execute(release_held, params).rowcount)
 
 
 def fail_or_release(
@@ -189,11 +256,15 @@ def fail_or_release(
 
 def finish_jobs(conn: Connection, clock: Clock, target_id: str) -> None:
     """Mark every unfinished job of a target finished (it reached a terminal state)."""
-    conn.execute(
-        update(jobs)
-        .where(jobs.c.target_id == target_id, jobs.c.status != "finished")
-        .values(status="finished", finished_at=isoformat(clock.now()), lease_expires_at=None)
+    finish_all = prepared(
+        "jobs.finish_target",
+        lambda: (
+            update(jobs)
+            .where(jobs.c.target_id == bindparam("p_target"), jobs.c.status != "finished")
+            .values(status="finished", finished_at=bindparam("p_at"), lease_expires_at=None)
+        ),
     )
+    conn.execute(finish_all, {"p_target": target_id, "p_at": isoformat(clock.now())})
 
 
 def finish_job(conn: Connection, clock: Clock, job_id: str) -> None:

@@ -99,11 +99,19 @@ class KeyAuthenticator:
         self.operator_keys = operator_keys
         self.clock = clock
 
+    def operator(self, presented: str) -> Principal | None:
+        """The admin principal when ``presented`` is one of the operator's keys (no database:
+        the middleware asks this first, on the event loop)."""
+        if self.operator_keys.check(presented):
+            return Principal(key_id=None, scope="admin")
+        return None
+
     def __call__(self, presented: str | None) -> Principal | None:
         if not presented:
             return None
-        if self.operator_keys.check(presented):
-            return Principal(key_id=None, scope="admin")
+        principal = self.operator(presented)
+        if principal is not None:
+            return principal
         digest = hash_key(presented)
         with self.engine.connect() as conn:
             row = conn.execute(

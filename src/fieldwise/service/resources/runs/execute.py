@@ -7,7 +7,7 @@ import json
 import logging
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, bindparam, select
 
 from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock
@@ -37,6 +37,7 @@ from fieldwise.service.resources.training_runs.models import (
 )
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
+from fieldwise.service.store.prepared import by_id, prepared
 
 log = logging.getLogger("fieldwise.service.jobs")
 
@@ -93,7 +94,7 @@ class ProcessorRunHandler:
 
     def _work(self, state: ServiceState, row: Any, job: Job) -> dict[str, Any]:
         with state.engine.connect() as conn:
-            input_file = conn.execute(select(files).where(files.c.id == row.input_file_id)).first()
+            input_file = conn.execute(by_id(files), {"p_id": row.input_file_id}).first()
             config_raw, threshold = self._version(conn, row)
         if input_file is None or not state.blobs.exists(input_file.sha256):
             raise RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
@@ -147,12 +148,17 @@ class ProcessorRunHandler:
     def _version(self, conn: Connection, row: Any) -> tuple[dict[str, Any] | None, float | None]:
         if row.processor_id is None:
             return None, None
-        found = conn.execute(
-            select(versions.c.config, processors.c.confidence_threshold)
-            .select_from(versions)
-            .outerjoin(processors, processors.c.id == row.processor_id)
-            .where(versions.c.id == row.version_id)
-        ).first()
+        query = prepared(
+            "runs.version_config",
+            lambda: (
+                select(versions.c.config, processors.c.confidence_threshold)
+                .select_from(versions)
+                .outerjoin(processors, processors.c.id == bindparam("p_processor"))
+                .where(versions.c.id == bindparam("p_version"))
+            ),
+        )
+        params = {"p_processor": row.processor_id, "p_version": row.version_id}
+        found = conn.execute(query, params).first()
         if found is None or found.config is None:
             raise RunFailed("version_missing", f"version {row.version_id} no longer exists")
         return dict(found.config), found.confidence_threshold
