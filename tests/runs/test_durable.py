@@ -20,10 +20,12 @@ LEASE = timedelta(seconds=30)
 VALUES = {"input_path": "file_x", "input_file_id": "file_x", "params": {}, "base_url": "http://h"}
 
 
-@pytest.fixture
-def engine(tmp_path: Path) -> Engine:
+@pytest.fixture(params=[True, False], ids=["returning", "read-back"])
+def engine(tmp_path: Path, request: pytest.FixtureRequest) -> Engine:
     engine = make_engine(f"sqlite:///{tmp_path / 'jobs.db'}")
     migrate(engine, MIGRATIONS)
+    # without RETURNING (an SQLite older than 3.35) every move reads its row back instead
+    engine.dialect.update_returning = request.param
     return engine
 
 

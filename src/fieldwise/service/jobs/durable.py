@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, Table, Update, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, Row, Table, bindparam, insert, select, update
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
@@ -36,7 +36,7 @@ from fieldwise.service.jobs.queue import (
     release,
     renew,
 )
-from fieldwise.service.store.prepared import by_id, prepared
+from fieldwise.service.store.prepared import by_id, prepared, updated_row
 
 
 class RunStopped(Exception):
@@ -152,19 +152,7 @@ class DurableRuns:
         params: dict[str, Any] = {"p_id": run_id, "p_at": stamp, "p_at2": stamp}
         if attempt is not None:
             params["p_attempts"] = attempt
-        moved = conn.execute(move, params)
-        if returning:
-            return moved.first()
-        return self.get(conn, run_id) if moved.rowcount else None
-
-    def _moved(self, conn: Connection, move: Update, run_id: str) -> Row[Any] | None:
-        """Run a conditional move of one run; its row as written, or None when it did not
-        apply (read back in the same statement where the database can)."""
-        if conn.dialect.update_returning:
-            return conn.execute(move.returning(*self.table.c)).first()
-        if not conn.execute(move).rowcount:
-            return None
-        return self.get(conn, run_id)
+        return updated_row(conn, move, params, lambda: self.get(conn, run_id))
 
     def heartbeat(
         self, conn: Connection, clock: Clock, job: Job, lease: timedelta = DEFAULT_LEASE
@@ -193,13 +181,14 @@ class DurableRuns:
         if job is not None and job.token is not None and not release(conn, clock, job):
             return None
         stamp = isoformat(clock.now())
-        row = self._moved(
-            conn,
+        move = (
             update(self.table)
             .where(self.table.c.id == run_id, self.table.c.status.in_(from_states))
-            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {})),
-            run_id,
+            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {}))
         )
+        if conn.dialect.update_returning:
+            move = move.returning(*self.table.c)
+        row = updated_row(conn, move, None, lambda: self.get(conn, run_id))
         if row is None:
             return None
         finish_jobs(conn, clock, run_id)

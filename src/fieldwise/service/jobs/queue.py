@@ -33,7 +33,7 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
 from fieldwise.service.jobs.signal import count_queued
 from fieldwise.service.jobs.tables import jobs
-from fieldwise.service.store.prepared import prepared
+from fieldwise.service.store.prepared import prepared, updated_row
 
 #: A job whose lease expired this many times (its worker died or froze) is abandoned.
 DEFAULT_MAX_ATTEMPTS = 3
@@ -143,7 +143,6 @@ def claim(
         if candidate is None:
             return None
         now = clock.now()
-        returning = conn.dialect.update_returning
         params = {
             "p_id": candidate.id,
             "p_owner": owner,
@@ -151,13 +150,13 @@ def claim(
             "p_token": _token(),
             "p_expires": isoformat(now + lease),
         }
-        moved = conn.execute(_claim_move(returning=returning), params)
-        if returning:  # the claimed row as written, without reading it again
-            claimed = moved.first()
-            return None if claimed is None else _job(claimed)
-        if moved.rowcount != 1:
-            return None
-        return _job(conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one())
+        claimed = updated_row(
+            conn,
+            _claim_move(returning=conn.dialect.update_returning),
+            params,
+            lambda: conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one(),
+        )
+        return None if claimed is None else _job(claimed)
 
 
 def _oldest_queued(kinds: tuple[str, ...]) -> Select[Any]:

@@ -9,12 +9,12 @@ statement's memoized key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import Connection, Row, Table, bindparam, select
 
-__all__ = ["by_id", "prepared"]
+__all__ = ["by_id", "prepared", "updated_row"]
 
 S = TypeVar("S")
 
@@ -36,3 +36,19 @@ def by_id(table: Table) -> Any:
         ("by_id", table),
         lambda: select(table).where(table.c.id == bindparam("p_id")),
     )
+
+
+def updated_row(
+    conn: Connection,
+    move: Any,
+    params: Mapping[str, Any] | None,
+    read_back: Callable[[], Row[Any] | None],
+) -> Row[Any] | None:
+    """Run ``move``, a conditional UPDATE of one row, and return that row as written, or None
+    when it did not apply. ``move`` carries ``RETURNING`` where the database has it
+    (``conn.dialect.update_returning``: SQLite >= 3.35, PostgreSQL), which saves reading the
+    row again; elsewhere (an older SQLite) the row count decides and ``read_back()`` reads it."""
+    result = conn.execute(move, params)
+    if conn.dialect.update_returning:
+        return result.first()
+    return read_back() if result.rowcount == 1 else None
