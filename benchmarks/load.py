@@ -40,19 +40,23 @@ def echo(doc: Any) -> dict[str, Any]:
     return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}
 
 
-def _serve(data_dir: Path, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(data_dir: Path, workers: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``fieldwise serve`` in a process of its own (as deployed) on ``data_dir``, answering;
+    its settings are the defaults (``workers``: the job threads, else the default) plus this
+    script's key and engine, whatever ``FIELDWISE_*`` the caller's environment holds."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {
-        **os.environ,
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
+    env |= {
         "FIELDWISE_API_KEYS": KEY,
-        "FIELDWISE_WORKERS": str(workers),
         "FIELDWISE_ALLOW_PYTHON_ENGINES": "1",
         "PYTHONPATH": os.pathsep.join(
             [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
         ),
     }
+    if workers is not None:
+        env["FIELDWISE_WORKERS"] = str(workers)
     command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
     proc = subprocess.Popen(
         [*command, "--port", str(port), "--data-dir", str(data_dir)],

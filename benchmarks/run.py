@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -43,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import Figure, cold_run, emit, exponent, load_average, own_peak_rss_mb
+from load import KEY, _serve  # fieldwise serve in its own process, as deployed
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = [ROOT / "datasets" / "invoices" / "processor" / f"v{n}.json" for n in (1, 2)]
@@ -60,38 +59,12 @@ def _generate(out: Path, count: int) -> Path:
     return out
 
 
-KEY = "fw_bench_key_0123456789"
-
-
 class _Served:
     """``fieldwise serve`` in a child process (its default workers) on ``data_dir``."""
 
     def __init__(self, data_dir: Path) -> None:
-        import httpx
-
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
-        env["FIELDWISE_API_KEYS"] = KEY
-        command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
-        self.proc = subprocess.Popen(
-            [*command, "--port", str(port), "--data-dir", str(data_dir)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self.base_url = f"http://127.0.0.1:{port}"
+        self.proc, self.base_url = _serve(data_dir)
         self.api_key = KEY
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base_url + "/files", headers={"x-api-key": KEY}).is_success:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        self.stop()
-        raise SystemExit("the service did not start")
 
     def stop(self) -> None:
         self.proc.terminate()
