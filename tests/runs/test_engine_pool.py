@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -98,3 +100,28 @@ def test_warm_starts_every_process_before_the_first_task() -> None:
 def test_no_more_processes_than_cores() -> None:
     assert processes.EnginePool(64).workers == (os.cpu_count() or 1)
     assert processes.EnginePool(0).workers == 1
+
+
+def _watch_then_wait(parent: int) -> None:
+    """In a child: watch ``parent`` as the pool's initializer does, then idle as a worker
+    waiting for tasks would (an hour: only the watcher can end it)."""
+    processes._watch_parent(parent)
+    time.sleep(3600)
+
+
+def test_a_child_whose_parent_died_before_it_started_watching_exits() -> None:
+    # The parent the pool names (its own pid, taken when it made the child) is not this child's
+    # parent any more, as when the service died while the child was still starting: the
+    # watcher must see that at once, not watch whichever process inherited the child.
+    gone = multiprocessing.get_context("spawn").Process(target=os.getpid)
+    gone.start()
+    gone.join()
+    child = multiprocessing.get_context("spawn").Process(target=_watch_then_wait, args=(gone.pid,))
+    child.start()
+    child.join(timeout=60)  # only a guard against a hang; the child exits as it starts
+    try:
+        assert child.exitcode == 0
+    finally:
+        if child.exitcode is None:
+            child.kill()
+            child.join()

@@ -40,9 +40,10 @@ class WorkerCrashed(Exception):
     """The worker process running the task died, on two pools in a row."""
 
 
-def _watch_parent() -> None:
-    """In a child: exit as soon as the process that started it is gone."""
-    parent = os.getppid()
+def _watch_parent(parent: int) -> None:
+    """In a child: exit as soon as ``parent``, the process that started it, is gone. Its pid
+    is taken in the parent: a child still starting when its parent died (killed while frozen,
+    say) was already handed to another parent, and would otherwise watch that one forever."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -93,6 +94,7 @@ class EnginePool:
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_watch_parent,
+                    initargs=(os.getpid(),),
                     max_tasks_per_child=TASKS_PER_CHILD,
                 )
             return self._executor
@@ -124,7 +126,10 @@ class EnginePool:
         # Every task in flight lost its process, not only the one that killed it: try this
         # one again alone, in a process of its own, so a second death is surely its own.
         alone = ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent
+            1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
         )
         try:
             return alone.submit(fn, *args).result()
