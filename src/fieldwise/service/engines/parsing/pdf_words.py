@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import struct
 from typing import Any
 
 import pypdfium2 as pdfium
@@ -143,12 +144,17 @@ _RUNS = _bare(pdfium_c.FPDFText_CountRects)
 
 
 class _Boxes:
-    """Loose character boxes of one text page, top-left origin, through the bare calls."""
+    """Loose character boxes of one text page, top-left origin, through the bare calls.
+
+    pdfium writes each box into one of three rectangles in a row (``slots``), which one
+    ``struct`` unpack reads back: four ``FS_RECTF`` attribute reads cost more than the call."""
 
     def __init__(self, raw: Any, height: float) -> None:
-        self.rect = pdfium_c.FS_RECTF()
+        self.rects = (pdfium_c.FS_RECTF * 3)()
         self.page = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value)
-        self.out = ctypes.c_void_p(ctypes.addressof(self.rect))
+        base = ctypes.addressof(self.rects)
+        size = ctypes.sizeof(pdfium_c.FS_RECTF)
+        self.slots = tuple(ctypes.c_void_p(base + k * size) for k in range(3))
         self.height = height
 
     def runs(self, start: int, count: int) -> int:
@@ -157,9 +163,19 @@ class _Boxes:
 
     def box(self, i: int) -> tuple[float, float, float, float]:
         """Char ``i``'s loose box as left, top, right, bottom."""
-        _LOOSE(self.page, i, self.out)
-        rect, height = self.rect, self.height
-        return rect.left, height - rect.top, rect.right, height - rect.bottom
+        _LOOSE(self.page, i, self.slots[0])
+        left, top, right, bottom = _RECT.unpack_from(self.rects)
+        height = self.height
+        return left, height - top, right, height - bottom
+
+
+# FS_RECTF is left, top, right, bottom as C floats; unpacked they are the same Python floats
+# its attributes give
+_RECT = struct.Struct("4f")
+_RECTS = struct.Struct("12f")
+# Word and Box built as the tuples they are: the named tuples' ``__new__`` is a Python
+# function, called twice per word
+_new = tuple.__new__
 
 
 def _token_words(boxes: _Boxes, text: str, start: int, stop: int) -> list[Word]:
@@ -196,46 +212,49 @@ def text_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     if text is None:
         return exact_words(textpage, height)
     boxes = _Boxes(raw, height)
-    # the fast path reads the rectangle in place: a call and a tuple less per box
-    rect, page, out, loose, runs = boxes.rect, boxes.page, boxes.out, _LOOSE, _RUNS
+    # the loop below is the parse's hottest: the boxes of a token's first, second and last
+    # character go to three slots and come back in one unpack, and the comparisons are the
+    # ones _token_words makes on the same floats (height - top, as it computes them)
+    page, rects, (first, second, last) = boxes.page, boxes.rects, boxes.slots
+    loose, runs, unpack, unpack4, new = _LOOSE, _RUNS, _RECTS.unpack_from, _RECT.unpack_from, _new
+    mark, word_type, box_type = _MARK.search, Word, Box
     words: list[Word] = []
     append, extend = words.append, words.extend
     for match in _TOKEN.finditer(text):
         start, stop = match.span()
         size = stop - start
+        if size == 1:  # a third of the tokens: one box, nothing to check
+            loose(page, start, first)
+            left, top, right, bottom = unpack4(rects)
+            box = new(box_type, (left, height - top, right, height - bottom))
+            append(new(word_type, (match.group(), box, 1.0)))
+            continue
         token = match.group()
-        if size > 1 and (
-            (not token.isascii() and _MARK.search(token) is not None)  # may be placed apart
-            or runs(page, start, size) != 1  # more than one text object
+        if (
+            not token.isascii() and mark(token) is not None  # may be placed apart
+        ) or runs(page, start, size) != 1:  # more than one text object
+            extend(_token_words(boxes, text, start, stop))
+            continue
+        loose(page, start, first)
+        loose(page, stop - 1, last)
+        if size > 2:  # the second character: a gap after the first tells tracking
+            loose(page, start + 1, second)
+        x0, t0, x1, b0, l1, t1, _r1, b1, left, t2, right, b2 = unpack(rects)
+        y0, y1 = height - t0, height - b0
+        if size > 2 and (
+            height - t1 != y0 or height - b1 != y1 or l1 < x0 or l1 - x1 > (y1 - y0) * _GAP
         ):
             extend(_token_words(boxes, text, start, stop))
             continue
-        loose(page, start, out)
-        x0, y0, x1, y1 = rect.left, height - rect.top, rect.right, height - rect.bottom
-        if size > 2:  # the second character: a gap after the first tells tracking
-            loose(page, start + 1, out)
-            left = rect.left
-            if (
-                height - rect.top != y0
-                or height - rect.bottom != y1
-                or left < x0
-                or left - x1 > (y1 - y0) * _GAP
-            ):
-                extend(_token_words(boxes, text, start, stop))
-                continue
-        if size > 1:
-            loose(page, stop - 1, out)
-            left, right = rect.left, rect.right
-            if (
-                height - rect.top != y0
-                or height - rect.bottom != y1
-                or left < x0
-                or right < x1
-                or (size == 2 and left - x1 > (y1 - y0) * _GAP)
-                or right - x0 > size * (y1 - y0) * _ADVANCE  # tracked out
-            ):
-                extend(_token_words(boxes, text, start, stop))
-                continue
-            x1 = right
-        append(Word(token, Box(x0, y0, x1, y1)))
+        if (
+            height - t2 != y0
+            or height - b2 != y1
+            or left < x0
+            or right < x1
+            or (size == 2 and left - x1 > (y1 - y0) * _GAP)
+            or right - x0 > size * (y1 - y0) * _ADVANCE  # tracked out
+        ):
+            extend(_token_words(boxes, text, start, stop))
+            continue
+        append(new(word_type, (token, new(box_type, (x0, y0, right, y1)), 1.0)))
     return words
