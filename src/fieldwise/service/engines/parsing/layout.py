@@ -7,7 +7,7 @@ font, so the extraction engine reads every format through the same words-with-bo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from fieldwise.service.engines.parsing.model import (
     GRID_CHAR_WIDTH,
@@ -22,6 +22,11 @@ __all__ = ["grid_line", "group_lines", "median", "split_cells"]
 
 _LEFT = attrgetter("box.x0")
 _TOP_LEFT = attrgetter("box.y0", "box.x0")
+# a Word is (text, box, confidence): the items, read without the named tuples' properties
+_TEXT = itemgetter(0)
+_BOX = itemgetter(1)
+# Line and Box built as the tuples they are: the named tuples' ``__new__`` is a Python function
+_new = tuple.__new__
 
 
 def median(values: Iterable[float]) -> float:
@@ -38,17 +43,14 @@ def median(values: Iterable[float]) -> float:
 
 def make_line(words: Sequence[Word]) -> Line:
     """A line from words already on one row (sorted left to right here)."""
-    if len(words) == 1:  # a third of a page's lines: its box and text are the word's own
+    if len(words) == 1:  # its box and text are the word's own
         word = words[0]
-        return Line((word,), word.box, word.text)
+        return _new(Line, ((word,), word[1], word[0]))
     ordered = sorted(words, key=_LEFT)
     # min and max keep the first of equal values, as the running comparison they replace did
-    x0s, y0s, x1s, y1s = zip(*[w.box for w in ordered], strict=True)
-    return Line(
-        tuple(ordered),
-        Box(min(x0s), min(y0s), max(x1s), max(y1s)),
-        " ".join([w.text for w in ordered]),
-    )
+    x0s, y0s, x1s, y1s = zip(*map(_BOX, ordered), strict=True)
+    box = _new(Box, (min(x0s), min(y0s), max(x1s), max(y1s)))
+    return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
 
 
 def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
@@ -60,12 +62,16 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     rows: list[list[Word]] = []
     tops: list[float] = []
     bottoms: list[float] = []
-    keyed = [((b.y0 + b.y1) / 2, b.x0, i, w) for i, w in enumerate(words) for b in (w.box,)]
+    # the index decides ties before the rest is compared; the edges ride along for the loop
+    keyed = [
+        ((by0 + by1) / 2, bx0, i, by0, by1, w)
+        for i, w in enumerate(words)
+        for bx0, by0, _bx1, by1 in (w[1],)
+    ]
     keyed.sort()
     row: list[Word] = []
     top = bottom = 0.0
-    for cy, _x0, _i, word in keyed:
-        _bx0, by0, _bx1, by1 = word.box
+    for cy, _x0, _i, by0, by1, word in keyed:
         if row and top <= cy <= bottom:  # the newest row: where nearly every word goes
             row.append(word)
             if by0 < top:
