@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import pairwise
 from operator import itemgetter
 
 from fieldwise.service.engines.parsing.layout import median, split_cells
@@ -50,9 +51,7 @@ def _table(block: Sequence[list[tuple[Word, ...]]]) -> str | None:
     columns = _columns(block)
     if len(columns) < 2:
         return None
-    ordered = all(x0 <= x1 for x0, x1 in columns) and all(
-        a[1] < b[0] for a, b in zip(columns, columns[1:])
-    )
+    ordered = all(x0 <= x1 for x0, x1 in columns) and all(a[1] < b[0] for a, b in pairwise(columns))
     starts = [x0 for x0, _ in columns] if ordered else []
     rows: list[list[str]] = []
     for row in block:
