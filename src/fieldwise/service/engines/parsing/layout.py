@@ -17,7 +17,7 @@ from fieldwise.service.engines.parsing.model import (
     Word,
 )
 
-__all__ = ["grid_line", "group_lines", "median", "split_cells"]
+__all__ = ["grid_line", "group_lines", "group_text_lines", "median", "split_cells"]
 
 
 _LEFT = attrgetter("box.x0")
@@ -25,6 +25,8 @@ _TOP_LEFT = attrgetter("box.y0", "box.x0")
 # a Word is (text, box, confidence): the items, read without the named tuples' properties
 _TEXT = itemgetter(0)
 _BOX = itemgetter(1)
+_X0 = itemgetter(0)  # a Box's left and right edges
+_X1 = itemgetter(2)
 # Line and Box built as the tuples they are: the named tuples' ``__new__`` is a Python function
 _new = tuple.__new__
 
@@ -59,6 +61,43 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     A word joins a row when its vertical centre lies within the row's extent; rows are then
     ordered by their top edge so the reading order does not depend on the producer's order.
     """
+    rows, _tops, _bottoms = _rows(words)
+    lines = [make_line(row) for row in rows]
+    lines.sort(key=_TOP_LEFT)
+    return tuple(lines)
+
+
+def group_text_lines(words: Iterable[Word]) -> tuple[Line, ...]:
+    """:func:`group_lines` for words whose box edges are all floats (a PDF's text layer): the
+    same lines, each row's top and bottom taken from the grouping instead of again per line.
+
+    Why they are the same floats: a row's running top is its words' least top, as ``min``
+    finds it, unless a top is NaN or the least is a zero (0.0 and -0.0 are equal but print
+    apart, and the two keep the first of equals in different orders). A word whose centre is
+    NaN never joins a row, so the tops and bottoms of a row of two or more words are no NaN;
+    a row whose top or bottom is zero is made by :func:`make_line`. With ints mixed in, an
+    equal int and float would differ too: hence floats only.
+    """
+    rows, tops, bottoms = _rows(words)
+    lines = [
+        _float_line(row, top, bottom) for row, top, bottom in zip(rows, tops, bottoms, strict=True)
+    ]
+    lines.sort(key=_TOP_LEFT)
+    return tuple(lines)
+
+
+def _float_line(row: list[Word], top: float, bottom: float) -> Line:
+    if len(row) == 1 or top == 0.0 or bottom == 0.0:
+        return make_line(row)
+    ordered = sorted(row, key=_LEFT)
+    boxes = list(map(_BOX, ordered))
+    box = _new(Box, (min(map(_X0, boxes)), top, max(map(_X1, boxes)), bottom))
+    return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
+
+
+def _rows(words: Iterable[Word]) -> tuple[list[list[Word]], list[float], list[float]]:
+    """The rows of :func:`group_lines`, in the order they were started, with each row's top
+    (least word top) and bottom (greatest word bottom)."""
     rows: list[list[Word]] = []
     tops: list[float] = []
     bottoms: list[float] = []
@@ -94,9 +133,7 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
             rows.append(row)
             tops.append(by0)
             bottoms.append(by1)
-    lines = [make_line(row) for row in rows]
-    lines.sort(key=_TOP_LEFT)
-    return tuple(lines)
+    return rows, tops, bottoms
 
 
 def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:

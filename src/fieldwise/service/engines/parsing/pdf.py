@@ -13,7 +13,7 @@ from fieldwise.service.engines.parsing.errors import (
     LimitExceeded,
     PageLimitExceeded,
 )
-from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.layout import group_lines, group_text_lines
 from fieldwise.service.engines.parsing.limits import ParseLimits
 from fieldwise.service.engines.parsing.model import Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
@@ -76,11 +76,11 @@ def parse_pdf(data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None) -> tup
             width, height, words, image, scale = _read_page(
                 document, index, budget=budget if ocr is not None else None
             )
-            source = "text"
             if image is not None and ocr is not None:
-                words = ocr.recognize(image, scale=scale)
-                source = "ocr"
-            pages.append(Page(index + 1, width, height, group_lines(words), source))
+                lines = group_lines(ocr.recognize(image, scale=scale))
+                pages.append(Page(index + 1, width, height, lines, "ocr"))
+            else:  # text-layer boxes are floats from pdfium
+                pages.append(Page(index + 1, width, height, group_text_lines(words), "text"))
         return tuple(pages)
     finally:
         with PDFIUM_LOCK:
