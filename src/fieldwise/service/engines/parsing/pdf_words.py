@@ -38,7 +38,7 @@ import pypdfium2.raw as pdfium_c
 from fieldwise.service.engines.parsing.model import Box, Word
 from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 
-__all__ = ["exact_words", "text_words"]
+__all__ = ["exact_words", "raw_text_words", "text_words"]
 
 _TOKEN = re.compile(r"[^\s\x00]+")
 # a character beyond ASCII that is no letter or digit: an accent, a combining mark, a symbol
@@ -73,7 +73,10 @@ def exact_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     The running word box is kept as four floats (a :class:`Box` per character cost more than
     pdfium itself); the split test is the rule of the module docstring.
     """
-    raw = textpage.raw
+    return _exact_words(textpage.raw, height)
+
+
+def _exact_words(raw: Any, height: float) -> list[Word]:
     count = pdfium_c.FPDFText_CountChars(raw)
     rect = pdfium_c.FS_RECTF()
     ref = ctypes.byref(rect)
@@ -204,13 +207,17 @@ def _token_words(boxes: _Boxes, text: str, start: int, stop: int) -> list[Word]:
 
 def text_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     """Words of the page, top-left origin, in pdfium's character order."""
-    raw = textpage.raw
+    return raw_text_words(textpage.raw, height)
+
+
+def raw_text_words(raw: Any, height: float) -> list[Word]:
+    """:func:`text_words` of a raw ``FPDF_TEXTPAGE`` handle (no pypdfium2 helper object)."""
     count = pdfium_c.FPDFText_CountChars(raw)
     if count <= 0:
         return []
     text = _page_text(raw, count)
     if text is None:
-        return exact_words(textpage, height)
+        return _exact_words(raw, height)
     boxes = _Boxes(raw, height)
     # the loop below is the parse's hottest: the boxes of a token's first, second and last
     # character go to three slots and come back in one unpack, and the comparisons are the
