@@ -10,8 +10,9 @@ ascent-to-descent boxes, so every word on a baseline has the same top and bottom
 character, which made it three quarters of the parse time. :func:`text_words` reads the
 page's text in one call, cuts it into whitespace-free tokens with a regular expression and
 reads loose boxes only at a token's first, second and last character. A token is one word
-spanning its ends when every character beyond ASCII in it is a letter or digit (ü, ß, é
-precomposed: one glyph each, like an ASCII letter), lies in one text object
+spanning its ends when every character beyond ASCII in it is a letter, a digit or a currency
+sign (ü, ß, é precomposed, € and £: one spacing glyph each, like an ASCII letter; no
+invoice sets a currency sign over another glyph as an accent is), lies in one text object
 (``FPDFText_CountRects`` is 1), its three sampled characters share one baseline and go left to
 right without a split-wide gap after the first, and it advances less than 0.7 of its height
 per character (so it is not letter-spaced). Why that suffices: inside one text object of one
@@ -41,8 +42,9 @@ from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 __all__ = ["exact_words", "raw_text_words", "text_words"]
 
 _TOKEN = re.compile(r"[^\s\x00]+")
-# a character beyond ASCII that is no letter or digit: an accent, a combining mark, a symbol
-_MARK = re.compile(r"[^\x00-\x7f\w]")
+# a character beyond ASCII that is no letter, digit or currency sign (U+00A2-U+00A5 and the
+# Currency Symbols block: €): an accent, a combining mark, another symbol
+_MARK = re.compile(r"[^\x00-\x7f\w\u00a2-\u00a5\u20a0-\u20c0]")
 # surrogates (the exact reader joins pairs, replaces halves) and the characters pdfium treats
 # as control characters (a hyphen among them can read differently in the page's text)
 _SPECIAL = re.compile("[\x00-\x08\x0e-\x1f\x93\x94\x96-\x98\ud800-\udfff\ufffe]")
