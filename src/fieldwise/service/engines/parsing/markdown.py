@@ -36,30 +36,26 @@ def _columns(block: Sequence[list[tuple[Word, ...]]]) -> list[tuple[float, float
     return merged
 
 
-def _column_of(columns: list[tuple[float, float]], starts: list[float], left: float) -> int:
-    """The first column that holds ``left``. ``starts`` is given only when the columns are
-    strictly ordered (each ends before the next begins): one holds ``left`` at most, the last
-    that starts at or before it; otherwise (NaN edges) they are scanned in order, as before."""
-    if starts:
-        index = bisect_right(starts, left) - 1
-        if index >= 0 and columns[index][0] <= left <= columns[index][1]:
-            return index
-    return next(i for i, (x0, x1) in enumerate(columns) if x0 <= left <= x1)
-
-
 def _table(block: Sequence[list[tuple[Word, ...]]]) -> str | None:
     columns = _columns(block)
     if len(columns) < 2:
         return None
+    # Strictly ordered columns (each ends before the next begins) hold a cell's left edge in
+    # one column at most, the last that starts at or before it: found by bisection. Otherwise
+    # (NaN edges) and when that column does not hold it, they are scanned in order as before.
     ordered = all(x0 <= x1 for x0, x1 in columns) and all(a[1] < b[0] for a, b in pairwise(columns))
     starts = [x0 for x0, _ in columns] if ordered else []
     rows: list[list[str]] = []
     for row in block:
         cells = [""] * len(columns)
         for cell in row:
-            index = _column_of(columns, starts, cell[0].box.x0)
+            left = cell[0].box.x0
+            index = bisect_right(starts, left) - 1
+            if index < 0 or not columns[index][0] <= left <= columns[index][1]:
+                index = next(i for i, (x0, x1) in enumerate(columns) if x0 <= left <= x1)
             text = " ".join(map(_TEXT, cell))
-            cells[index] = f"{cells[index]} {text}".strip()
+            # the first text of a cell: what stripping " " + text would give
+            cells[index] = f"{cells[index]} {text}".strip() if cells[index] else text.strip()
         rows.append(cells)
     return markdown_table(rows)
 
