@@ -74,9 +74,10 @@ def group_text_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     Why they are the same floats: a row's running top is its words' least top, as ``min``
     finds it, unless a top is NaN or the least is a zero (0.0 and -0.0 are equal but print
     apart, and the two keep the first of equals in different orders). A word whose centre is
-    NaN never joins a row, so the tops and bottoms of a row of two or more words are no NaN;
-    a row whose top or bottom is zero is made by :func:`make_line`. With ints mixed in, an
-    equal int and float would differ too: hence floats only.
+    NaN never joins a row, and a row it starts takes other words only when its edges are -inf
+    and inf: the tops and bottoms of a row of two or more words are no NaN. A row whose top or
+    bottom is zero is made by :func:`make_line`. With ints mixed in, an equal int and float
+    would differ too: hence floats only.
     """
     rows, tops, bottoms = _rows(words)
     lines = [

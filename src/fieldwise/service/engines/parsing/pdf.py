@@ -121,9 +121,9 @@ def _read_page(
     is given, its rendering and the scale it was rendered at.
 
     The text is read through raw pdfium handles, closed here: pypdfium2's page and text page
-    objects (a finalizer and parent bookkeeping each) cost more than reading a page's words
-    takes in C. A page to render is loaded again as pypdfium2's page (scans only: OCR takes a
-    thousand times longer). The document has no form environment, so pypdfium2's page would
+    objects (a finalizer and parent bookkeeping each) cost about 15 us a page, 2 ms of the
+    B3 benchmark's 160. A page to render is loaded again as pypdfium2's page (scans only: OCR
+    takes a thousand times longer). The document has no form environment, so pypdfium2's page would
     load exactly this way (``FPDF_LoadPage``, no ``FORM_OnAfterLoadPage``).
     """
     with PDFIUM_LOCK:
