@@ -164,12 +164,27 @@ def test_bulk_words_match_the_per_character_reader(name: str, data: bytes) -> No
         document.close()
 
 
+class _RawTextPage:
+    """A raw ``FPDF_TEXTPAGE`` (what the parser reads words from) with the two members of
+    pypdfium2's text page that ``reference_words`` uses."""
+
+    get_charbox = pdfium.PdfTextPage.get_charbox
+
+    def __init__(self, raw: object) -> None:
+        self.raw = raw
+        self._as_parameter_ = raw  # how ctypes passes this object to pdfium
+
+
+def _reference_raw_words(raw: object, height: float) -> list[Word]:
+    return reference_words(_RawTextPage(raw), height)  # type: ignore[arg-type]  # duck-typed
+
+
 @pytest.mark.parametrize(("name", "data"), CORPUS, ids=[n for n, _ in CORPUS])
 def test_parsed_documents_keep_their_lines_and_markdown(
     name: str, data: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     new = parse_document(data, ocr=False)
-    monkeypatch.setattr(pdf_module, "text_words", reference_words)
+    monkeypatch.setattr(pdf_module, "raw_text_words", _reference_raw_words)
     old = parse_document(data, ocr=False)
     assert new.markdown == old.markdown
     assert [line.text for p in new.pages for line in p.lines] == [

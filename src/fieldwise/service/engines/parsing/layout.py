@@ -7,7 +7,7 @@ font, so the extraction engine reads every format through the same words-with-bo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from fieldwise.service.engines.parsing.model import (
     GRID_CHAR_WIDTH,
@@ -17,11 +17,18 @@ from fieldwise.service.engines.parsing.model import (
     Word,
 )
 
-__all__ = ["grid_line", "group_lines", "median", "split_cells"]
+__all__ = ["grid_line", "group_lines", "group_text_lines", "median", "split_cells"]
 
 
 _LEFT = attrgetter("box.x0")
 _TOP_LEFT = attrgetter("box.y0", "box.x0")
+# a Word is (text, box, confidence): the items, read without the named tuples' properties
+_TEXT = itemgetter(0)
+_BOX = itemgetter(1)
+_X0 = itemgetter(0)  # a Box's left and right edges
+_X1 = itemgetter(2)
+# Line and Box built as the tuples they are: the named tuples' ``__new__`` is a Python function
+_new = tuple.__new__
 
 
 def median(values: Iterable[float]) -> float:
@@ -38,17 +45,14 @@ def median(values: Iterable[float]) -> float:
 
 def make_line(words: Sequence[Word]) -> Line:
     """A line from words already on one row (sorted left to right here)."""
-    if len(words) == 1:  # a third of a page's lines: its box and text are the word's own
+    if len(words) == 1:  # its box and text are the word's own
         word = words[0]
-        return Line((word,), word.box, word.text)
+        return _new(Line, ((word,), word[1], word[0]))
     ordered = sorted(words, key=_LEFT)
     # min and max keep the first of equal values, as the running comparison they replace did
-    x0s, y0s, x1s, y1s = zip(*[w.box for w in ordered], strict=True)
-    return Line(
-        tuple(ordered),
-        Box(min(x0s), min(y0s), max(x1s), max(y1s)),
-        " ".join([w.text for w in ordered]),
-    )
+    x0s, y0s, x1s, y1s = zip(*map(_BOX, ordered), strict=True)
+    box = _new(Box, (min(x0s), min(y0s), max(x1s), max(y1s)))
+    return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
 
 
 def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
@@ -57,15 +61,57 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     A word joins a row when its vertical centre lies within the row's extent; rows are then
     ordered by their top edge so the reading order does not depend on the producer's order.
     """
+    rows, _tops, _bottoms = _rows(words)
+    lines = [make_line(row) for row in rows]
+    lines.sort(key=_TOP_LEFT)
+    return tuple(lines)
+
+
+def group_text_lines(words: Iterable[Word]) -> tuple[Line, ...]:
+    """:func:`group_lines` for words whose box edges are all floats (a PDF's text layer): the
+    same lines, each row's top and bottom taken from the grouping instead of again per line.
+
+    Why they are the same floats: a row's running top is its words' least top, as ``min``
+    finds it, unless a top is NaN or the least is a zero (0.0 and -0.0 are equal but print
+    apart, and the two keep the first of equals in different orders). A word whose centre is
+    NaN never joins a row, and a row it starts takes other words only when its edges are -inf
+    and inf: the tops and bottoms of a row of two or more words are no NaN. A row whose top or
+    bottom is zero is made by :func:`make_line`. With ints mixed in, an equal int and float
+    would differ too: hence floats only.
+    """
+    rows, tops, bottoms = _rows(words)
+    lines = [
+        _float_line(row, top, bottom) for row, top, bottom in zip(rows, tops, bottoms, strict=True)
+    ]
+    lines.sort(key=_TOP_LEFT)
+    return tuple(lines)
+
+
+def _float_line(row: list[Word], top: float, bottom: float) -> Line:
+    if len(row) == 1 or top == 0.0 or bottom == 0.0:
+        return make_line(row)
+    ordered = sorted(row, key=_LEFT)
+    boxes = list(map(_BOX, ordered))
+    box = _new(Box, (min(map(_X0, boxes)), top, max(map(_X1, boxes)), bottom))
+    return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
+
+
+def _rows(words: Iterable[Word]) -> tuple[list[list[Word]], list[float], list[float]]:
+    """The rows of :func:`group_lines`, in the order they were started, with each row's top
+    (least word top) and bottom (greatest word bottom)."""
     rows: list[list[Word]] = []
     tops: list[float] = []
     bottoms: list[float] = []
-    keyed = [((b.y0 + b.y1) / 2, b.x0, i, w) for i, w in enumerate(words) for b in (w.box,)]
+    # the index decides ties before the rest is compared; the edges ride along for the loop
+    keyed = [
+        ((by0 + by1) / 2, bx0, i, by0, by1, w)
+        for i, w in enumerate(words)
+        for bx0, by0, _bx1, by1 in (w[1],)
+    ]
     keyed.sort()
     row: list[Word] = []
     top = bottom = 0.0
-    for cy, _x0, _i, word in keyed:
-        _bx0, by0, _bx1, by1 = word.box
+    for cy, _x0, _i, by0, by1, word in keyed:
         if row and top <= cy <= bottom:  # the newest row: where nearly every word goes
             row.append(word)
             if by0 < top:
@@ -88,9 +134,7 @@ def group_lines(words: Iterable[Word]) -> tuple[Line, ...]:
             rows.append(row)
             tops.append(by0)
             bottoms.append(by1)
-    lines = [make_line(row) for row in rows]
-    lines.sort(key=_TOP_LEFT)
-    return tuple(lines)
+    return rows, tops, bottoms
 
 
 def split_cells(line: Line, gap_factor: float = 1.2) -> list[tuple[Word, ...]]:

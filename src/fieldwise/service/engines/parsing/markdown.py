@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import pairwise
+from operator import itemgetter
 
 from fieldwise.service.engines.parsing.layout import median, split_cells
 from fieldwise.service.engines.parsing.model import Line, Page, Word
@@ -10,14 +13,13 @@ from fieldwise.service.engines.parsing.model import Line, Page, Word
 __all__ = ["markdown_table", "page_markdown"]
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|").strip()
+_TEXT = itemgetter(0)  # a Word's text, without the named tuple's property
 
 
 def markdown_table(rows: Sequence[Sequence[str]]) -> str:
     """A GitHub-style Markdown table; the first row is the header."""
     width = max(len(r) for r in rows)
-    padded = [[_escape(c) for c in r] + [""] * (width - len(r)) for r in rows]
+    padded = [[c.replace("|", "\\|").strip() for c in r] + [""] * (width - len(r)) for r in rows]
     out = ["| " + " | ".join(padded[0]) + " |", "|" + " --- |" * width]
     out.extend("| " + " | ".join(r) + " |" for r in padded[1:])
     return "\n".join(out)
@@ -38,13 +40,22 @@ def _table(block: Sequence[list[tuple[Word, ...]]]) -> str | None:
     columns = _columns(block)
     if len(columns) < 2:
         return None
+    # Strictly ordered columns (each ends before the next begins) hold a cell's left edge in
+    # one column at most, the last that starts at or before it: found by bisection. Otherwise
+    # (NaN edges) and when that column does not hold it, they are scanned in order as before.
+    ordered = all(x0 <= x1 for x0, x1 in columns) and all(a[1] < b[0] for a, b in pairwise(columns))
+    starts = [x0 for x0, _ in columns] if ordered else []
     rows: list[list[str]] = []
     for row in block:
         cells = [""] * len(columns)
         for cell in row:
-            index = next(i for i, (x0, x1) in enumerate(columns) if x0 <= cell[0].box.x0 <= x1)
-            text = " ".join(w.text for w in cell)
-            cells[index] = f"{cells[index]} {text}".strip()
+            left = cell[0].box.x0
+            index = bisect_right(starts, left) - 1
+            if index < 0 or not columns[index][0] <= left <= columns[index][1]:
+                index = next(i for i, (x0, x1) in enumerate(columns) if x0 <= left <= x1)
+            text = " ".join(map(_TEXT, cell))
+            # the first text of a cell: what stripping " " + text would give
+            cells[index] = f"{cells[index]} {text}".strip() if cells[index] else text.strip()
         rows.append(cells)
     return markdown_table(rows)
 
@@ -69,7 +80,7 @@ def page_markdown(page: Page) -> str:
         if len(table) >= 2 and (rendered := _table(table)) is not None:
             blocks.append(rendered)
         else:
-            paragraph.extend(" ".join(w.text for c in row for w in c) for row in table)
+            paragraph.extend(" ".join([w[0] for c in row for w in c]) for row in table)
             flush_paragraph()
         table.clear()
 

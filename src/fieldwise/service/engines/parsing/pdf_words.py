@@ -10,8 +10,9 @@ ascent-to-descent boxes, so every word on a baseline has the same top and bottom
 character, which made it three quarters of the parse time. :func:`text_words` reads the
 page's text in one call, cuts it into whitespace-free tokens with a regular expression and
 reads loose boxes only at a token's first, second and last character. A token is one word
-spanning its ends when every character beyond ASCII in it is a letter or digit (ü, ß, é
-precomposed: one glyph each, like an ASCII letter), lies in one text object
+spanning its ends when every character beyond ASCII in it is a letter, a digit or a currency
+sign (ü, ß, é precomposed, € and £: one spacing glyph each, like an ASCII letter; no
+invoice sets a currency sign over another glyph as an accent is), lies in one text object
 (``FPDFText_CountRects`` is 1), its three sampled characters share one baseline and go left to
 right without a split-wide gap after the first, and it advances less than 0.7 of its height
 per character (so it is not letter-spaced). Why that suffices: inside one text object of one
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import struct
 from typing import Any
 
 import pypdfium2 as pdfium
@@ -37,11 +39,12 @@ import pypdfium2.raw as pdfium_c
 from fieldwise.service.engines.parsing.model import Box, Word
 from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 
-__all__ = ["exact_words", "text_words"]
+__all__ = ["exact_words", "raw_text_words", "text_words"]
 
 _TOKEN = re.compile(r"[^\s\x00]+")
-# a character beyond ASCII that is no letter or digit: an accent, a combining mark, a symbol
-_MARK = re.compile(r"[^\x00-\x7f\w]")
+# a character beyond ASCII that is no letter, digit or currency sign (U+00A2-U+00A5 and the
+# Currency Symbols block: €): an accent, a combining mark, another symbol
+_MARK = re.compile(r"[^\x00-\x7f\w\u00a2-\u00a5\u20a0-\u20c0]")
 # surrogates (the exact reader joins pairs, replaces halves) and the characters pdfium treats
 # as control characters (a hyphen among them can read differently in the page's text)
 _SPECIAL = re.compile("[\x00-\x08\x0e-\x1f\x93\x94\x96-\x98\ud800-\udfff\ufffe]")
@@ -72,7 +75,10 @@ def exact_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     The running word box is kept as four floats (a :class:`Box` per character cost more than
     pdfium itself); the split test is the rule of the module docstring.
     """
-    raw = textpage.raw
+    return _exact_words(textpage.raw, height)
+
+
+def _exact_words(raw: Any, height: float) -> list[Word]:
     count = pdfium_c.FPDFText_CountChars(raw)
     rect = pdfium_c.FS_RECTF()
     ref = ctypes.byref(rect)
@@ -131,11 +137,13 @@ def _bare(function: Any) -> Any:
     """``function`` without its ctypes prototype: arguments go in as they are (C ints, and
     pointers as ``c_void_p``) and an int comes back. ctypes' per-argument conversion against
     pypdfium2's declared types cost 1.3 of every 1.5 us a call took, and this module makes
-    about four calls per word."""
+    about four calls per word. The call keeps the GIL (``PYFUNCTYPE``): releasing and taking
+    it back cost a sixth of a call that is short and calls back into nothing, and these run
+    under ``PDFIUM_LOCK``, so no other thread could enter pdfium meanwhile anyway."""
     address = ctypes.cast(function, ctypes.c_void_p).value
     if address is None:
         raise RuntimeError("pdfium function without an address")
-    return ctypes.CFUNCTYPE(ctypes.c_int)(address)
+    return ctypes.PYFUNCTYPE(ctypes.c_int)(address)
 
 
 _LOOSE = _bare(pdfium_c.FPDFText_GetLooseCharBox)
@@ -143,12 +151,17 @@ _RUNS = _bare(pdfium_c.FPDFText_CountRects)
 
 
 class _Boxes:
-    """Loose character boxes of one text page, top-left origin, through the bare calls."""
+    """Loose character boxes of one text page, top-left origin, through the bare calls.
+
+    pdfium writes each box into one of three rectangles in a row (``slots``), which one
+    ``struct`` unpack reads back: four ``FS_RECTF`` attribute reads cost more than the call."""
 
     def __init__(self, raw: Any, height: float) -> None:
-        self.rect = pdfium_c.FS_RECTF()
+        self.rects = (pdfium_c.FS_RECTF * 3)()
         self.page = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value)
-        self.out = ctypes.c_void_p(ctypes.addressof(self.rect))
+        base = ctypes.addressof(self.rects)
+        size = ctypes.sizeof(pdfium_c.FS_RECTF)
+        self.slots = tuple(ctypes.c_void_p(base + k * size) for k in range(3))
         self.height = height
 
     def runs(self, start: int, count: int) -> int:
@@ -157,9 +170,19 @@ class _Boxes:
 
     def box(self, i: int) -> tuple[float, float, float, float]:
         """Char ``i``'s loose box as left, top, right, bottom."""
-        _LOOSE(self.page, i, self.out)
-        rect, height = self.rect, self.height
-        return rect.left, height - rect.top, rect.right, height - rect.bottom
+        _LOOSE(self.page, i, self.slots[0])
+        left, top, right, bottom = _RECT.unpack_from(self.rects)
+        height = self.height
+        return left, height - top, right, height - bottom
+
+
+# FS_RECTF is left, top, right, bottom as C floats; unpacked they are the same Python floats
+# its attributes give
+_RECT = struct.Struct("4f")
+_RECTS = struct.Struct("12f")
+# Word and Box built as the tuples they are: the named tuples' ``__new__`` is a Python
+# function, called twice per word
+_new = tuple.__new__
 
 
 def _token_words(boxes: _Boxes, text: str, start: int, stop: int) -> list[Word]:
@@ -188,54 +211,61 @@ def _token_words(boxes: _Boxes, text: str, start: int, stop: int) -> list[Word]:
 
 def text_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
     """Words of the page, top-left origin, in pdfium's character order."""
-    raw = textpage.raw
+    return raw_text_words(textpage.raw, height)
+
+
+def raw_text_words(raw: Any, height: float) -> list[Word]:
+    """:func:`text_words` of a raw ``FPDF_TEXTPAGE`` handle (no pypdfium2 helper object)."""
     count = pdfium_c.FPDFText_CountChars(raw)
     if count <= 0:
         return []
     text = _page_text(raw, count)
     if text is None:
-        return exact_words(textpage, height)
+        return _exact_words(raw, height)
     boxes = _Boxes(raw, height)
-    # the fast path reads the rectangle in place: a call and a tuple less per box
-    rect, page, out, loose, runs = boxes.rect, boxes.page, boxes.out, _LOOSE, _RUNS
+    # the loop below is the parse's hottest: the boxes of a token's first, second and last
+    # character go to three slots and come back in one unpack, and the comparisons are the
+    # ones _token_words makes on the same floats (height - top, as it computes them)
+    page, rects, (first, second, last) = boxes.page, boxes.rects, boxes.slots
+    loose, runs, unpack, unpack4, new = _LOOSE, _RUNS, _RECTS.unpack_from, _RECT.unpack_from, _new
+    mark, word_type, box_type = _MARK.search, Word, Box
     words: list[Word] = []
     append, extend = words.append, words.extend
     for match in _TOKEN.finditer(text):
         start, stop = match.span()
         size = stop - start
+        if size == 1:  # one box, nothing to check
+            loose(page, start, first)
+            left, top, right, bottom = unpack4(rects)
+            box = new(box_type, (left, height - top, right, height - bottom))
+            append(new(word_type, (match.group(), box, 1.0)))
+            continue
         token = match.group()
-        if size > 1 and (
-            (not token.isascii() and _MARK.search(token) is not None)  # may be placed apart
-            or runs(page, start, size) != 1  # more than one text object
+        if (
+            not token.isascii() and mark(token) is not None  # may be placed apart
+        ) or runs(page, start, size) != 1:  # more than one text object
+            extend(_token_words(boxes, text, start, stop))
+            continue
+        loose(page, start, first)
+        loose(page, stop - 1, last)
+        if size > 2:  # the second character: a gap after the first tells tracking
+            loose(page, start + 1, second)
+        x0, t0, x1, b0, l1, t1, _r1, b1, left, t2, right, b2 = unpack(rects)
+        y0, y1 = height - t0, height - b0
+        if size > 2 and (
+            height - t1 != y0 or height - b1 != y1 or l1 < x0 or l1 - x1 > (y1 - y0) * _GAP
         ):
             extend(_token_words(boxes, text, start, stop))
             continue
-        loose(page, start, out)
-        x0, y0, x1, y1 = rect.left, height - rect.top, rect.right, height - rect.bottom
-        if size > 2:  # the second character: a gap after the first tells tracking
-            loose(page, start + 1, out)
-            left = rect.left
-            if (
-                height - rect.top != y0
-                or height - rect.bottom != y1
-                or left < x0
-                or left - x1 > (y1 - y0) * _GAP
-            ):
-                extend(_token_words(boxes, text, start, stop))
-                continue
-        if size > 1:
-            loose(page, stop - 1, out)
-            left, right = rect.left, rect.right
-            if (
-                height - rect.top != y0
-                or height - rect.bottom != y1
-                or left < x0
-                or right < x1
-                or (size == 2 and left - x1 > (y1 - y0) * _GAP)
-                or right - x0 > size * (y1 - y0) * _ADVANCE  # tracked out
-            ):
-                extend(_token_words(boxes, text, start, stop))
-                continue
-            x1 = right
-        append(Word(token, Box(x0, y0, x1, y1)))
+        if (
+            height - t2 != y0
+            or height - b2 != y1
+            or left < x0
+            or right < x1
+            or (size == 2 and left - x1 > (y1 - y0) * _GAP)
+            or right - x0 > size * (y1 - y0) * _ADVANCE  # tracked out
+        ):
+            extend(_token_words(boxes, text, start, stop))
+            continue
+        append(new(word_type, (token, new(box_type, (x0, y0, right, y1)), 1.0)))
     return words

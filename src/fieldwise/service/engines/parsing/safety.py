@@ -42,9 +42,10 @@ def _line(line: Line) -> Line:
 
 def safe_document(doc: ParsedDocument) -> ParsedDocument:
     """``doc`` itself when all its text is safe (the common case: one scan), else a cleaned copy."""
-    if _is_safe(doc.markdown) and all(
-        _is_safe(line.text) for page in doc.pages for line in page.lines
-    ):
+    # one search over every line's text joined (a lone surrogate stays one code point in the
+    # join) instead of a search per line
+    lines = "".join([line.text for page in doc.pages for line in page.lines])
+    if _is_safe(doc.markdown) and _is_safe(lines):
         return doc
     pages = tuple(
         Page(p.number, p.width, p.height, tuple(_line(line) for line in p.lines), p.source)

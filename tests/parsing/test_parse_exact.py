@@ -1,0 +1,51 @@
+"""Parsing a PDF gives exactly what it gave before the parser was made faster.
+
+``tests/snapshots/parse-digests.json`` holds, for every PDF of the corpus of
+``test_pdf_words.py`` (the bundled invoices, the ZUGFeRD and parsee development sets when
+``/work/shared/datasets`` is there, and the tricky page written here), the SHA-256 of the
+parsed document's exact ``repr``: every word, box (all digits of each float), line, cell order
+and the Markdown. The digests were taken with the parser of commit 59bd38c, before the fast
+paths of ``pdf_words``, ``layout`` and ``markdown``; a change of any of them, or of pdfium,
+fails here. Regenerate deliberately with ``FIELDWISE_UPDATE_SNAPSHOTS=1`` and review why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from fieldwise.service.engines.parsing import parse_document
+from tests.parsing.test_pdf_words import CORPUS
+
+DIGESTS = Path(__file__).resolve().parent.parent / "snapshots" / "parse-digests.json"
+UPDATE = os.environ.get("FIELDWISE_UPDATE_SNAPSHOTS") == "1"
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 of the exact repr of the document ``data`` parses to (no OCR)."""
+    doc = parse_document(data, ocr=False)
+    pages = [(p.number, p.width, p.height, p.source, p.lines) for p in doc.pages]
+    return hashlib.sha256(repr((doc.format, doc.markdown, pages)).encode()).hexdigest()
+
+
+def _stored() -> dict[str, str]:
+    if UPDATE:
+        return {}
+    if not DIGESTS.exists():
+        pytest.fail(f"{DIGESTS} is missing; run with FIELDWISE_UPDATE_SNAPSHOTS=1 to create it")
+    stored: dict[str, str] = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    return stored
+
+
+def test_every_pdf_parses_exactly_as_before() -> None:
+    found = {name: digest(data) for name, data in CORPUS}
+    if UPDATE:
+        DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        return
+    stored = _stored()
+    differ = sorted(name for name, value in found.items() if stored.get(name) != value)
+    assert not differ, f"parsed differently from the stored digest: {differ}"
