@@ -219,12 +219,16 @@ def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
         ["a", 1],
         [1.5, float("nan")],
         [("a", 1), ("a", 1), ("b",)],  # each tuple one value, not a row of an array
+        # around each width the codes are kept in (int8 below 127 categories, then int16,
+        # int32): the narrow ranks give the categorical's own codes
+        *([f"k{i:06d}" for i in range(n)][::-1] * 2 for n in (126, 127, 128, 32766, 32767)),
     ]
     for values in cases:
         want = pd.Series(values).astype("category").array
         got = _category(values)
         pd.testing.assert_extension_array_equal(got, want)
         pd.testing.assert_index_equal(got.categories, want.categories)  # same order too
+        assert got.codes.dtype == want.codes.dtype
         assert got.codes.tolist() == want.codes.tolist()
     with pytest.raises(CompareError, match="comparison columns"):
         columns_frame({"item": ["a", "b"], "field": ["x"]})

@@ -154,9 +154,13 @@ def _category(values: Sequence[Any]) -> pd.Categorical:
     if len(uniques) and all(type(u) is str for u in uniques) and not (codes < 0).any():
         distinct = np.asarray(uniques, dtype=object)
         order = np.argsort(distinct)
-        rank = np.empty(len(order), dtype=np.intp)
+        # the rank in the codes' own width (int8 for a few categories): the gather writes the
+        # categorical's codes at once, no int64 copy of every row to narrow again
+        rank = np.empty(len(order), dtype=np.min_scalar_type(-len(order)))
         rank[order] = np.arange(len(order))
-        return pd.Categorical.from_codes(rank[codes], categories=pd.Index(distinct[order]))
+        return pd.Categorical.from_codes(
+            rank[codes], categories=pd.Index(distinct[order]), validate=False
+        )
     return pd.Categorical(pd.Series(array).astype("category"))
 
 
