@@ -89,6 +89,21 @@ def test_sorted_codes_and_bootstrap_columns_agree_for_any_key_type(frame: pd.Dat
         assert np.array_equal(a[2], b[2])
 
 
+def test_bootstrap_columns_of_only_the_pair_equal_those_among_more_versions(
+    frame: pd.DataFrame,
+) -> None:
+    """Cells of exactly the two versions are read in place (no copy of the pair's rows):
+    the same columns as from the cells of every version."""
+    cells, _, _ = score_cells(frame, SPECS)
+    for candidate in CANDIDATES:
+        pair = cells.loc[cells["version"].isin(["v1", candidate]).to_numpy()]
+        a = bootstrap_columns(cells, "v1", candidate, WEIGHTS)
+        b = bootstrap_columns(pair, "v1", candidate, WEIGHTS)
+        assert np.array_equal(a[0], b[0])
+        assert a[1] == b[1]
+        assert np.array_equal(a[2], b[2])
+
+
 def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
     result = compare(frame, SPECS, baseline="v1", candidates=CANDIDATES, seed=1, n_bootstrap=200)
     items = frame["item"].unique()

@@ -85,7 +85,9 @@ def bootstrap_columns(
     sum of the baseline, then of the candidate (deterministic, but not bit-exact across
     partitions)."""
     in_pair = cells["version"].isin([baseline, candidate]).to_numpy()
-    frame = cells.loc[in_pair, ["item", "version", "weight", "outcome"]]
+    columns = ["item", "version", "weight", "outcome"]
+    # every cell in the pair (two versions compared): the columns themselves, not a copy
+    frame = cells.loc[:, columns] if in_pair.all() else cells.loc[in_pair, columns]
     item_codes, items = sorted_codes(frame["item"])
     return bootstrap_counts(
         item_codes,
