@@ -282,3 +282,36 @@ def test_number_strings_parse_alike_from_a_list_and_from_arrow() -> None:
     for arrow in (pa.array(strings, type=pa.large_string()), pa.array(strings)):
         for g, w in zip(parse_number_strings(arrow), parse_number_strings(strings), strict=True):
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("with_code", [False, True])
+def test_amount_keys_follow_the_scalar_parsers(with_code: bool) -> None:
+    """Each amount's key is -1 when empty, 0 for a number, else shared exactly by the values
+    whose unparsed text is the same; each code key is shared exactly by equal currency codes
+    (-1 for none): whichever values went through the scalar parsers."""
+    from fieldwise.compare._amounts import _parsed_amounts
+    from fieldwise.compare._normalize import parse_currency, parse_number
+
+    rng = np.random.default_rng(3)
+    pool = [*_AMOUNTS, None, float("nan"), 12.5, 3, {"amount": "1,5", "currency": "EUR"}]
+    pool += ["ABC", "abc ", "n/a.", "12 GBP", "GBP 12", "€12"]
+    left = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    right = s(*(pool[i] for i in rng.integers(0, len(pool), 300)))
+    amounts, keys, codes = _parsed_amounts(left, right, with_code=with_code)
+    values = [*left, *right]
+    parsed = [
+        parse_currency(v) if with_code or isinstance(v, dict) else (parse_number(v), None)
+        for v in values
+    ]
+    for i, (a, code) in enumerate(parsed):
+        assert (keys[i] == -1) == (a is None), values[i]
+        assert (keys[i] == 0) == (type(a) is float), values[i]
+        if type(a) is float:
+            assert amounts[i] == a
+        same_text = [j for j, (b, _) in enumerate(parsed) if keys[i] > 0 and b == a]
+        if keys[i] > 0:
+            assert [j for j in range(len(values)) if keys[j] == keys[i]] == same_text
+        # (a dict names its currency whether or not codes are required)
+        same_code = [j for j, (_, c) in enumerate(parsed) if c == code]
+        assert [j for j in range(len(values)) if codes[j] == codes[i]] == same_code
+        assert (codes[i] == -1) == (code is None)

@@ -172,6 +172,27 @@ def test_duplicate_rows_in_a_sparse_frame_are_rejected() -> None:
         validate_frame(frame([*rows, rows[500]]))
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_dense_duplicate_check_agrees_with_the_keys(seed: int) -> None:
+    """The dense check (one mark per possible key, built in place from the narrow codes)
+    rejects a frame exactly when an (item, field, version) repeats, missing keys included."""
+    import itertools
+    import random
+
+    rng = random.Random(seed)
+    every = list(itertools.product(["d1", "d2", "d3", None], ["a", "b", None], ["v", "w"]))
+    keys = rng.sample(every, rng.randrange(len(every) + 1))
+    repeat = bool(keys) and seed % 2 == 0
+    if repeat:
+        keys.insert(rng.randrange(len(keys) + 1), rng.choice(keys))
+    rows = [(i, f, v, 1, 1, None) for i, f, v in keys]
+    if repeat:
+        with pytest.raises(CompareError, match="duplicate"):
+            validate_frame(frame(rows))
+    else:
+        validate_frame(frame(rows))
+
+
 def test_fields_scored_on_threads_give_the_same_cells(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fields scored side by side on threads (large frames) give exactly the cells of one
     field after another, each result at its own field's cells."""

@@ -89,6 +89,21 @@ def test_sorted_codes_and_bootstrap_columns_agree_for_any_key_type(frame: pd.Dat
         assert np.array_equal(a[2], b[2])
 
 
+def test_bootstrap_columns_of_only_the_pair_equal_those_among_more_versions(
+    frame: pd.DataFrame,
+) -> None:
+    """Cells of exactly the two versions are read in place (no copy of the pair's rows):
+    the same columns as from the cells of every version."""
+    cells, _, _ = score_cells(frame, SPECS)
+    for candidate in CANDIDATES:
+        pair = cells.loc[cells["version"].isin(["v1", candidate]).to_numpy()]
+        a = bootstrap_columns(cells, "v1", candidate, WEIGHTS)
+        b = bootstrap_columns(pair, "v1", candidate, WEIGHTS)
+        assert np.array_equal(a[0], b[0])
+        assert a[1] == b[1]
+        assert np.array_equal(a[2], b[2])
+
+
 def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
     result = compare(frame, SPECS, baseline="v1", candidates=CANDIDATES, seed=1, n_bootstrap=200)
     items = frame["item"].unique()
@@ -137,3 +152,35 @@ def test_the_gate_decides_the_same_from_reduced_statistics(
     # the rules that read list rows and all-null columns are among those checked
     rules = {r.rule for v in got for r in v.rules}
     assert {"row_recall", "empty_column", "critical"} <= rules
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bootstrap_counts_per_weight_class_count_every_cell(seed: int) -> None:
+    """Each item's ok and cell counts per weight class, baseline then candidate: what
+    counting every cell one by one gives (items without cells too; weights given or found)."""
+    from fieldwise.compare._bootstrap import bootstrap_counts
+
+    rng = np.random.default_rng(seed)
+    n_items, n = int(rng.integers(1, 40)), int(rng.integers(0, 400))
+    given = (0.5, 1.0, 2.0, 3.0)
+    item_codes = rng.integers(0, n_items, n).astype(np.int64)
+    is_candidate = rng.random(n) < 0.5
+    ok = rng.random(n) < 0.7
+    cell_weight = np.asarray(given)[rng.integers(0, 3, n)]
+    items = np.array([f"d{k:03d}" for k in range(n_items)], dtype=str)
+    for weights in (None, given):
+        _, used, values = bootstrap_counts(
+            item_codes,
+            items,
+            is_candidate=is_candidate,
+            ok=ok,
+            cell_weight=cell_weight,
+            weights=weights,
+        )
+        want = np.zeros((n_items, 4 * len(used)), dtype=np.int64)
+        for i, c, k, w in zip(item_codes, is_candidate, ok, cell_weight, strict=True):
+            column = int(c) * 2 * len(used) + 2 * used.index(float(w))
+            want[i, column] += int(k)
+            want[i, column + 1] += 1
+        assert values.dtype == np.int64
+        np.testing.assert_array_equal(values, want)

@@ -219,15 +219,42 @@ def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
         ["a", 1],
         [1.5, float("nan")],
         [("a", 1), ("a", 1), ("b",)],  # each tuple one value, not a row of an array
+        # around each width the codes are kept in (int8 below 127 categories, then int16,
+        # int32): the narrow ranks give the categorical's own codes
+        *([f"k{i:06d}" for i in range(n)][::-1] * 2 for n in (126, 127, 128, 32766, 32767)),
     ]
     for values in cases:
         want = pd.Series(values).astype("category").array
         got = _category(values)
         pd.testing.assert_extension_array_equal(got, want)
         pd.testing.assert_index_equal(got.categories, want.categories)  # same order too
+        assert got.codes.dtype == want.codes.dtype
         assert got.codes.tolist() == want.codes.tolist()
     with pytest.raises(CompareError, match="comparison columns"):
         columns_frame({"item": ["a", "b"], "field": ["x"]})
+
+
+def test_keys_in_long_runs_are_the_dataframes_categoricals() -> None:
+    """Keys factorized one run of equal neighbours at a time (a frame ordered by version and
+    field) give the categorical of every value hashed; columns whose runs turn short after
+    the sample, or that hold a value of another type, take the hashing way."""
+    import numpy as np
+
+    from fieldwise.compare._frame import _RUN, _RUN_SAMPLE, _category, _string_runs
+
+    runs = ["v2"] * 5000 + ["v1"] * 3000 + ["é"] * 40 + ["v2"] * 700 + ["a"] * 33
+    short_after = ["x"] * _RUN_SAMPLE + [f"k{i % 7}" for i in range(5000)]
+    mixed = ["x"] * 5000 + [1] + ["x"] * 10
+    missing = ["x"] * 5000 + [None] + ["x"] * 10
+    assert _string_runs(np.array(runs, dtype=object)) is not None
+    for values in (runs, short_after, mixed, missing, ["a"] * (2 * _RUN), ["b"] * 3):
+        if values in (short_after, mixed, missing):
+            assert _string_runs(np.array(values, dtype=object)) is None
+        want = pd.Series(values).astype("category").array
+        got = _category(values)
+        pd.testing.assert_extension_array_equal(got, want)
+        assert got.codes.dtype == want.codes.dtype
+        assert got.codes.tolist() == want.codes.tolist()
 
 
 def test_plain_value_columns_are_the_dataframes_columns() -> None:

@@ -164,3 +164,55 @@ def test_dates_random(order: str) -> None:
             )
         )
     assert check_dates(strings, order) > 300
+
+
+@pytest.mark.parametrize("order", ["DMY", "MDY", "YMD"])
+def test_date_keys_are_equal_exactly_for_equal_dates(order: str) -> None:
+    """Keys from the Arrow dictionary of the distinct strings: equal exactly where
+    ``parse_date`` gives the same ISO date, never negative (a key below 0 means empty); any
+    string not read in Arrow leaves the whole dictionary to the scalar parser."""
+    import pyarrow as pa
+
+    from fieldwise.compare._vectorized import date_keys
+
+    handled = [s for s in DATES if parse_date_strings([s], order)[1][0]]
+    rng = np.random.default_rng(7)
+    more = [
+        f"{int(d):02d}.{int(m):02d}.{int(y):04d}"
+        for d, m, y in zip(
+            rng.integers(1, 29, 500),
+            rng.integers(1, 13, 500),
+            rng.integers(1, 9999, 500),
+            strict=True,
+        )
+    ]
+    strings = list(dict.fromkeys(handled + more + ["0001-01-01", "9999-12-31", "1969-12-31"]))
+    keys = date_keys(pa.array(strings, type=pa.string()), order)
+    assert keys is not None
+    assert (keys >= 0).all()
+    iso = [parse_date(s, date_order=order) for s in strings]
+    for i in range(len(strings)):
+        same = [j for j in range(len(strings)) if iso[j] == iso[i]]
+        assert [j for j in range(len(strings)) if keys[j] == keys[i]] == same, strings[i]
+    assert date_keys(pa.array([*strings, "soon"], type=pa.string()), order) is None
+    assert date_keys(pa.array([*strings, "31.02.2018"], type=pa.string()), order) is None
+
+
+def test_date_comparator_reads_the_same_through_arrow_keys() -> None:
+    """The date comparator on strings (keys from Arrow) compares as the scalar route does."""
+    import pandas as pd
+
+    from fieldwise.compare._comparators import date
+
+    left = ["05.03.2018", "2018-03-05", None, "5 Mar 2018", "13/03/2018", float("nan"), "x"]
+    right = ["2018-03-05", "5.3.18", "2018-03-05", None, "2018-03-13", float("nan"), "x"]
+    compare = date("DMY")
+    for lhs, rhs in ((left[:5], right[:5]), (left, right)):  # all read in Arrow; with "x" not
+        got = compare(pd.Series(lhs, dtype=object), pd.Series(rhs, dtype=object))
+        want = [
+            (parse_date(a, date_order="DMY"), parse_date(b, date_order="DMY"))
+            for a, b in zip(lhs, rhs, strict=True)
+        ]
+        assert got.left_empty.tolist() == [a is None for a, _ in want]
+        assert got.right_empty.tolist() == [b is None for _, b in want]
+        assert got.match.tolist() == [a is not None and a == b for a, b in want]

@@ -117,10 +117,16 @@ def _parsed_amounts(
             text[i] = a if isinstance(a, Unparsed) else None
             is_empty_u[i] = a is None
             code[i] = c
-        text_key = normalized_keys(text) + 1  # 0 stays "a number"
+        # text and code are None except where the scalar parsers ran: only those are keyed
+        # (in the same order, so the same keys as keying every unique; None is -1)
+        text_key = np.zeros(n_uniques, dtype=np.intp)  # 0 stays "a number"
+        code_key = np.full(n_uniques, -1, dtype=np.intp)
+        if slow:
+            text_key[slow] = normalized_keys([text[i] for i in slow]) + 1
+            code_key[slow] = normalized_keys([code[i] for i in slow])
         amounts[rest] = amount[rcodes]
         keys[rest] = np.where(is_empty_u[rcodes], -1, text_key[rcodes])
-        codes[rest] = normalized_keys(code)[rcodes]
+        codes[rest] = code_key[rcodes]
     return amounts, keys, codes
 
 

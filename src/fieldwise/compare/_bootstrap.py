@@ -85,7 +85,9 @@ def bootstrap_columns(
     sum of the baseline, then of the candidate (deterministic, but not bit-exact across
     partitions)."""
     in_pair = cells["version"].isin([baseline, candidate]).to_numpy()
-    frame = cells.loc[in_pair, ["item", "version", "weight", "outcome"]]
+    columns = ["item", "version", "weight", "outcome"]
+    # every cell in the pair (two versions compared): the columns themselves, not a copy
+    frame = cells.loc[:, columns] if in_pair.all() else cells.loc[in_pair, columns]
     item_codes, items = sorted_codes(frame["item"])
     return bootstrap_counts(
         item_codes,
@@ -114,24 +116,46 @@ def bootstrap_counts(
         weights = tuple(sorted(found)) if len(found) <= MAX_WEIGHT_CLASSES else ()
     elif not found <= set(weights):
         raise ValueError(f"field weights {sorted(found - set(weights))} are not among {weights}")
+    if weights:
+        return (
+            items,
+            weights,
+            _class_counts(item_codes, len(items), is_candidate, ok, cell_weight, weights),
+        )
     ok_float = ok.astype(np.float64)
     version = is_candidate.astype(np.int64)
-    if weights:
-        klass = np.searchsorted(np.array(weights, dtype=np.float64), cell_weight)
-        width, ok_value, n_value = 2 * len(weights), ok_float, np.ones(len(cell_weight))
-    else:
-        klass = np.zeros(len(cell_weight), dtype=np.int64)
-        width, ok_value, n_value = 2, ok_float * cell_weight, cell_weight
+    klass = np.zeros(len(cell_weight), dtype=np.int64)
+    width, ok_value, n_value = 2, ok_float * cell_weight, cell_weight
     column = version * width + 2 * klass
     size = len(items) * 2 * width
     flat = item_codes * (2 * width) + column
     sums = np.bincount(flat, weights=ok_value, minlength=size) + np.bincount(
         flat + 1, weights=n_value, minlength=size
     )
-    sums = sums.reshape(len(items), 2 * width)
-    # bincount sums in float64: exact for integer counts far below 2**53
-    values = np.rint(sums).astype(np.int64) if weights else sums
-    return items, weights, values
+    return items, weights, sums.reshape(len(items), 2 * width)
+
+
+def _class_counts(
+    item_codes: npt.NDArray[np.int64],
+    n_items: int,
+    is_candidate: npt.NDArray[np.bool_],
+    ok: npt.NDArray[np.bool_],
+    cell_weight: npt.NDArray[np.float64],
+    weights: tuple[float, ...],
+) -> npt.NDArray[np.int64]:
+    """The integer columns of :func:`bootstrap_counts` (``ok_b, n_b`` per weight class, then
+    ``ok_c, n_c``) counted per item: one int64 key per cell, built in place (no temporary
+    of every cell per step: fresh pages cost more than the arithmetic in a new process),
+    the key of its ok count; its n count is in the column after."""
+    width = 2 * len(weights)
+    flat = np.searchsorted(np.array(weights, dtype=np.float64), cell_weight)
+    flat *= 2
+    flat += item_codes * (2 * width)
+    np.add(flat, width, out=flat, where=is_candidate)
+    size = n_items * 2 * width
+    values = np.bincount(flat[ok], minlength=size)
+    values[1:] += np.bincount(flat, minlength=size)[:-1]
+    return values.reshape(n_items, 2 * width)
 
 
 def _accuracy_delta(sums: npt.NDArray[Any], weights: tuple[float, ...]) -> npt.NDArray[np.float64]:

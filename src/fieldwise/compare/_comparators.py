@@ -36,6 +36,7 @@ from fieldwise.compare._normalize import (
 )
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._vectorized import (
+    date_keys,
     normalize_text_array,
     normalize_text_strings,
     parse_date_strings,
@@ -179,7 +180,8 @@ def date(date_order: str = "YMD") -> Comparator:
                 out[i] = parse_date(u, date_order=date_order)
         return out
 
-    return _keyed_bulk(normalize_all)
+    # distinct strings all read in Arrow: their days are the keys, no ISO string per value
+    return _keyed_bulk(normalize_all, lambda dictionary: date_keys(dictionary, date_order))
 
 
 def fuzzy_text(

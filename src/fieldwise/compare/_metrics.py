@@ -125,17 +125,21 @@ def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]
     return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
 
 
-def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int64]:
+def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int8]:
     """Each cell's outcome as its index in :data:`OUTCOMES` (no conversion when the column
-    already is a categorical of exactly those)."""
+    already is a categorical of exactly those). The categorical's own int8 codes, not an
+    int64 copy per table (8 MB at a million cells): callers index with them, compare them,
+    or add them to int64 group keys, which widens the sum."""
     column = cells["outcome"]
     dtype = column.dtype
     if not (isinstance(dtype, pd.CategoricalDtype) and list(dtype.categories) == list(OUTCOMES)):
         column = column.astype(pd.CategoricalDtype(list(OUTCOMES)))
-    return np.asarray(column.cat.codes, dtype=np.int64)
+    return np.asarray(column.cat.codes, dtype=np.int8)
 
 
-def outcome_in(codes: npt.NDArray[np.int64], outcomes: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+def outcome_in(
+    codes: npt.NDArray[np.signedinteger[Any]], outcomes: tuple[str, ...]
+) -> npt.NDArray[np.bool_]:
     """Whether each outcome code is one of ``outcomes`` (a lookup, cheaper than ``isin``)."""
     table = np.zeros(len(OUTCOMES) + 1, dtype=np.bool_)  # the last entry: code -1 (missing)
     table[[OUTCOMES.index(o) for o in outcomes]] = True
@@ -146,7 +150,7 @@ def outcome_in(codes: npt.NDArray[np.int64], outcomes: tuple[str, ...]) -> npt.N
 def _outcome_counts(
     group: npt.NDArray[np.int64],
     groups: int,
-    outcome: npt.NDArray[np.int64],
+    outcome: npt.NDArray[np.signedinteger[Any]],
     weights: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.float64]:
     """(groups x outcomes) counts, or sums of ``weights``, in one bincount."""

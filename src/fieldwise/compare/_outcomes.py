@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -102,18 +101,24 @@ def score_cells(
         str(k): v for k, v in cells.groupby("field", observed=True, sort=True).indices.items()
     }
     resolved = cell_specs(sorted(by_field), specs)
-    expected, predicted = cells["expected"], cells["predicted"]
-    # each field's cells taken here (its own Series: no pandas object is shared by threads)
-    jobs = [(f, expected.iloc[idx], predicted.iloc[idx]) for f, idx in by_field.items()]
+    # the columns' own object arrays (no copy), read by every thread
+    expected = cells["expected"].to_numpy(dtype=object)
+    predicted = cells["predicted"].to_numpy(dtype=object)
 
-    def compared(job: tuple[str, pd.Series[Any], pd.Series[Any]]) -> Comparison:
-        field, left, right = job
+    def compared(field: str) -> Comparison:
+        # the field's cells taken on the thread that compares them, as its own Series (what
+        # ``.iloc[idx]`` of the columns gives): no pandas object is shared by threads, and
+        # only the fields in flight hold a copy of their values
+        idx = by_field[field]
+        left, right = (
+            pd.Series(values[idx], index=pd.Index(idx), name=name, dtype=object, copy=False)
+            for values, name in ((expected, "expected"), (predicted, "predicted"))
+        )
         return comparator_for(resolved[field])(left, right)
 
     # fields side by side on the cores once there are enough cells to pay for the threads
     # (Arrow and numpy kernels release the GIL); results are taken in field order
-    results = thread_map(compared, jobs, parallel=n > _PARALLEL_CELLS)
-    del jobs
+    results = thread_map(compared, list(by_field), parallel=n > _PARALLEL_CELLS)
     for (field, idx), res in zip(by_field.items(), results, strict=True):
         spec = resolved[field]
         outcome[idx] = np.select(

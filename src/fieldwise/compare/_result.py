@@ -329,7 +329,6 @@ def compare_scored(
     )
     tests = row_tests(row_counts, baseline, chosen_candidates)
     tests["p_holm"] = holm([float(p) for p in tests["p_value"]])
-    boots = bootstraps()
     # suspects need the values of confident wrong cells; without any, no values are read
     suspect_cells = scored.suspect_cells(
         bool(chosen_candidates) and scored.confident_wrong(suspect_confidence)
@@ -340,6 +339,17 @@ def compare_scored(
         ).assign(candidate=c)
         for c in chosen_candidates
     ]
+    suspected = (
+        pd.concat(suspects, ignore_index=True)
+        if suspects
+        else pd.DataFrame(columns=[*SUSPECT_COLUMNS, "candidate"])
+    )
+    empty_columns = scored.empty_columns(baseline, chosen_candidates)
+    confidence = sweep_table(found)
+    lists = list_metrics(row_counts)
+    # the bootstrap's replicate sums are waited for last: every other table is computed
+    # while they run
+    boots = bootstraps()
     first = chosen_candidates[0] if chosen_candidates else None
     interval = boots.get(first) if first is not None else None
     return ComparisonResult(
@@ -356,18 +366,14 @@ def compare_scored(
         overall=overall,
         documents=documents,
         row_counts=row_counts,
-        lists=list_metrics(row_counts),
+        lists=lists,
         row_tests=tests,
-        empty_columns=scored.empty_columns(baseline, chosen_candidates),
+        empty_columns=empty_columns,
         flips=flips,
         significance=significance,
-        confidence=sweep_table(found),
+        confidence=confidence,
         calibration=calibration,
-        suspected_truth_errors=(
-            pd.concat(suspects, ignore_index=True)
-            if suspects
-            else pd.DataFrame(columns=[*SUSPECT_COLUMNS, "candidate"])
-        ),
+        suspected_truth_errors=suspected,
         candidates=tuple(chosen_candidates),
         bootstraps=boots,
         declared_fields=_declared(resolved, sorted(fields["field"].astype(str).unique())),

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from fieldwise.compare._normalize import MONTHS
 
 __all__ = [
+    "date_keys",
     "normalize_text_array",
     "normalize_text_strings",
     "parse_date_strings",
@@ -164,7 +165,37 @@ def parse_date_strings(
     n = len(strings)
     if n == 0:
         return [], np.zeros(0, dtype=np.bool_)
-    raw = pa.array(strings, type=pa.string())
+    dates, valid = _dates(pa.array(strings, type=pa.string()), date_order)
+    iso: list[str | None] = [None] * n
+    if valid.any():
+        idx = np.flatnonzero(valid)
+        for i, text_date in zip(
+            idx.tolist(), np.datetime_as_string(dates[idx], unit="D"), strict=True
+        ):
+            iso[i] = str(text_date)
+    return iso, valid
+
+
+#: Days from 0001-01-01 to 1970-01-01: date keys counted from year 1 are never negative.
+_DAYS_BEFORE_1970 = 719_162
+
+
+def date_keys(dictionary: pa.Array, date_order: str) -> npt.NDArray[np.intp] | None:
+    """A key per distinct string of an Arrow array of them: the day of the date that
+    ``parse_date`` reads (days from 0001-01-01, so equal keys are equal ISO dates), when
+    every string is read here; else ``None`` (the scalar parser decides)."""
+    dates, valid = _dates(dictionary, date_order)
+    if not valid.all():
+        return None
+    return np.asarray(dates.astype(np.int64) + _DAYS_BEFORE_1970, dtype=np.intp)
+
+
+def _dates(
+    raw: pa.Array, date_order: str
+) -> tuple[npt.NDArray[np.datetime64], npt.NDArray[np.bool_]]:
+    """:func:`parse_date_strings` of an Arrow array of strings as days (``datetime64[D]``,
+    meaningful where valid) and whether each is valid."""
+    n = len(raw)
     safe = _bool(pc.string_is_ascii(raw)) & ~_bool(
         pc.match_substring_regex(raw, r"[\x00-\x1f\x7f]")
     )
@@ -205,13 +236,7 @@ def parse_date_strings(
     first = months.astype("datetime64[D]")
     days_in_month = ((months + 1).astype("datetime64[D]") - first).astype(np.int64)
     valid &= day <= days_in_month
-    iso: list[str | None] = [None] * n
-    if valid.any():
-        idx = np.flatnonzero(valid)
-        dates = first[idx] + (day[idx] - 1).astype("timedelta64[D]")
-        for i, text_date in zip(idx.tolist(), np.datetime_as_string(dates, unit="D"), strict=True):
-            iso[i] = str(text_date)
-    return iso, valid
+    return first + (np.where(valid, day, 1) - 1).astype("timedelta64[D]"), valid
 
 
 # str.split() whitespace within ASCII, and string.punctuation as character ranges
