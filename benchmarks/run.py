@@ -8,8 +8,8 @@ Tesseract), the two versions the bundled dataset ships (``datasets/invoices/proc
 - fieldwise, in-process: a fresh local service in a thread (its default workers) per repeat,
   so the parse cache is cold; the set is synced and the processor and versions created before
   the clock starts (the service's engine processes start at its first run, inside the
-  clock); then ``run_versions`` (the CLI's default concurrency and waiting:
-  held polls, ``GET …?wait=``; no run cache) runs every (document, version) pair. The
+  clock); then ``run_versions`` (the CLI's default concurrency and waiting: the create and
+  the polls held, ``?wait=``; no run cache) runs every (document, version) pair. The
   service's routes and job threads share one interpreter (one GIL) with the client here, as
   in the CLI's embedded service.
 - fieldwise, service in its own process: the same, against ``fieldwise serve`` in a child
@@ -41,7 +41,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import Figure, cold_run, emit, exponent, load_average, own_peak_rss_mb
-from load import KEY, _serve  # fieldwise serve in its own process, as deployed
+
+# ``load`` (``fieldwise serve`` in its own process, as deployed) is imported where it is used:
+# every engine process the service spawns imports this script again as its ``__main__``, and
+# httpx and the client at the top would cost each of them 0.2 s of CPU inside the clock
+# (the CLI's entry point imports neither).
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = [ROOT / "datasets" / "invoices" / "processor" / f"v{n}.json" for n in (1, 2)]
@@ -63,6 +67,8 @@ class _Served:
     """``fieldwise serve`` in a child process (its default workers) on ``data_dir``."""
 
     def __init__(self, data_dir: Path) -> None:
+        from load import KEY, _serve
+
         self.proc, self.base_url = _serve(data_dir)
         self.api_key = KEY
 
@@ -80,6 +86,8 @@ def _prepare(
 ) -> tuple[Any, str, list[str]]:
     """A fresh service (in a thread, or ``separate``ly in a child process) holding the set, a
     processor and its two versions."""
+    from load import KEY
+
     from fieldwise._config import ServiceSettings
     from fieldwise.client import Client
     from fieldwise.datasets import load_dataset

@@ -3,7 +3,8 @@
 ``EnginePool`` pickles each function by name, so the children run whatever
 ``fieldwise.service.engines.processes._parse`` names at submit time: the tests point it at
 :func:`parse_or_die` below, which ends its process (``os._exit``) on a document carrying
-``POISON`` and parses anything else as usual.
+``POISON`` and parses anything else as usual. A child's kept documents are tested in this
+process, through the same task functions.
 """
 
 from __future__ import annotations
@@ -18,34 +19,70 @@ import pytest
 
 from fieldwise.client import Client, ops
 from fieldwise.service.engines import processes
-from fieldwise.service.engines.extraction import validate_config
-from fieldwise.service.engines.parsing import ParseLimits, parse_document
+from fieldwise.service.engines.extraction import extract, validate_config
+from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
+from fieldwise.service.engines.parsing.stored import StoredDocument, decode_document
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_run
 
 POISON = b"KILL-THE-WORKER"
 
 
 def parse_or_die(
-    data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
+    key: str, data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
 ) -> Any:
-    """In a worker process: die on the poison document, else parse."""
+    """In a worker process: die on the poison document, else parse as the pool does."""
     if POISON in data:
         os._exit(3)
-    return parse_document(data, filename=filename, content_type=content_type, limits=limits)
+    return processes._parse(key, data, filename, content_type, limits)
+
+
+def _parse(pool: processes.EnginePool, data: bytes, key: str = "k") -> ParsedDocument:
+    stored = pool.parse(data, key=key, filename="a.txt", content_type=None, limits=ParseLimits())
+    return decode_document(stored)
 
 
 def test_the_pool_parses_and_extracts_as_in_process() -> None:
     pool = processes.EnginePool(2)
     try:
         data = invoice(7)
-        doc = pool.parse(data, filename="a.txt", content_type=None, limits=ParseLimits())
+        doc = _parse(pool, data)
         assert doc == parse_document(data, filename="a.txt")
         config = validate_config(CONFIG)
-        from fieldwise.service.engines.extraction import extract
-
-        assert pool.extract(doc, config, 0.5) == extract(doc, config, confidence_threshold=0.5)
+        expected = extract(doc, config, confidence_threshold=0.5)
+        # Kept by the process that parsed it, decoded from the bytes by any other: the same.
+        for _ in range(4):
+            assert pool.extract(StoredDocument.of("k", doc), config, 0.5) == expected
+        # A key no process has seen: decoded from the bytes sent.
+        assert pool.extract(StoredDocument.of("new", doc), config, 0.5) == expected
     finally:
         pool.close()
+
+
+def test_a_process_keeps_what_it_parsed_and_decoded_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Run here, as a child would: the initializer's store, then its tasks.
+    monkeypatch.setattr(processes, "_kept", processes._Kept())
+    monkeypatch.setattr(processes, "KEPT", 2)
+    config = validate_config(CONFIG)
+    stored = processes._parse("a", invoice(1), "a.txt", None, ParseLimits())
+    kept = processes._kept
+    assert kept is not None
+    first = kept.get("a")
+    assert first is not None
+    assert first == decode_document(stored)
+    # A kept document is used as is; the bytes sent are not read again.
+    assert processes._extract("a", b"not json", config, None, None) == extract(first, config)
+    processes._extract(
+        "b", StoredDocument.of("b", parse_document(invoice(2))).data, config, None, None
+    )
+    assert kept.get("b") is not None
+    processes._parse("c", invoice(3), "c.txt", None, ParseLimits())  # a, least recent, goes
+    assert kept.get("a") is None
+    assert kept.get("c") is not None
+    monkeypatch.setattr(processes, "KEPT_BYTES", 10)  # past the bound alone: not kept
+    processes._parse("d", invoice(4), "d.txt", None, ParseLimits())
+    assert kept.get("d") is None
 
 
 def test_a_crashed_worker_is_replaced_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,9 +90,8 @@ def test_a_crashed_worker_is_replaced_and_reported(monkeypatch: pytest.MonkeyPat
     pool = processes.EnginePool(1)
     try:
         with pytest.raises(processes.WorkerCrashed, match="stopped unexpectedly"):
-            pool.parse(POISON, filename="p.txt", content_type=None, limits=ParseLimits())
-        doc = pool.parse(invoice(3), filename="a.txt", content_type=None, limits=ParseLimits())
-        assert "INV-0003" in doc.text
+            _parse(pool, POISON)
+        assert "INV-0003" in _parse(pool, invoice(3)).text
     finally:
         pool.close()
 
@@ -88,8 +124,7 @@ def test_warm_starts_every_process_before_the_first_task() -> None:
         pool.warm()  # once is enough: no more processes
         assert len(executor._processes) == min(2, os.cpu_count() or 1)
         data = invoice(5)
-        doc = pool.parse(data, filename="a.txt", content_type=None, limits=ParseLimits())
-        assert doc == parse_document(data, filename="a.txt")
+        assert _parse(pool, data) == parse_document(data, filename="a.txt")
         assert pool._executor is executor  # the warmed processes did the work
     finally:
         pool.close()

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 
 import pytest
 
-from fieldwise.service.engines.parsing import ParsedDocument, ParseError, parse_document
+from fieldwise.service.engines.parsing import ParseError, parse_document
+from fieldwise.service.engines.parsing.stored import StoredDocument
 from fieldwise.service.resources.runs.documents import RecentDocuments
 from tests.runs.conftest import wait_for
 
 
-def _doc(text: str) -> ParsedDocument:
-    return parse_document(text.encode(), filename="d.txt")
+def _doc(text: str) -> StoredDocument:
+    return StoredDocument.of(text, parse_document(text.encode(), filename="d.txt"))
 
 
 def test_a_document_is_loaded_once_then_kept() -> None:
     recent = RecentDocuments(kept=2)
     loads: list[str] = []
 
-    def load(key: str) -> ParsedDocument:
+    def load(key: str) -> StoredDocument:
         loads.append(key)
         return _doc(f"Total: {key}\n")
 
@@ -38,12 +38,12 @@ def test_a_document_is_loaded_once_then_kept() -> None:
 def test_a_failed_load_is_not_kept() -> None:
     recent = RecentDocuments()
 
-    def fail() -> ParsedDocument:
+    def fail() -> StoredDocument:
         raise ParseError("unreadable")
 
     with pytest.raises(ParseError):
         recent.get("a", fail)
-    assert recent.get("a", lambda: _doc("Total: 1\n")).markdown
+    assert recent.get("a", lambda: _doc("Total: 1\n")).doc.markdown
     assert not recent._loading  # no lock is left behind, after a failure either
 
 
@@ -51,9 +51,9 @@ def test_runs_waiting_for_a_document_being_loaded_get_that_one() -> None:
     recent = RecentDocuments()
     release = threading.Event()
     loads: list[int] = []
-    got: list[ParsedDocument] = []
+    got: list[StoredDocument] = []
 
-    def load() -> ParsedDocument:
+    def load() -> StoredDocument:
         loads.append(1)
         release.wait(60)
         return _doc("Total: 1\n")
@@ -72,24 +72,23 @@ def test_runs_waiting_for_a_document_being_loaded_get_that_one() -> None:
     assert not recent._loading
 
 
-def test_pages_kept_are_bounded_too() -> None:
-    recent = RecentDocuments(kept=10, kept_pages=5)
-    one = _doc("Total: 1\n")
+def test_bytes_kept_are_bounded_too() -> None:
+    recent = RecentDocuments(kept=10, kept_bytes=50)
     loads: list[str] = []
 
-    def load(key: str, pages: int) -> ParsedDocument:
+    def load(key: str, size: int) -> StoredDocument:
         loads.append(key)
-        return dataclasses.replace(one, pages=one.pages * pages)
+        return StoredDocument(key, b"x" * size)
 
-    recent.get("a", lambda: load("a", 2))
-    recent.get("b", lambda: load("b", 2))
-    recent.get("c", lambda: load("c", 2))  # 6 pages: drops a, the least recently used
-    recent.get("b", lambda: load("b", 2))
-    recent.get("a", lambda: load("a", 2))  # back, dropping c
+    recent.get("a", lambda: load("a", 20))
+    recent.get("b", lambda: load("b", 20))
+    recent.get("c", lambda: load("c", 20))  # 60 bytes: drops a, the least recently used
+    recent.get("b", lambda: load("b", 20))
+    recent.get("a", lambda: load("a", 20))  # back, dropping c
     assert loads == ["a", "b", "c", "a"]
-    assert recent._pages == 4
-    recent.get("big", lambda: load("big", 6))  # past the bound alone: never kept
-    recent.get("big", lambda: load("big", 6))
+    assert recent._bytes == 40
+    recent.get("big", lambda: load("big", 60))  # past the bound alone: never kept
+    recent.get("big", lambda: load("big", 60))
     assert loads[-2:] == ["big", "big"]
     assert set(recent._docs) == {"a", "b"}
-    assert recent._pages == 4
+    assert recent._bytes == 40

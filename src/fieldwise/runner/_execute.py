@@ -55,11 +55,11 @@ class PairPolicy:
     ``webhook_poll_s``: when waiting by webhook, how long to wait for a run's event before
     asking the service anyway (so a lost delivery costs time, never a hung run).
 
-    ``poll_hold_s``: each poll asks the service to hold its answer up to this long while the
-    run is unfinished (``GET …?wait=``; the local service answers the moment the run ends, so
-    a run is seen finished at once and asked about about once). A service that answers at once
-    anyway is polled with the back-off of ``poll_initial_s`` … ``poll_max_s``. 0 turns it off.
-    Keep it well below the client's timeout.
+    ``poll_hold_s``: the create and each poll ask the service to hold the answer up to this
+    long while the run is unfinished (``?wait=``; the local service answers the moment the
+    run ends, so a run is mostly seen finished in the create's answer, one request per run).
+    A service that answers at once anyway is polled with the back-off of ``poll_initial_s``
+    … ``poll_max_s``. 0 turns it off. Keep it well below the client's timeout.
     """
 
     run_retries: int = 2
@@ -145,6 +145,11 @@ class PairRunner:
             op = ops.create_run(
                 self.processor_id, pair.item.file_id, version_id=pair.version.version_id
             )
+            if self.events is None and self.policy.poll_hold_s > 0:
+                # Held like a poll: the local service answers the create once the run ends,
+                # one request per run; a service that ignores ``wait`` answers at once, and
+                # the run is polled as ever.
+                op = dataclasses.replace(op, params={"wait": self.policy.poll_hold_s})
             run: Run = await self._with_patience(lambda: self.aclient.call(op))
         except APIStatusError as exc:
             if isinstance(exc, _TRANSIENT):

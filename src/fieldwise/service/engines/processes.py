@@ -6,10 +6,13 @@ pure Python, so two of them never ran at once. :class:`EnginePool` sends that wo
 threaded one, and are the service's own children; each watches its parent and exits when the
 service is gone, even killed without a chance to stop them). The engines are pure functions
 of their inputs, so what crosses is plain data: the document's bytes, the parse limits, the
-parsed document and the config, each pickled.
+parsed document in its stored form (JSON bytes, :mod:`.parsing.stored`: they pickle at memory
+speed where a document object pickles and unpickles word by word) and the config. A child
+keeps the last documents it parsed or decoded, by content key, so the other versions' runs of
+a document it has seen skip decoding it again.
 
-Memory stays bounded: at most ``workers`` documents are in the children at once (the job
-threads wait on their futures) and a child is replaced after ``TASKS_PER_CHILD`` tasks. When a
+Memory stays bounded: a child keeps at most ``KEPT`` documents of at most ``KEPT_BYTES``
+stored bytes together, and is replaced after ``TASKS_PER_CHILD`` tasks. When a
 child dies (killed, out of memory, a crash in a native library) every task in flight fails
 with :class:`BrokenProcessPool`; the pool is replaced and each of those tasks is tried once
 more in a process of its own, so only a document that kills a child twice fails, as
@@ -22,6 +25,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -29,11 +33,51 @@ from typing import Any, TypeVar
 
 from fieldwise.service.engines.extraction import ExtractionConfig, extract
 from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
+from fieldwise.service.engines.parsing.stored import (
+    StoredDocument,
+    decode_document,
+    encode_document,
+)
 
-__all__ = ["TASKS_PER_CHILD", "EnginePool", "WorkerCrashed"]
+__all__ = ["KEPT", "KEPT_BYTES", "TASKS_PER_CHILD", "EnginePool", "WorkerCrashed"]
 
 TASKS_PER_CHILD = 500
+#: Documents a child keeps decoded (a run set's versions of one document arrive together),
+#: and at most this many stored bytes among them (a decoded document takes a few times more).
+KEPT = 16
+KEPT_BYTES = 16 * 1024 * 1024
 T = TypeVar("T")
+
+
+class _Kept:
+    """A child's decoded documents by content key, least recently used dropped first (a
+    child runs one task at a time: no lock)."""
+
+    def __init__(self) -> None:
+        self._docs: OrderedDict[str, tuple[ParsedDocument, int]] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, key: str) -> ParsedDocument | None:
+        found = self._docs.get(key)
+        if found is None:
+            return None
+        self._docs.move_to_end(key)
+        return found[0]
+
+    def keep(self, key: str, doc: ParsedDocument, size: int) -> None:
+        if size > KEPT_BYTES or key in self._docs:
+            return
+        self._docs[key] = (doc, size)
+        self._bytes += size
+        while len(self._docs) > KEPT or self._bytes > KEPT_BYTES:
+            _, (_, dropped) = self._docs.popitem(last=False)
+            self._bytes -= dropped
+
+
+#: The documents this process keeps when it is an engine process (made by its initializer;
+#: None in the service's own process). A task sent to a process pool reaches state of its
+#: process only through its module: this is the one such name.
+_kept: _Kept | None = None
 
 
 class WorkerCrashed(Exception):
@@ -53,23 +97,43 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
 
 
+def _start(parent: int) -> None:
+    """A child's initializer: watch the parent, and keep documents from now on."""
+    global _kept
+    _kept = _Kept()
+    _watch_parent(parent)
+
+
 def _ready() -> int:
     """A task that does nothing: importing this module in the child loaded the engines."""
     return os.getpid()
 
 
 def _parse(
-    data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
-) -> ParsedDocument:
-    return parse_document(data, filename=filename, content_type=content_type, limits=limits)
+    key: str, data: bytes, filename: str | None, content_type: str | None, limits: ParseLimits
+) -> bytes:
+    """In a child: parse, keep the document for the extractions of ``key``, and answer its
+    stored form (which the service stores as is)."""
+    doc = parse_document(data, filename=filename, content_type=content_type, limits=limits)
+    stored = encode_document(doc)
+    if _kept is not None:
+        _kept.keep(key, doc, len(stored))
+    return stored
 
 
 def _extract(
-    doc: ParsedDocument,
+    key: str,
+    stored: bytes,
     config: ExtractionConfig,
     threshold: float | None,
     pattern_seconds: float | None,
 ) -> dict[str, Any]:
+    """In a child: extract from the document of ``key``, decoded from ``stored`` unless kept."""
+    doc = _kept.get(key) if _kept is not None else None
+    if doc is None:
+        doc = decode_document(stored)
+        if _kept is not None:
+            _kept.keep(key, doc, len(stored))
     return extract(doc, config, confidence_threshold=threshold, pattern_seconds=pattern_seconds)
 
 
@@ -93,7 +157,7 @@ class EnginePool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_watch_parent,
+                    initializer=_start,
                     initargs=(os.getpid(),),
                     max_tasks_per_child=TASKS_PER_CHILD,
                 )
@@ -128,7 +192,7 @@ class EnginePool:
         alone = ProcessPoolExecutor(
             1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=_start,
             initargs=(os.getpid(),),
         )
         try:
@@ -145,16 +209,19 @@ class EnginePool:
         self,
         data: bytes,
         *,
+        key: str,
         filename: str | None,
         content_type: str | None,
         limits: ParseLimits,
-    ) -> ParsedDocument:
-        """:func:`parse_document` in a worker process; raises its ParseError subclasses."""
-        return self._call(_parse, data, filename, content_type, limits)
+    ) -> bytes:
+        """:func:`parse_document` in a worker process, answered in the stored form
+        (:func:`~.parsing.stored.encode_document`); that process keeps the document for
+        ``key``, the content's. Raises its ParseError subclasses."""
+        return self._call(_parse, key, data, filename, content_type, limits)
 
     def extract(
         self,
-        doc: ParsedDocument,
+        stored: StoredDocument,
         config: ExtractionConfig,
         threshold: float | None,
         *,
@@ -162,7 +229,7 @@ class EnginePool:
     ) -> dict[str, Any]:
         """:func:`extract` (a rules config) in a worker process; its patterns share
         ``pattern_seconds`` there (a PatternTimeout comes back as itself)."""
-        return self._call(_extract, doc, config, threshold, pattern_seconds)
+        return self._call(_extract, stored.key, stored.data, config, threshold, pattern_seconds)
 
     def close(self) -> None:
         """Stop the processes (tasks in flight finish first)."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Column, Connection, String, Table, insert, select
+from sqlalchemy import JSON, Column, Connection, String, Table, bindparam, insert, select
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
 from fieldwise.service.store.columns import metadata, seq_column
+from fieldwise.service.store.prepared import prepared
 
 #: Every event type the service emits; endpoints subscribe to a subset.
 EVENT_TYPES = (
@@ -58,16 +59,19 @@ def record_event(
     if type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {type!r}")
     event_id = new_id("evt")
-    conn.execute(
-        insert(events).values(
-            id=event_id,
-            type=type,
-            data=data,
-            created_at=isoformat(clock.now()),
-            target_url=target_url,
-            dispatched_at=None,
-        )
+    params = {
+        "id": event_id,
+        "type": type,
+        "data": data,
+        "created_at": isoformat(clock.now()),
+        "target_url": target_url,
+        "dispatched_at": None,
+    }
+    statement = prepared(
+        "events.insert",
+        lambda: insert(events).values(**{name: bindparam(f"p_{name}") for name in params}),
     )
+    conn.execute(statement, {f"p_{name}": value for name, value in params.items()})
     return event_id
 
 

@@ -1,9 +1,10 @@
 """Holding a request until background work is done, woken by a notification, not a poll.
 
-Three endpoints answer once work reaches a terminal state: ``GET …/runs/{run_id}?wait=S``,
-``POST /extract/path?wait_seconds=S`` and ``POST /workflows/{id}/batch-runs`` with
-``async: false``. Each holds its request on the event loop (no thread) in
-:func:`wait_terminal` until the row it reads is terminal or time is up.
+These endpoints answer once work reaches a terminal state: ``GET …/runs/{run_id}?wait=S``
+and ``POST /processors/{id}/runs?wait=S``, ``POST /extract/path?wait_seconds=S`` and
+``POST /workflows/{id}/batch-runs`` with ``async: false``. Each holds its request on the
+event loop (no thread) in :func:`wait_terminal` until the row it reads is terminal or time
+is up.
 
 Whoever moves work to a terminal state calls :meth:`Waiters.notify` (the service's one
 registry, ``state.waiters``) with its id after the change committed (the worker pool after

@@ -25,6 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Row, Table, bindparam, insert, select, update
+from sqlalchemy.sql.expression import ClauseElement
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat, new_id
@@ -180,15 +181,44 @@ class DurableRuns:
         """
         if job is not None and job.token is not None and not release(conn, clock, job):
             return None
+        values = values or {}
+        returning = conn.dialect.update_returning
+        # A value may be SQL (a training run's progress set from another column): that goes
+        # into the statement itself, the rest are bound.
+        expressions = {k: v for k, v in values.items() if isinstance(v, ClauseElement)}
+        columns = tuple(sorted(values.keys() - expressions.keys()))
+
+        def build() -> Any:
+            move = (
+                update(self.table)
+                .where(
+                    self.table.c.id == bindparam("p_id"),
+                    self.table.c.status.in_(bindparam("p_from", expanding=True)),
+                )
+                .values(
+                    status=bindparam("p_status"),
+                    finished_at=bindparam("p_at"),
+                    updated_at=bindparam("p_at2"),
+                    **{name: bindparam(f"p_set_{name}") for name in columns},
+                    **expressions,
+                )
+            )
+            return move.returning(*self.table.c) if returning else move
+
+        # One statement per set of columns a kind finishes with (a handful), built once; one
+        # with SQL in it is built each time (rare, and its SQL could differ).
+        key = ("runs.finish", self.table, columns, returning)
+        move = build() if expressions else prepared(key, build)
         stamp = isoformat(clock.now())
-        move = (
-            update(self.table)
-            .where(self.table.c.id == run_id, self.table.c.status.in_(from_states))
-            .values(status=status, finished_at=stamp, updated_at=stamp, **(values or {}))
-        )
-        if conn.dialect.update_returning:
-            move = move.returning(*self.table.c)
-        row = updated_row(conn, move, None, lambda: self.get(conn, run_id))
+        params: dict[str, Any] = {
+            "p_id": run_id,
+            "p_from": list(from_states),
+            "p_status": status,
+            "p_at": stamp,
+            "p_at2": stamp,
+            **{f"p_set_{name}": values[name] for name in columns},
+        }
+        row = updated_row(conn, move, params, lambda: self.get(conn, run_id))
         if row is None:
             return None
         finish_jobs(conn, clock, run_id)

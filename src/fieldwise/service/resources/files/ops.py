@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import Connection, Row, delete, func, insert, select
+from sqlalchemy import Connection, Row, bindparam, delete, func, insert, select
 from starlette.datastructures import UploadFile
 
 from fieldwise.service.http.dependencies import now
@@ -27,6 +27,7 @@ from fieldwise.service.resources.files.tables import files
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import BlobTooLarge, StagedBlob
 from fieldwise.service.store.locks import lock_blob, lock_row, lock_rows
+from fieldwise.service.store.prepared import prepared
 
 
 class ParentGone(Exception):
@@ -63,22 +64,27 @@ def store_file(
     file_id = new_id("file")
     # The new row from the INSERT itself (RETURNING: SQLite >= 3.35 and PostgreSQL, the two
     # databases the service runs on), not a second statement.
-    stored = conn.execute(
-        insert(files)
-        .values(
-            id=file_id,
-            filename=filename,
-            content_type=content_type,
-            size=blob.size,
-            sha256=blob.sha256,
-            purpose=purpose,
-            derived_from=derived_from,
-            metadata=metadata,
-            created_at=stamp,
-            updated_at=stamp,
-        )
-        .returning(*files.c)
-    ).one()
+    params = {
+        "id": file_id,
+        "filename": filename,
+        "content_type": content_type,
+        "size": blob.size,
+        "sha256": blob.sha256,
+        "purpose": purpose,
+        "derived_from": derived_from,
+        "metadata": metadata,
+        "created_at": stamp,
+        "updated_at": stamp,
+    }
+    insert_file = prepared(
+        "files.insert",
+        lambda: (
+            insert(files)
+            .values(**{name: bindparam(f"p_{name}") for name in params})
+            .returning(*files.c)
+        ),
+    )
+    stored = conn.execute(insert_file, {f"p_{name}": v for name, v in params.items()}).one()
     state.blobs.place(blob)
     return stored
 

@@ -7,7 +7,6 @@ parsed file with it, after which the stale cache row is simply a miss.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import defaultdict
 from typing import Any
@@ -15,14 +14,11 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.engines.parsing import (
-    Box,
-    Line,
-    Page,
-    ParsedDocument,
-    ParseLimits,
-    Word,
-    parse_document,
+from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
+from fieldwise.service.engines.parsing.stored import (
+    StoredDocument,
+    document_from_json,
+    document_to_json,
 )
 from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.ids import isoformat
@@ -34,56 +30,13 @@ from fieldwise.service.state import ServiceState
 #: Bump when the parser's output for the same bytes changes, so old entries are not reused.
 PARSER_REVISION = "1"
 
-
-def document_to_json(doc: ParsedDocument) -> dict[str, Any]:
-    """A lossless JSON form (full-precision boxes, unlike ``ParsedDocument.to_json``)."""
-    return {
-        "format": doc.format,
-        "markdown": doc.markdown,
-        "pages": [
-            {
-                "number": p.number,
-                "width": p.width,
-                "height": p.height,
-                "source": p.source,
-                "lines": [
-                    {
-                        "text": line.text,
-                        "box": [line.box.x0, line.box.y0, line.box.x1, line.box.y1],
-                        "words": [
-                            [w.text, w.box.x0, w.box.y0, w.box.x1, w.box.y1, w.confidence]
-                            for w in line.words
-                        ],
-                    }
-                    for line in p.lines
-                ],
-            }
-            for p in doc.pages
-        ],
-    }
-
-
-def document_from_json(raw: dict[str, Any]) -> ParsedDocument:
-    pages = tuple(
-        Page(
-            number=p["number"],
-            width=p["width"],
-            height=p["height"],
-            source=p["source"],
-            lines=tuple(
-                Line(
-                    words=tuple(
-                        Word(w[0], Box(w[1], w[2], w[3], w[4]), w[5]) for w in line["words"]
-                    ),
-                    box=Box(*line["box"]),
-                    text=line["text"],
-                )
-                for line in p["lines"]
-            ),
-        )
-        for p in raw["pages"]
-    )
-    return ParsedDocument(format=raw["format"], pages=pages, markdown=raw["markdown"])
+__all__ = [
+    "PARSER_REVISION",
+    "ParseCache",
+    "document_from_json",
+    "document_to_json",
+    "parse_limits",
+]
 
 
 def parse_limits(state: ServiceState) -> ParseLimits:
@@ -113,26 +66,31 @@ class ParseCache:
 
     def get(self, input_file: Any) -> ParsedDocument:
         """The parsed ``input_file`` row's content; raises ParseError subclasses."""
+        return self.get_stored(input_file).doc
+
+    def get_stored(self, input_file: Any) -> StoredDocument:
+        """The parsed ``input_file`` row's content in its stored form (decoded only when its
+        ``doc`` is asked for: the engine processes take the bytes); raises ParseError
+        subclasses."""
         key = f"{input_file.sha256}:{PARSER_REVISION}"
         with self._lock(key):
             cached = self._lookup(key)
             if cached is not None:
                 return cached
             data = self.state.blobs.read(input_file.sha256)
-            parse = self.pool.parse if self.pool is not None else parse_document
-            doc = parse(
-                data,
-                filename=input_file.filename,
-                content_type=input_file.content_type,
-                limits=parse_limits(self.state),
-            )
-            self._store(key, document_to_json(doc), input_file.id)
-            # The stored form reads back as this very document (full-precision floats, same
-            # nesting: tests/parsing/test_cache_form.py), so a hit and a miss extract alike
-            # without rebuilding every word from the JSON here.
-            return doc
+            limits = parse_limits(self.state)
+            named = {"filename": input_file.filename, "content_type": input_file.content_type}
+            if self.pool is not None:
+                # Encoded where it was parsed, and kept there for this key's extractions.
+                stored = StoredDocument(key, self.pool.parse(data, key=key, limits=limits, **named))
+            else:
+                stored = StoredDocument.of(key, parse_document(data, limits=limits, **named))
+            self._store(key, stored.data, input_file.id)
+            # The stored form reads back as the parsed document (full-precision floats, same
+            # nesting: tests/parsing/test_cache_form.py), so a hit and a miss extract alike.
+            return stored
 
-    def _lookup(self, key: str) -> ParsedDocument | None:
+    def _lookup(self, key: str) -> StoredDocument | None:
         with self.state.engine.connect() as conn:
             row = conn.execute(
                 select(files.c.sha256)
@@ -142,13 +100,11 @@ class ParseCache:
         if row is None:
             return None
         try:
-            data = self.state.blobs.read(row.sha256)
+            return StoredDocument(key, self.state.blobs.read(row.sha256))
         except FileNotFoundError:  # deleted, or cut short by a crash (BlobCorrupt): a miss
             return None
-        return document_from_json(json.loads(data))
 
-    def _store(self, key: str, raw: dict[str, Any], input_file_id: str) -> None:
-        body = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
+    def _store(self, key: str, body: bytes, input_file_id: str) -> None:
         blob = self.state.blobs.stage_bytes(body)
         try:
             with self.state.engine.begin() as conn:

@@ -99,17 +99,21 @@ class ProcessorRunHandler:
         if input_file is None or not state.blobs.exists(input_file.sha256):
             raise RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
         try:
-            doc = self.documents.get(input_file.sha256, lambda: self.cache.get(input_file))
+            stored = self.documents.get(
+                input_file.sha256, lambda: self.cache.get_stored(input_file)
+            )
         except ParseError as exc:
             raise RunFailed(exc.code, str(exc)) from None
         except WorkerCrashed as exc:
             raise RunFailed("worker_crashed", str(exc)) from None
         self._check(state, row, job)
         if config_raw is None:
-            return extract_key_values(doc, confidence_threshold=threshold)
+            return extract_key_values(stored.doc, confidence_threshold=threshold)
         if is_trained(config_raw):
             try:
-                output = extract_trained(self.models, config_raw, row.version_id, doc, threshold)
+                output = extract_trained(
+                    self.models, config_raw, row.version_id, stored.doc, threshold
+                )
             except TrainedRunError as exc:
                 raise RunFailed(exc.reason, exc.message) from None
             self._check(state, row, job)
@@ -118,10 +122,10 @@ class ProcessorRunHandler:
             config = self._config(row.version_id, config_raw, state.settings.allow_python_engines)
             budget = state.settings.max_pattern_seconds
             if self.pool is not None and config.engine != "python":
-                output = self.pool.extract(doc, config, threshold, pattern_seconds=budget)
+                output = self.pool.extract(stored, config, threshold, pattern_seconds=budget)
             else:  # python entrypoints run here, beside whatever state their module keeps
                 output = extract(
-                    doc, config, confidence_threshold=threshold, pattern_seconds=budget
+                    stored.doc, config, confidence_threshold=threshold, pattern_seconds=budget
                 )
         except ConfigError as exc:
             raise RunFailed("invalid_config", str(exc)) from None

@@ -1,6 +1,7 @@
 """Processor runs (spec endpoints 8, 9, 10): create, read, list, cancel, delete.
 
-A run is ``queued`` at creation and executed by the worker pool (``FIELDWISE_WORKERS``
+A run is ``queued`` at creation (the create's answer, unless ``?wait=`` holds it until the
+run is terminal, as on a read) and executed by the worker pool (``FIELDWISE_WORKERS``
 threads): ``in_progress`` → ``succeeded`` (``output`` inline, ``output_uri`` under
 ``{base_url}/files/``) | ``failed`` (``failure_reason``, ``failure_message``) | ``canceled``.
 Outputs older than ``FIELDWISE_RETENTION_DAYS`` (default 30) are removed by a sweeper.
@@ -38,6 +39,18 @@ from fieldwise.service.resources.runs.views import run_public
 
 router = APIRouter(tags=["runs"])
 
+#: ``?wait=`` on a run's create and read: an extension of this service (a service that
+#: ignores it answers at once, and a client then polls).
+Wait = Annotated[
+    float,
+    Query(
+        ge=0,
+        le=MAX_WAIT_SECONDS,
+        description="Hold the answer up to this many seconds while the run is unfinished "
+        "(an extension of this service: answered as soon as the run is terminal).",
+    ),
+]
+
 
 def _run(conn: Connection, processor_id: str, run_id: str) -> Row[Any]:
     fetch(conn, processors, processor_id, "processor")
@@ -48,27 +61,44 @@ def _run(conn: Connection, processor_id: str, run_id: str) -> Row[Any]:
 
 
 @router.post("/processors/{processor_id}/runs", status_code=201, response_model=ProcessorRunPublic)
-def create_run(
-    processor_id: str, body: ProcessorRunCreate, request: Request, state: State
+async def create_run(
+    processor_id: str, body: ProcessorRunCreate, request: Request, state: State, wait: Wait = 0.0
 ) -> ProcessorRunPublic:
     """Queue a run of the processor on ``input_path`` (a file id, ``{base_url}/files/{id}``,
     or ``file://`` under an allowed root). ``params.version_id`` picks the version; without
-    it the published one (409 when none is published)."""
+    it the published one (409 when none is published). With ``wait``, answered (still 201)
+    once the run is terminal or ``wait`` seconds passed: one request where a create and a
+    held ``GET`` would be two."""
     version_id = body.params.get("version_id")
     if version_id is not None and not isinstance(version_id, str):
         raise ApiError(422, "params.version_id: must be a string.", param="params.version_id")
-    with state.engine.begin() as conn:
-        run_id = submit_run(
-            state,
-            conn,
-            processor_id=processor_id,
-            version_id=version_id,
-            input_path=body.input_path,
-            params=body.params,
-            base_url=state.base_url(request),
-        )
-        row = get_run(conn, run_id)
-    return run_public(row)
+
+    def submit() -> Row[Any]:
+        with state.engine.begin() as conn:
+            run_id = submit_run(
+                state,
+                conn,
+                processor_id=processor_id,
+                version_id=version_id,
+                input_path=body.input_path,
+                params=body.params,
+                base_url=state.base_url(request),
+            )
+            row = get_run(conn, run_id)
+        assert row is not None  # inserted by this transaction
+        return row
+
+    created = await run_in_threadpool(submit)
+    if wait <= 0:
+        return run_public(created)
+
+    def read() -> Row[Any] | None:
+        with state.engine.connect() as conn:
+            return get_run(conn, created.id)
+
+    held = await wait_terminal(state.waiters, read, wait, key=created.id)
+    # Deleted while held: the create still happened; a GET tells what became of it.
+    return run_public(held if held is not None else created)
 
 
 @router.get("/processors/{processor_id}/runs", response_model=ListOf[ProcessorRunPublic])
@@ -93,18 +123,7 @@ def list_runs(
 
 @router.get("/processors/{processor_id}/runs/{run_id}", response_model=ProcessorRunPublic)
 async def get_processor_run(
-    processor_id: str,
-    run_id: str,
-    state: State,
-    wait: Annotated[
-        float,
-        Query(
-            ge=0,
-            le=MAX_WAIT_SECONDS,
-            description="Hold the answer up to this many seconds while the run is unfinished "
-            "(an extension of this service: answered as soon as the run is terminal).",
-        ),
-    ] = 0.0,
+    processor_id: str, run_id: str, state: State, wait: Wait = 0.0
 ) -> ProcessorRunPublic:
     def read() -> Row[Any]:  # 404 when the run is gone, also once deleted while we wait
         with state.engine.connect() as conn:
