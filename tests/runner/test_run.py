@@ -191,3 +191,44 @@ def test_runs_are_polled_when_the_create_is_not_held(make_world: MakeWorld) -> N
     frame = load_results(result.runset_id)
     for row in frame.itertuples():
         assert row.value["invoice_number"] == row.ground_truth["invoice_number"]
+
+
+class _RefusesCreateWait(_IgnoresCreateWait):
+    """A service that refuses parameters it does not know (as a strict remote one may): a
+    create with ``wait`` gets a 422 and starts nothing; ``refused`` counts them."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.refused = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if scope["type"] == "http" and scope["method"] == "POST" and b"wait=" in query:
+            self.refused += 1
+            body = b'{"error": {"code": "invalid_parameter", "message": "unknown: wait"}}'
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 422, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+def test_a_service_refusing_wait_on_the_create_is_asked_without_it_from_then_on(
+    make_world: MakeWorld,
+) -> None:
+    services: list[_RefusesCreateWait] = []
+
+    def refusing(app: Any) -> _RefusesCreateWait:
+        services.append(_RefusesCreateWait(app))
+        return services[-1]
+
+    world = make_world(3, wrap=refusing)
+    pairs = {"eval_set": "texts", "processor_id": world.processor_id}
+    result = run_versions(world.connection(), versions=[world.v1, world.v2], concurrency=1, **pairs)
+    assert (result.total, result.succeeded, result.failed) == (6, 6, 0)
+    # one pair at a time: the first create was refused with wait, none asked with it again
+    assert [s.refused for s in services] == [1]
+    assert sum(map(_runs_path(world, "POST"), world.log.requests)) == 6
+    frame = load_results(result.runset_id)
+    for row in frame.itertuples():
+        assert row.value["invoice_number"] == row.ground_truth["invoice_number"]

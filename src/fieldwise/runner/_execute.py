@@ -104,6 +104,9 @@ class PairRunner:
         self.in_flight: set[str] = set()
         #: Set while a webhook listener is up: runs are then awaited by event, not polled.
         self.events: RunEvents | None = None
+        #: False once the service refused a create held with ``wait`` (a remote service
+        #: that rejects parameters it does not know) and took it without.
+        self.create_holds = True
 
     async def run(self, pair: Pair) -> RunRecord:
         """Run ``pair`` to a record; a failure is a failed record, never an exception
@@ -145,12 +148,7 @@ class PairRunner:
             op = ops.create_run(
                 self.processor_id, pair.item.file_id, version_id=pair.version.version_id
             )
-            if self.events is None and self.policy.poll_hold_s > 0:
-                # Held like a poll: the local service answers the create once the run ends,
-                # one request per run; a service that ignores ``wait`` answers at once, and
-                # the run is polled as ever.
-                op = dataclasses.replace(op, params={"wait": self.policy.poll_hold_s})
-            run: Run = await self._with_patience(lambda: self.aclient.call(op))
+            run: Run = await self._create(op)
         except APIStatusError as exc:
             if isinstance(exc, _TRANSIENT):
                 return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
@@ -170,6 +168,25 @@ class PairRunner:
             # reliably: httpx may deliver the cancellation again).
             if run.status in _TERMINAL:
                 self.in_flight.discard(run.id)
+
+    async def _create(self, op: ops.Op[Run]) -> Run:
+        """Start the run. Held like a poll (``?wait=``) while the service may hold it: the
+        local service answers the create once the run ended, one request per run; a service
+        that ignores ``wait`` answers at once and the run is polled as ever. One that refuses
+        it (400 or 422: nothing was started) is asked again without, and never again with."""
+        if self.events is None and self.policy.poll_hold_s > 0 and self.create_holds:
+            held = dataclasses.replace(op, params={"wait": self.policy.poll_hold_s})
+            try:
+                run: Run = await self._with_patience(lambda: self.aclient.call(held))
+                return run
+            except APIStatusError as exc:
+                if exc.status_code not in (400, 422):
+                    raise
+            run = await self._with_patience(lambda: self.aclient.call(op))
+            self.create_holds = False  # refused with wait, taken without it
+            return run
+        run = await self._with_patience(lambda: self.aclient.call(op))
+        return run
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
