@@ -55,11 +55,11 @@ class PairPolicy:
     ``webhook_poll_s``: when waiting by webhook, how long to wait for a run's event before
     asking the service anyway (so a lost delivery costs time, never a hung run).
 
-    ``poll_hold_s``: the create and each poll ask the service to hold the answer up to this
-    long while the run is unfinished (``?wait=``; the local service answers the moment the
-    run ends, so a run is mostly seen finished in the create's answer, one request per run).
-    A service that answers at once anyway is polled with the back-off of ``poll_initial_s``
-    … ``poll_max_s``. 0 turns it off. Keep it well below the client's timeout.
+    ``poll_hold_s``: each poll asks the service to hold its answer up to this long while the
+    run is unfinished (``GET …?wait=``; the local service answers the moment the run ends, so
+    a run is seen finished at once and asked about about once). A service that answers at once
+    anyway is polled with the back-off of ``poll_initial_s`` … ``poll_max_s``. 0 turns it off.
+    Keep it well below the client's timeout.
     """
 
     run_retries: int = 2
@@ -104,9 +104,6 @@ class PairRunner:
         self.in_flight: set[str] = set()
         #: Set while a webhook listener is up: runs are then awaited by event, not polled.
         self.events: RunEvents | None = None
-        #: False once the service refused a create held with ``wait`` (a remote service
-        #: that rejects parameters it does not know) and took it without.
-        self.create_holds = True
 
     async def run(self, pair: Pair) -> RunRecord:
         """Run ``pair`` to a record; a failure is a failed record, never an exception
@@ -148,7 +145,7 @@ class PairRunner:
             op = ops.create_run(
                 self.processor_id, pair.item.file_id, version_id=pair.version.version_id
             )
-            run: Run = await self._create(op)
+            run: Run = await self._with_patience(lambda: self.aclient.call(op))
         except APIStatusError as exc:
             if isinstance(exc, _TRANSIENT):
                 return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
@@ -168,25 +165,6 @@ class PairRunner:
             # reliably: httpx may deliver the cancellation again).
             if run.status in _TERMINAL:
                 self.in_flight.discard(run.id)
-
-    async def _create(self, op: ops.Op[Run]) -> Run:
-        """Start the run. Held like a poll (``?wait=``) while the service may hold it: the
-        local service answers the create once the run ended, one request per run; a service
-        that ignores ``wait`` answers at once and the run is polled as ever. One that refuses
-        it (400 or 422: nothing was started) is asked again without, and never again with."""
-        if self.events is None and self.policy.poll_hold_s > 0 and self.create_holds:
-            held = dataclasses.replace(op, params={"wait": self.policy.poll_hold_s})
-            try:
-                run: Run = await self._with_patience(lambda: self.aclient.call(held))
-                return run
-            except APIStatusError as exc:
-                if exc.status_code not in (400, 422):
-                    raise
-            run = await self._with_patience(lambda: self.aclient.call(op))
-            self.create_holds = False  # refused with wait, taken without it
-            return run
-        run = await self._with_patience(lambda: self.aclient.call(op))
-        return run
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
