@@ -53,12 +53,17 @@ def _waiting(service: RunningService) -> set[str | None]:
         return set(state.waiters._waiting)
 
 
+def _gated_file(client: Client, gate: Path) -> tuple[str, str]:
+    """A processor whose runs wait for ``gate`` to exist, and a file for it."""
+    pid = make_processor(client, "slow", GATED)
+    return pid, client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+
+
 def _held(
     service: RunningService, client: Client, gate: Path
 ) -> tuple[str, str, threading.Thread, list[httpx.Response]]:
     """A gated run in progress and a ``?wait=`` request the service is seen holding."""
-    pid = make_processor(client, "slow", GATED)
-    file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+    pid, file_id = _gated_file(client, gate)
     run_id = client.call(ops.create_run(pid, file_id)).id
     wait_for(lambda: Path(f"{gate}.started").exists())
     answers: list[httpx.Response] = []
@@ -136,8 +141,7 @@ def test_create_with_wait_answers_unfinished_after_the_bound(
 ) -> None:
     gate = tmp_path / "gate"
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(client, "slow", GATED)
-        file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+        pid, file_id = _gated_file(client, gate)
         response = _create(python_service, pid, file_id, 0.2)
         assert response.status_code == 201
         body = response.json()
@@ -155,8 +159,7 @@ def test_create_with_wait_answers_the_created_run_once_it_is_deleted(
 ) -> None:
     gate = tmp_path / "gate"
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(client, "slow", GATED)
-        file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
+        pid, file_id = _gated_file(client, gate)
         answers: list[httpx.Response] = []
         thread = threading.Thread(
             target=lambda: answers.append(_create(python_service, pid, file_id, 30)), daemon=True
