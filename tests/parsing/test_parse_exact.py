@@ -6,7 +6,9 @@
 parsed document's exact ``repr``: every word, box (all digits of each float), line, cell order
 and the Markdown. The digests were taken with the parser of commit 59bd38c, before the fast
 paths of ``pdf_words``, ``layout`` and ``markdown``; a change of any of them, or of pdfium,
-fails here. Regenerate deliberately with ``FIELDWISE_UPDATE_SNAPSHOTS=1`` and review why.
+fails here (the file names the pdfium build the digests were taken with, and the failure
+says when it differs). Regenerate deliberately with ``FIELDWISE_UPDATE_SNAPSHOTS=1`` and
+review why.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
+import pypdfium2 as pdfium
 import pytest
 
 from fieldwise.service.engines.parsing import parse_document
@@ -32,20 +36,31 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(repr((doc.format, doc.markdown, pages)).encode()).hexdigest()
 
 
-def _stored() -> dict[str, str]:
-    if UPDATE:
-        return {}
+def _pdfium() -> str:
+    """The pdfium build parsing here (its boxes are what the digests hold)."""
+    return str(pdfium.PDFIUM_INFO).split("@", 1)[0]
+
+
+def _stored() -> dict[str, Any]:
     if not DIGESTS.exists():
         pytest.fail(f"{DIGESTS} is missing; run with FIELDWISE_UPDATE_SNAPSHOTS=1 to create it")
-    stored: dict[str, str] = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    stored: dict[str, Any] = json.loads(DIGESTS.read_text(encoding="utf-8"))
     return stored
 
 
 def test_every_pdf_parses_exactly_as_before() -> None:
     found = {name: digest(data) for name, data in CORPUS}
     if UPDATE:
-        DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        snapshot = {"pdfium": _pdfium(), "digests": found}
+        DIGESTS.write_text(json.dumps(snapshot, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         return
     stored = _stored()
-    differ = sorted(name for name, value in found.items() if stored.get(name) != value)
-    assert not differ, f"parsed differently from the stored digest: {differ}"
+    digests = stored["digests"]
+    differ = sorted(name for name, value in found.items() if digests.get(name) != value)
+    where = ""
+    if stored["pdfium"] != _pdfium():
+        where = (
+            f" (the digests were taken with pdfium {stored['pdfium']}, this is {_pdfium()}: if"
+            " only pdfium changed, look at what it reads differently, then regenerate)"
+        )
+    assert not differ, f"parsed differently from the stored digest: {differ}{where}"
