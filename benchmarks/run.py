@@ -8,8 +8,8 @@ Tesseract), the two versions the bundled dataset ships (``datasets/invoices/proc
 - fieldwise, in-process: a fresh local service in a thread (its default workers) per repeat,
   so the parse cache is cold; the set is synced and the processor and versions created before
   the clock starts (the service's engine processes start at its first run, inside the
-  clock); then ``run_versions`` (the CLI's default concurrency and waiting:
-  held polls, ``GET …?wait=``; no run cache) runs every (document, version) pair. The
+  clock); then ``run_versions`` (the CLI's default concurrency and waiting: the create and
+  the polls held, ``?wait=``; no run cache) runs every (document, version) pair. The
   service's routes and job threads share one interpreter (one GIL) with the client here, as
   in the CLI's embedded service.
 - fieldwise, service in its own process: the same, against ``fieldwise serve`` in a child

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +17,7 @@ from fieldwise.runner import (
     load_runset,
     run_versions,
 )
-from tests.runner.conftest import MakeWorld
+from tests.runner.conftest import MakeWorld, World
 
 
 def test_two_versions_give_one_record_per_pair(make_world: MakeWorld) -> None:
@@ -140,5 +142,93 @@ def test_runs_are_awaited_by_held_polls_or_by_back_off(make_world: MakeWorld, ho
     assert (result.total, result.succeeded, result.failed) == (6, 6, 0)
     frame = load_results(result.runset_id)
     assert len(frame) == 6
+    for row in frame.itertuples():
+        assert row.value["invoice_number"] == row.ground_truth["invoice_number"]
+
+
+def _runs_path(world: World, method: str) -> Callable[[tuple[str, str]], bool]:
+    runs = f"/processors/{world.processor_id}/runs"
+    return lambda request: request[0] == method and request[1].startswith(runs)
+
+
+def test_each_run_is_one_request_when_the_create_is_held(make_world: MakeWorld) -> None:
+    """The create asks ``?wait=`` as a poll would: the local service answers it once the run
+    ended, so no run is asked about again (a long hold: a loaded machine must not matter)."""
+    world = make_world(3)
+    pairs = {"eval_set": "texts", "processor_id": world.processor_id}
+    policy = PairPolicy(poll_hold_s=30.0)
+    result = run_versions(
+        world.connection(timeout=120), versions=[world.v1, world.v2], policy=policy, **pairs
+    )
+    assert (result.total, result.succeeded) == (6, 6)
+    assert sum(map(_runs_path(world, "POST"), world.log.requests)) == 6
+    assert sum(map(_runs_path(world, "GET"), world.log.requests)) == 0
+
+
+class _IgnoresCreateWait:
+    """A service that does not know ``wait`` on a create (as a remote one may): the query is
+    dropped before the app sees it, so the create answers at once, queued."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            scope = {**scope, "query_string": b""}
+        await self.app(scope, receive, send)
+
+
+def test_runs_are_polled_when_the_create_is_not_held(make_world: MakeWorld) -> None:
+    world = make_world(3, wrap=_IgnoresCreateWait)
+    pairs = {"eval_set": "texts", "processor_id": world.processor_id}
+    result = run_versions(world.connection(), versions=[world.v1, world.v2], **pairs)
+    assert (result.total, result.succeeded, result.failed) == (6, 6, 0)
+    assert sum(map(_runs_path(world, "POST"), world.log.requests)) == 6
+    assert sum(map(_runs_path(world, "GET"), world.log.requests)) >= 6  # each run polled
+    frame = load_results(result.runset_id)
+    for row in frame.itertuples():
+        assert row.value["invoice_number"] == row.ground_truth["invoice_number"]
+
+
+class _RefusesCreateWait(_IgnoresCreateWait):
+    """A service that refuses parameters it does not know (as a strict remote one may): a
+    create with ``wait`` gets a 422 and starts nothing; ``refused`` counts them."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.refused = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if scope["type"] == "http" and scope["method"] == "POST" and b"wait=" in query:
+            self.refused += 1
+            body = b'{"error": {"code": "invalid_parameter", "message": "unknown: wait"}}'
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 422, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+def test_a_service_refusing_wait_on_the_create_is_asked_without_it_from_then_on(
+    make_world: MakeWorld,
+) -> None:
+    services: list[_RefusesCreateWait] = []
+
+    def refusing(app: Any) -> _RefusesCreateWait:
+        services.append(_RefusesCreateWait(app))
+        return services[-1]
+
+    world = make_world(3, wrap=refusing)
+    pairs = {"eval_set": "texts", "processor_id": world.processor_id}
+    result = run_versions(world.connection(), versions=[world.v1, world.v2], concurrency=1, **pairs)
+    assert (result.total, result.succeeded, result.failed) == (6, 6, 0)
+    # one pair at a time: the first create was refused with wait, none asked with it again
+    assert [s.refused for s in services] == [1]
+    assert sum(map(_runs_path(world, "POST"), world.log.requests)) == 6
+    frame = load_results(result.runset_id)
     for row in frame.itertuples():
         assert row.value["invoice_number"] == row.ground_truth["invoice_number"]

@@ -31,6 +31,8 @@ from fieldwise.runner._webhook_wait import RunEvents
 # retried them with backoff, so seeing one here means the service stayed unwell for a while.
 _TRANSIENT = (ServerError, TransportError, RateLimitError)
 _TERMINAL = frozenset({"succeeded", "failed", "canceled"})
+#: The param a held create's run carries: the run set that started it (see PairRunner._create).
+TAG_PARAM = "fieldwise_run_set"
 
 
 def output_file_id(output_uri: str) -> str:
@@ -55,11 +57,11 @@ class PairPolicy:
     ``webhook_poll_s``: when waiting by webhook, how long to wait for a run's event before
     asking the service anyway (so a lost delivery costs time, never a hung run).
 
-    ``poll_hold_s``: each poll asks the service to hold its answer up to this long while the
-    run is unfinished (``GET …?wait=``; the local service answers the moment the run ends, so
-    a run is seen finished at once and asked about about once). A service that answers at once
-    anyway is polled with the back-off of ``poll_initial_s`` … ``poll_max_s``. 0 turns it off.
-    Keep it well below the client's timeout.
+    ``poll_hold_s``: the create and each poll ask the service to hold the answer up to this
+    long while the run is unfinished (``?wait=``; the local service answers the moment the
+    run ends, so a run is mostly seen finished in the create's answer: one request per run).
+    A service that answers at once anyway is polled with the back-off of ``poll_initial_s`` …
+    ``poll_max_s``. 0 turns it off. Keep it well below the client's timeout.
     """
 
     run_retries: int = 2
@@ -94,6 +96,7 @@ class PairRunner:
         *,
         policy: PairPolicy,
         now: Callable[[], str],
+        tag: str | None = None,
     ) -> None:
         self.aclient = aclient
         self.processor_id = processor_id
@@ -104,6 +107,15 @@ class PairRunner:
         self.in_flight: set[str] = set()
         #: Set while a webhook listener is up: runs are then awaited by event, not polled.
         self.events: RunEvents | None = None
+        #: Put in the params of runs created held (``TAG_PARAM``), so an interrupt can find
+        #: the runs whose held create never answered; None: creates are not held.
+        self.tag = tag
+        #: False once the service refused a held create (400 or 422: a remote service that
+        #: rejects what it does not know) and took it without.
+        self.create_holds = tag is not None
+        #: Whether a held create went unanswered (cut short by an interrupt or a lost
+        #: answer): a run may exist whose id this client does not know.
+        self.unanswered = False
 
     async def run(self, pair: Pair) -> RunRecord:
         """Run ``pair`` to a record; a failure is a failed record, never an exception
@@ -145,7 +157,7 @@ class PairRunner:
             op = ops.create_run(
                 self.processor_id, pair.item.file_id, version_id=pair.version.version_id
             )
-            run: Run = await self._with_patience(lambda: self.aclient.call(op))
+            run = await self._create(op)
         except APIStatusError as exc:
             if isinstance(exc, _TRANSIENT):
                 return _Outcome(None, "failed", None, _error("unavailable", str(exc)), None)
@@ -165,6 +177,36 @@ class PairRunner:
             # reliably: httpx may deliver the cancellation again).
             if run.status in _TERMINAL:
                 self.in_flight.discard(run.id)
+
+    async def _create(self, op: ops.Op[Run]) -> Run:
+        """Start the run. Held like a poll (``?wait=``) while the service may hold it: the
+        local service answers the create once the run ended, one request per run where a
+        create and a held read are two; a service that ignores ``wait`` answers at once and
+        the run is polled as ever. Until a held create answers, this client does not know the
+        run's id: the run carries :attr:`tag` so that :meth:`cancel_in_flight` finds it. A
+        service that refuses the held create (400 or 422: nothing was started) is asked
+        again plainly, and never held again."""
+        if not (self.create_holds and self.events is None and self.policy.poll_hold_s > 0):
+            plain: Run = await self._with_patience(lambda: self.aclient.call(op))
+            return plain
+        assert op.json is not None  # a create's body: input_path and params
+        body = {**op.json, "params": {**op.json["params"], TAG_PARAM: self.tag}}
+        held = dataclasses.replace(op, json=body, params={"wait": self.policy.poll_hold_s})
+        answered = False
+        try:
+            run: Run = await self._with_patience(lambda: self.aclient.call(held))
+            answered = True
+            return run
+        except APIStatusError as exc:
+            answered = exc.status_code < 500  # a refusal started nothing
+            if exc.status_code not in (400, 422):
+                raise
+        finally:
+            # cut short (an interrupt, a lost answer): the run may exist, its id unknown here
+            self.unanswered = self.unanswered or not answered
+        run = await self._with_patience(lambda: self.aclient.call(op))
+        self.create_holds = False  # refused held, taken plainly
+        return run
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
@@ -249,6 +291,28 @@ class PairRunner:
                     timeout=self.policy.cancel_timeout_s,
                 )
 
+        if self.unanswered:
+            run_ids = sorted({*run_ids, *(await self._tagged_unfinished())})
         await asyncio.gather(*(cancel(r) for r in run_ids))
         self.in_flight.clear()
         return len(run_ids)
+
+    async def _tagged_unfinished(self) -> list[str]:
+        """This runner's unfinished runs by their tag (held creates cut short by the
+        interrupt answered no id), best effort within ``cancel_timeout_s``."""
+        found: list[str] = []
+
+        async def collect(status: str) -> None:
+            pages = self.aclient.paginate(
+                lambda c: ops.list_runs(self.processor_id, cursor=c, status=status)
+            )
+            async for run in pages:
+                if run.params.get(TAG_PARAM) == self.tag:
+                    found.append(run.id)
+
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                asyncio.gather(collect("queued"), collect("in_progress")),
+                timeout=self.policy.cancel_timeout_s,
+            )
+        return found

@@ -126,7 +126,11 @@ async def arun_versions(
             if (item.item_id, version.version_id) not in tally.done
         )
         runner = PairRunner(
-            aclient, manifest.processor_id, policy=policy or PairPolicy(), now=_utc_now
+            aclient,
+            manifest.processor_id,
+            policy=policy or PairPolicy(),
+            now=_utc_now,
+            tag=manifest.runset_id,
         )
 
         def summary() -> RunSet:
