@@ -44,6 +44,9 @@ def test_a_flaky_service_still_gives_complete_correct_results(make_world: MakeWo
     plan = FaultPlan(seed=7)
     world = make_world(6, wrap=lambda app: FaultInjector(app, plan))
     plan.fail_rate, plan.delay_rate, plan.delay_seconds = 0.2, 0.3, 0.05
+    # Three 503s first, whatever the rate draws: with the create held a run is about one
+    # request, and twelve runs make too few requests for the rate alone to promise many.
+    plan.fail_first = 3
     result = run_versions(
         world.connection(),
         eval_set="texts",
@@ -51,7 +54,7 @@ def test_a_flaky_service_still_gives_complete_correct_results(make_world: MakeWo
         versions=[world.v1, world.v2],
         concurrency=4,
     )
-    assert plan.injected > 5
+    assert plan.injected >= 3
     assert (result.done, result.succeeded, result.failed) == (12, 12, 0)
     frame = load_results(result.runset_id)
     assert len(frame) == 12
