@@ -25,8 +25,10 @@ _TOP_LEFT = attrgetter("box.y0", "box.x0")
 # a Word is (text, box, confidence): the items, read without the named tuples' properties
 _TEXT = itemgetter(0)
 _BOX = itemgetter(1)
-_X0 = itemgetter(0)  # a Box's left and right edges
+_X0 = itemgetter(0)  # a Box's edges
+_Y0 = itemgetter(1)
 _X1 = itemgetter(2)
+_Y1 = itemgetter(3)
 # Line and Box built as the tuples they are: the named tuples' ``__new__`` is a Python function
 _new = tuple.__new__
 
@@ -43,15 +45,21 @@ def median(values: Iterable[float]) -> float:
     return (data[n // 2 - 1] + data[n // 2]) / 2
 
 
-def make_line(words: Sequence[Word]) -> Line:
-    """A line from words already on one row (sorted left to right here)."""
+def make_line(words: Sequence[Word], top: float | None = None, bottom: float | None = None) -> Line:
+    """A line from words already on one row (sorted left to right here). ``top`` and
+    ``bottom``, when given, are the row's least top and greatest bottom as the grouping found
+    them (:func:`group_text_lines`), not looked for again; a zero among them is looked for
+    again (0.0 and -0.0 are equal but print apart, and ``min`` keeps the first of equals)."""
     if len(words) == 1:  # its box and text are the word's own
         word = words[0]
         return _new(Line, ((word,), word[1], word[0]))
     ordered = sorted(words, key=_LEFT)
-    # min and max keep the first of equal values, as the running comparison they replace did
-    x0s, y0s, x1s, y1s = zip(*map(_BOX, ordered), strict=True)
-    box = _new(Box, (min(x0s), min(y0s), max(x1s), max(y1s)))
+    boxes = list(map(_BOX, ordered))
+    if top is None or bottom is None or top == 0.0 or bottom == 0.0:
+        # min and max keep the first of equal values, as the running comparison they
+        # replace did
+        top, bottom = min(map(_Y0, boxes)), max(map(_Y1, boxes))
+    box = _new(Box, (min(map(_X0, boxes)), top, max(map(_X1, boxes)), bottom))
     return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
 
 
@@ -75,25 +83,16 @@ def group_text_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     finds it, unless a top is NaN or the least is a zero (0.0 and -0.0 are equal but print
     apart, and the two keep the first of equals in different orders). A word whose centre is
     NaN never joins a row, and a row it starts takes other words only when its edges are -inf
-    and inf: the tops and bottoms of a row of two or more words are no NaN. A row whose top or
-    bottom is zero is made by :func:`make_line`. With ints mixed in, an equal int and float
-    would differ too: hence floats only.
+    and inf: the tops and bottoms of a row of two or more words are no NaN. A row whose top
+    or bottom is zero has them looked for again by :func:`make_line`. With ints mixed in, an
+    equal int and float would differ too: hence floats only.
     """
     rows, tops, bottoms = _rows(words)
     lines = [
-        _float_line(row, top, bottom) for row, top, bottom in zip(rows, tops, bottoms, strict=True)
+        make_line(row, top, bottom) for row, top, bottom in zip(rows, tops, bottoms, strict=True)
     ]
     lines.sort(key=_TOP_LEFT)
     return tuple(lines)
-
-
-def _float_line(row: list[Word], top: float, bottom: float) -> Line:
-    if len(row) == 1 or top == 0.0 or bottom == 0.0:
-        return make_line(row)
-    ordered = sorted(row, key=_LEFT)
-    boxes = list(map(_BOX, ordered))
-    box = _new(Box, (min(map(_X0, boxes)), top, max(map(_X1, boxes)), bottom))
-    return _new(Line, (tuple(ordered), box, " ".join(map(_TEXT, ordered))))
 
 
 def _rows(words: Iterable[Word]) -> tuple[list[list[Word]], list[float], list[float]]:
