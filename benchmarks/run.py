@@ -1,6 +1,6 @@
 """B2: processor runs per second, 500 documents × 2 versions, cold parse cache.
 
-Usage: python benchmarks/run.py [--json] [--documents 500] [--repeat 3]
+Usage: python benchmarks/run.py [--json] [--documents 500] [--repeat 5]
 
 The documents: ``fieldwise datasets generate invoices`` with no scans (OCR would measure
 Tesseract), the two versions the bundled dataset ships (``datasets/invoices/processor``).
@@ -24,13 +24,20 @@ Tesseract), the two versions the bundled dataset ships (``datasets/invoices/proc
 
 Repeats are interleaved (in-process, own process, loop, in-process, …); the row gives the
 median runs/s with min and max, the ratio (service / loop), the growth exponent over 1 %,
-10 % and 100 % of the documents (service, in-process) and peak RSS.
+10 % and 100 % of the documents (service, in-process) and peak RSS. Five repeats by default:
+on this shared 2-core machine one side's wall clock moved by a fifth between repeats minutes
+apart, and three repeats let one slow repeat decide the median. ``cpu_ms_per_run`` gives the
+median CPU per run of the benchmark process (client and service, in-process runs), of the
+engine processes (start-up and decoding included) and of the loop: what the service costs
+on top of the engines' work, which the wall clock shows only through the noise.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -115,17 +122,30 @@ def _prepare(
     return service, processor.id, versions
 
 
-def _service_seconds(dataset: Path, work: Path, *, separate: bool = False) -> float:
+def _children_cpu() -> float:
+    """CPU seconds of this process's ended and reaped children (the engine processes of a
+    service in a thread, once it stopped)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _service_seconds(
+    dataset: Path, work: Path, *, separate: bool = False, cpu: dict[str, list[float]] | None = None
+) -> float:
+    """Seconds ``run_versions`` took; with ``cpu`` (in-thread only), CPU seconds appended
+    to ``cpu["process"]`` (this process: client and service, during the clock) and
+    ``cpu["engines"]`` (the engine processes, start-up included)."""
     from fieldwise._config import ClientSettings
     from fieldwise._connection import ServiceConnection
     from fieldwise.runner import run_versions
 
     service, processor_id, versions = _prepare(work / "svc", dataset, work, separate=separate)
+    children = _children_cpu()
     try:
         connection = ServiceConnection(
             service.base_url, service.api_key, ClientSettings(), identity=service.base_url
         )
-        start = time.perf_counter()
+        start, own = time.perf_counter(), time.process_time()
         result = run_versions(
             connection,
             eval_set=_name(dataset),
@@ -135,26 +155,31 @@ def _service_seconds(dataset: Path, work: Path, *, separate: bool = False) -> fl
             cache_path=work / "cache.sqlite",
             use_cache=False,
         )
-        elapsed = time.perf_counter() - start
+        elapsed, own = time.perf_counter() - start, time.process_time() - own
     finally:
         service.stop()
+    if cpu is not None and not separate:
+        cpu["process"].append(own)
+        cpu["engines"].append(_children_cpu() - children)
     assert result.complete, result.summary()
     assert result.failed == 0, result.summary()
     return elapsed
 
 
-def _loop_seconds(dataset: Path) -> float:
+def _loop_seconds(dataset: Path, cpu: dict[str, list[float]] | None = None) -> float:
     from fieldwise.datasets import load_dataset
     from fieldwise.service.engines.extraction import extract, validate_config
     from fieldwise.service.engines.parsing import parse_document
 
     configs = [validate_config(json.loads(c.read_text())) for c in CONFIGS]
     paths = [item.path for item in load_dataset(dataset).items]
-    start = time.perf_counter()
+    start, own = time.perf_counter(), time.process_time()
     for path in paths:
         doc = parse_document(path.read_bytes(), filename=path.name)
         for config in configs:
             extract(doc, config)
+    if cpu is not None:
+        cpu["loop"].append(time.process_time() - own)
     return time.perf_counter() - start
 
 
@@ -199,7 +224,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     parser.add_argument("--documents", type=int, default=500)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -208,10 +233,11 @@ def main(argv: list[str]) -> int:
         service_s: list[float] = []
         served_s: list[float] = []
         loop_s: list[float] = []
+        cpu: dict[str, list[float]] = {"process": [], "engines": [], "loop": []}
         for k in range(args.repeat):  # interleaved
-            service_s.append(_service_seconds(full, root / f"svc{k}"))
+            service_s.append(_service_seconds(full, root / f"svc{k}", cpu=cpu))
             served_s.append(_service_seconds(full, root / f"served{k}", separate=True))
-            loop_s.append(_loop_seconds(full))
+            loop_s.append(_loop_seconds(full, cpu))
         sizes = sorted({max(2, args.documents // 100), max(2, args.documents // 10)})
         grow = {}
         for n in sizes:
@@ -237,6 +263,13 @@ def main(argv: list[str]) -> int:
             "runs_per_s": round(runs / served.median, 1),
             "ratio": round(runs / served.median / loop_rate, 2),
             "s_min_med_max": served.min_med_max(2),
+        },
+        # CPU per run (median ms; steadier than the wall clock on a shared machine): what
+        # the service and its client cost on top of the engines' own work, and what the
+        # engines cost beside the loop (their start-up and decoding included).
+        "cpu_ms_per_run": {
+            side: round(1000 * statistics.median(seconds) / runs, 1)
+            for side, seconds in cpu.items()
         },
         "whole_process": {"seconds": round(whole_s, 2), "runs_per_s": round(runs / whole_s, 1)},
         "whole_process_peak_rss_mb": round(whole_rss),
