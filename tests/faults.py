@@ -3,8 +3,9 @@
 It decides per request, from a seeded RNG, whether to answer 503 before the app sees the
 request, or to delay it; everything else reaches the app untouched. With the mishap rates set
 it can also drop the connection after the headers (``reset``), cut the app's real answer off
-half-way through its body (``truncate``), or hold a request past the client's timeout before
-the app sees it (``hang``).
+half-way through its body (``truncate``), answer a 500 in place of the app's real answer
+(``error_after``: the work was done), or hold a request past the client's timeout before the
+app sees it (``hang``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import random
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -87,15 +89,21 @@ class _Dropped(Exception):
 
 
 class FaultInjector:
-    def __init__(self, app: ASGIApp, plan: FaultPlan) -> None:
+    """``plan``'s faults in front of ``app``; with ``only``, just on the requests it picks
+    (the others reach the app untouched and draw nothing from the plan)."""
+
+    def __init__(
+        self, app: ASGIApp, plan: FaultPlan, *, only: Callable[[Scope], bool] | None = None
+    ) -> None:
         self.app = app
         self.plan = plan
+        self.only = only
 
     def __getattr__(self, name: str) -> object:  # reach the wrapped app's attributes
         return getattr(self.app, name)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or (self.only is not None and not self.only(scope)):
             await self.app(scope, receive, send)
             return
         fail, delay = self.plan.decide()
@@ -104,10 +112,13 @@ class FaultInjector:
         if not fail:
             await self._mishap(self.plan.mishap(), scope, receive, send)
             return
+        await self._error(send, self.plan.status)
+
+    async def _error(self, send: Send, status: int) -> None:
         body = json.dumps(
             {
                 "error": {
-                    "code": "unavailable",
+                    "code": "unavailable" if status == 503 else "internal_error",
                     "message": "injected fault",
                     "param": None,
                     "retryable": True,
@@ -118,7 +129,7 @@ class FaultInjector:
         headers = [(b"content-type", b"application/json")]
         if self.plan.retry_after is not None:
             headers.append((b"retry-after", self.plan.retry_after.encode()))
-        await send({"type": "http.response.start", "status": self.plan.status, "headers": headers})
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     async def _mishap(self, kind: str | None, scope: Scope, receive: Receive, send: Send) -> None:
@@ -128,6 +139,14 @@ class FaultInjector:
             start = {"type": "http.response.start", "status": 200, "headers": []}
             await send({**start, "headers": [(b"content-length", b"100")]})
             raise _Dropped
+        if kind == "error_after":  # the app did the work; its answer is replaced by a 500
+
+            async def swallow(_message: Message) -> None:
+                return None
+
+            await self.app(scope, receive, swallow)
+            await self._error(send, 500)
+            return
         if kind != "truncate":
             await self.app(scope, receive, send)
             return

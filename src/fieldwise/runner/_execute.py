@@ -9,10 +9,13 @@ import contextlib
 import dataclasses
 import json
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+import httpx
 
 from fieldwise._errors import (
     APIStatusError,
@@ -33,6 +36,21 @@ _TRANSIENT = (ServerError, TransportError, RateLimitError)
 _TERMINAL = frozenset({"succeeded", "failed", "canceled"})
 #: The param a held create's run carries: the run set that started it (see PairRunner._create).
 TAG_PARAM = "fieldwise_run_set"
+#: The param a held create's run carries, unique to that create: when the answer is lost after
+#: the service created the run, the runner finds the run by it instead of starting a second.
+CREATE_PARAM = "fieldwise_create"
+# Answers that say the request was not processed: asking again cannot start a second run.
+_NOT_STARTED = frozenset({429, 502, 503, 504})
+
+
+def _may_have_started(error: ClientError) -> bool:
+    """Whether the create that failed with ``error`` may have started a run all the same: its
+    answer was lost (a dropped connection, a cut body, a timeout) or was a server error."""
+    if isinstance(error, APIStatusError):
+        return error.status_code not in _NOT_STARTED
+    if isinstance(error, TransportError):  # only a failed connect surely sent nothing
+        return not isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+    return False
 
 
 def output_file_id(output_uri: str) -> str:
@@ -183,18 +201,23 @@ class PairRunner:
         local service answers the create once the run ended, one request per run where a
         create and a held read are two; a service that ignores ``wait`` answers at once and
         the run is polled as ever. Until a held create answers, this client does not know the
-        run's id: the run carries :attr:`tag` so that :meth:`cancel_in_flight` finds it. A
-        service that refuses the held create (400 or 422: nothing was started) is asked
+        run's id: the run carries :attr:`tag` so that :meth:`cancel_in_flight` finds it, and
+        a token of its own (``CREATE_PARAM``): a create whose answer was lost is looked for by
+        it before it is asked again, so a dropped connection during the hold starts no second
+        run. A service that refuses the held create (400 or 422: nothing was started) is asked
         again plainly, and never held again."""
         if not (self.create_holds and self.events is None and self.policy.poll_hold_s > 0):
             plain: Run = await self._with_patience(lambda: self.aclient.call(op))
             return plain
         assert op.json is not None  # a create's body: input_path and params
-        body = {**op.json, "params": {**op.json["params"], TAG_PARAM: self.tag}}
-        held = dataclasses.replace(op, json=body, params={"wait": self.policy.poll_hold_s})
+        token = uuid.uuid4().hex
+        params = {**op.json["params"], TAG_PARAM: self.tag, CREATE_PARAM: token}
+        held = dataclasses.replace(
+            op, json={**op.json, "params": params}, params={"wait": self.policy.poll_hold_s}
+        )
         answered = False
         try:
-            run: Run = await self._with_patience(lambda: self.aclient.call(held))
+            run: Run = await self._with_patience(lambda: self._ask_or_find(held, token))
             answered = True
             return run
         except APIStatusError as exc:
@@ -207,6 +230,33 @@ class PairRunner:
         run = await self._with_patience(lambda: self.aclient.call(op))
         self.create_holds = False  # refused held, taken plainly
         return run
+
+    async def _ask_or_find(self, held: ops.Op[Run], token: str) -> Run:
+        """Ask the held create once. When it failed in a way that may have started the run
+        (see :func:`_may_have_started`), the run carrying ``token`` if the service has it;
+        else the failure, for :meth:`_with_patience` to ask again."""
+        try:
+            return await self.aclient.call(held)
+        except _TRANSIENT as exc:
+            if not _may_have_started(exc):
+                raise
+            assert held.json is not None
+            found = await self._created_with(token, held.json["params"].get("version_id"))
+            if found is None:
+                raise
+            return found
+
+    async def _created_with(self, token: str, version_id: str | None) -> Run | None:
+        """The processor's run whose params carry ``token``, or None. Lists the version's
+        runs (oldest first: the spec's lists have no other order), so it is asked only when
+        a create's answer went missing."""
+        pages = self.aclient.paginate(
+            lambda c: ops.list_runs(self.processor_id, 1000, c, version_id=version_id)
+        )
+        async for run in pages:
+            if run.params.get(CREATE_PARAM) == token:
+                return run
+        return None
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
