@@ -30,9 +30,11 @@ from fieldwise.runner import (
     load_results,
     run_versions,
 )
+from fieldwise.runner._execute import CREATE_PARAM
 from fieldwise.runner._webhook_wait import listening
 from fieldwise.sync import sync_dataset
 from fieldwise.webhooks import SIGNATURE_HEADER, sign
+from tests.faults import FaultInjector, FaultPlan
 from tests.runner.conftest import V1, MakeWorld, World, write_text_dataset
 from tests.runner.engines import HOLD_ENV, PASS_ENV
 
@@ -355,3 +357,33 @@ def test_connect_allows_loopback_and_keeps_the_users_hosts(
         assert connection.embedded is not None
         settings = connection.embedded.app.state.fieldwise.settings  # type: ignore[attr-defined]
         assert settings.webhook_allow_http == ("hooks.internal", "127.0.0.1", "localhost")
+
+
+def test_a_lost_create_answer_starts_no_second_run(make_world: MakeWorld) -> None:
+    """Awaited by webhook, creates are not held, but an answer cut off after the service took
+    the create is looked up by the create's token all the same: one run per pair."""
+    plan = FaultPlan(seed=5, mishap_script=["truncate"] * 3)
+    world = _hooked(
+        make_world,
+        3,
+        wrap=lambda app: FaultInjector(
+            app, plan, only=lambda s: s["method"] == "POST" and s["path"].endswith("/runs")
+        ),
+    )
+    result = run_versions(
+        world.connection(timeout=10.0),
+        eval_set="texts",
+        processor_id=world.processor_id,
+        versions=[world.v1, world.v2],
+        concurrency=2,
+        wait="webhooks",
+        policy=NO_POLL,
+    )
+    assert plan.mishaps["truncate"] == 3
+    assert (result.done, result.succeeded, result.failed) == (6, 6, 0)
+    _check_complete(world, result.runset_id, 6)
+    with Client(world.service.base_url, world.service.api_key) as client:
+        runs = list(client.paginate(lambda c: ops.list_runs(world.processor_id, 100, c)))
+    assert len(runs) == 6, [(r.id, r.params) for r in runs]
+    assert sorted(r.id for r in runs) == sorted(load_results(result.runset_id).run_id)
+    assert len({r.params[CREATE_PARAM] for r in runs}) == 6

@@ -34,10 +34,10 @@ from fieldwise.runner._webhook_wait import RunEvents
 # retried them with backoff, so seeing one here means the service stayed unwell for a while.
 _TRANSIENT = (ServerError, TransportError, RateLimitError)
 _TERMINAL = frozenset({"succeeded", "failed", "canceled"})
-#: The param a held create's run carries: the run set that started it (see PairRunner._create).
+#: The param a created run carries: the run set that started it (see PairRunner._create).
 TAG_PARAM = "fieldwise_run_set"
-#: The param a held create's run carries, unique to that create: when the answer is lost after
-#: the service created the run, the runner finds the run by it instead of starting a second.
+#: The param a created run carries, unique to its create: when the answer is lost after the
+#: service created the run, the runner finds the run by it instead of starting a second.
 CREATE_PARAM = "fieldwise_create"
 # Answers that say the request was not processed: asking again cannot start a second run.
 _NOT_STARTED = frozenset({429, 502, 503, 504})
@@ -125,13 +125,13 @@ class PairRunner:
         self.in_flight: set[str] = set()
         #: Set while a webhook listener is up: runs are then awaited by event, not polled.
         self.events: RunEvents | None = None
-        #: Put in the params of runs created held (``TAG_PARAM``), so an interrupt can find
-        #: the runs whose held create never answered; None: creates are not held.
+        #: Put in the params of the runs it creates (``TAG_PARAM``), so an interrupt can find
+        #: the runs whose create never answered; None: creates carry nothing and are not held.
         self.tag = tag
-        #: False once the service refused a held create (400 or 422: a remote service that
-        #: rejects what it does not know) and took it without.
-        self.create_holds = tag is not None
-        #: Whether a held create went unanswered (cut short by an interrupt or a lost
+        #: False once the service refused a tagged create (400 or 422: a remote service that
+        #: rejects what it does not know) and took it plain.
+        self.creates_tagged = tag is not None
+        #: Whether a tagged create went unanswered (cut short by an interrupt or a lost
         #: answer): a run may exist whose id this client does not know.
         self.unanswered = False
 
@@ -197,27 +197,33 @@ class PairRunner:
                 self.in_flight.discard(run.id)
 
     async def _create(self, op: ops.Op[Run]) -> Run:
-        """Start the run. Held like a poll (``?wait=``) while the service may hold it: the
-        local service answers the create once the run ended, one request per run where a
-        create and a held read are two; a service that ignores ``wait`` answers at once and
-        the run is polled as ever. Until a held create answers, this client does not know the
-        run's id: the run carries :attr:`tag` so that :meth:`cancel_in_flight` finds it, and
-        a token of its own (``CREATE_PARAM``): a create whose answer was lost is looked for by
-        it before it is asked again, so a dropped connection during the hold starts no second
-        run. A service that refuses the held create (400 or 422: nothing was started) is asked
-        again plainly, and never held again."""
-        if not (self.create_holds and self.events is None and self.policy.poll_hold_s > 0):
+        """Start the run. Held like a poll (``?wait=``) while the service may hold it and no
+        webhook tells of its end: the local service answers the create once the run ended,
+        one request per run where a create and a held read are two; a service that ignores
+        ``wait`` answers at once and the run is polled as ever.
+
+        Until a create answers, this client does not know the run's id: the run carries
+        :attr:`tag` so that :meth:`cancel_in_flight` finds it, and a token of its own
+        (``CREATE_PARAM``): a create whose answer was lost is looked for by it before it is
+        asked again, so a dropped connection (during a hold, above all) starts no second
+        run. A service that refuses the tagged create (400 or 422: nothing was started) is
+        asked again plainly, and from then on every create is plain."""
+        if not self.creates_tagged:
             plain: Run = await self._with_patience(lambda: self.aclient.call(op))
             return plain
         assert op.json is not None  # a create's body: input_path and params
         token = uuid.uuid4().hex
-        params = {**op.json["params"], TAG_PARAM: self.tag, CREATE_PARAM: token}
-        held = dataclasses.replace(
-            op, json={**op.json, "params": params}, params={"wait": self.policy.poll_hold_s}
+        body = {
+            **op.json,
+            "params": {**op.json["params"], TAG_PARAM: self.tag, CREATE_PARAM: token},
+        }
+        hold = self.events is None and self.policy.poll_hold_s > 0
+        tagged = dataclasses.replace(
+            op, json=body, params={"wait": self.policy.poll_hold_s} if hold else op.params
         )
         answered = False
         try:
-            run: Run = await self._with_patience(lambda: self._ask_or_find(held, token))
+            run: Run = await self._with_patience(lambda: self._ask_or_find(tagged, token))
             answered = True
             return run
         except APIStatusError as exc:
@@ -228,20 +234,20 @@ class PairRunner:
             # cut short (an interrupt, a lost answer): the run may exist, its id unknown here
             self.unanswered = self.unanswered or not answered
         run = await self._with_patience(lambda: self.aclient.call(op))
-        self.create_holds = False  # refused held, taken plainly
+        self.creates_tagged = False  # refused tagged, taken plainly
         return run
 
-    async def _ask_or_find(self, held: ops.Op[Run], token: str) -> Run:
-        """Ask the held create once. When it failed in a way that may have started the run
+    async def _ask_or_find(self, create: ops.Op[Run], token: str) -> Run:
+        """Ask the tagged create once. When it failed in a way that may have started the run
         (see :func:`_may_have_started`), the run carrying ``token`` if the service has it;
         else the failure, for :meth:`_with_patience` to ask again."""
         try:
-            return await self.aclient.call(held)
+            return await self.aclient.call(create)
         except _TRANSIENT as exc:
             if not _may_have_started(exc):
                 raise
-            assert held.json is not None
-            found = await self._created_with(token, held.json["params"].get("version_id"))
+            assert create.json is not None
+            found = await self._created_with(token, create.json["params"].get("version_id"))
             if found is None:
                 raise
             return found
