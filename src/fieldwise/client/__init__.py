@@ -12,6 +12,7 @@ from fieldwise.client._models import (
     Version,
 )
 from fieldwise.client._ops import Op
+from fieldwise.client._retry import surely_unprocessed
 
 __all__ = [
     "AsyncClient",
@@ -25,4 +26,5 @@ __all__ = [
     "Processor",
     "Version",
     "ops",
+    "surely_unprocessed",
 ]

@@ -31,13 +31,20 @@ class RetryPolicy:
         return backoff * (0.5 + random.random() / 2)  # jitter spreads retry storms
 
     def _retryable(self, op: Op[Any], error: ClientError) -> bool:
-        if isinstance(error, APIStatusError):
-            if op.idempotent or "Idempotency-Key" in op.headers:
+        if op.idempotent or "Idempotency-Key" in op.headers:
+            if isinstance(error, APIStatusError):
                 return error.status_code == 429 or error.status_code >= 500
-            return error.status_code in _NOT_PROCESSED
-        if isinstance(error, TransportError):
-            if op.idempotent or "Idempotency-Key" in op.headers:
-                return True
-            # Only when the request never reached the server.
-            return isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
-        return False
+            return isinstance(error, TransportError)
+        return surely_unprocessed(error)
+
+
+def surely_unprocessed(error: ClientError) -> bool:
+    """Whether the request that failed with ``error`` surely was not processed, so that
+    sending it again cannot do its work twice: it was answered 429, 502, 503 or 504, or it
+    never reached the server (the connection failed). A dropped connection, a cut body, a
+    timeout or another 5xx may come after the work was done."""
+    if isinstance(error, APIStatusError):
+        return error.status_code in _NOT_PROCESSED
+    if isinstance(error, TransportError):
+        return isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+    return False

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
 from fieldwise._errors import (
     APIStatusError,
     ClientError,
@@ -25,7 +23,7 @@ from fieldwise._errors import (
     ServerError,
     TransportError,
 )
-from fieldwise.client import AsyncClient, ops
+from fieldwise.client import AsyncClient, ops, surely_unprocessed
 from fieldwise.client._models import Run
 from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
 from fieldwise.runner._webhook_wait import RunEvents
@@ -39,18 +37,6 @@ TAG_PARAM = "fieldwise_run_set"
 #: The param a created run carries, unique to its create: when the answer is lost after the
 #: service created the run, the runner finds the run by it instead of starting a second.
 CREATE_PARAM = "fieldwise_create"
-# Answers that say the request was not processed: asking again cannot start a second run.
-_NOT_STARTED = frozenset({429, 502, 503, 504})
-
-
-def _may_have_started(error: ClientError) -> bool:
-    """Whether the create that failed with ``error`` may have started a run all the same: its
-    answer was lost (a dropped connection, a cut body, a timeout) or was a server error."""
-    if isinstance(error, APIStatusError):
-        return error.status_code not in _NOT_STARTED
-    if isinstance(error, TransportError):  # only a failed connect surely sent nothing
-        return not isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
-    return False
 
 
 def output_file_id(output_uri: str) -> str:
@@ -239,12 +225,13 @@ class PairRunner:
 
     async def _ask_or_find(self, create: ops.Op[Run], token: str) -> Run:
         """Ask the tagged create once. When it failed in a way that may have started the run
-        (see :func:`_may_have_started`), the run carrying ``token`` if the service has it;
-        else the failure, for :meth:`_with_patience` to ask again."""
+        all the same (its answer lost, or a 5xx that may come after the work: not
+        :func:`~fieldwise.client.surely_unprocessed`), the run carrying ``token`` if the
+        service has it; else the failure, for :meth:`_with_patience` to ask again."""
         try:
             return await self.aclient.call(create)
         except _TRANSIENT as exc:
-            if not _may_have_started(exc):
+            if surely_unprocessed(exc):
                 raise
             assert create.json is not None
             found = await self._created_with(token, create.json["params"].get("version_id"))
