@@ -10,7 +10,7 @@ import dataclasses
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -243,13 +243,28 @@ class PairRunner:
         """The processor's run whose params carry ``token``, or None. Lists the version's
         runs (oldest first: the spec's lists have no other order), so it is asked only when
         a create's answer went missing."""
+        async for run in self._runs_carrying(CREATE_PARAM, token, version_id=version_id):
+            return run
+        return None
+
+    async def _runs_carrying(
+        self,
+        param: str,
+        value: str | None,
+        *,
+        status: str | None = None,
+        version_id: str | None = None,
+    ) -> AsyncIterator[Run]:
+        """The processor's runs (of ``status``, of ``version_id``) whose ``param`` is
+        ``value``: the runs this runner created, found by what it put in their params."""
         pages = self.aclient.paginate(
-            lambda c: ops.list_runs(self.processor_id, 1000, c, version_id=version_id)
+            lambda c: ops.list_runs(
+                self.processor_id, 1000, c, status=status, version_id=version_id
+            )
         )
         async for run in pages:
-            if run.params.get(CREATE_PARAM) == token:
-                return run
-        return None
+            if run.params.get(param) == value:
+                yield run
 
     async def _with_patience(self, call: Callable[[], Any]) -> Any:
         """Call, retrying transient errors a few more times beyond the client's own retries."""
@@ -341,17 +356,13 @@ class PairRunner:
         return len(run_ids)
 
     async def _tagged_unfinished(self) -> list[str]:
-        """This runner's unfinished runs by their tag (held creates cut short by the
-        interrupt answered no id), best effort within ``cancel_timeout_s``."""
+        """This runner's unfinished runs by their tag (creates cut short by the interrupt
+        answered no id), best effort within ``cancel_timeout_s``."""
         found: list[str] = []
 
         async def collect(status: str) -> None:
-            pages = self.aclient.paginate(
-                lambda c: ops.list_runs(self.processor_id, cursor=c, status=status)
-            )
-            async for run in pages:
-                if run.params.get(TAG_PARAM) == self.tag:
-                    found.append(run.id)
+            async for run in self._runs_carrying(TAG_PARAM, self.tag, status=status):
+                found.append(run.id)
 
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
