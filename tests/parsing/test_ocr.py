@@ -33,3 +33,21 @@ def test_pdf_page_without_text_layer_falls_back_to_ocr(scanned_png: bytes) -> No
     word = next(w for w in doc.pages[0].words if "2041" in w.text)
     assert 150 < word.box.x0 < 300
     assert doc.pages[0].width < 600
+
+
+def test_each_model_runs_on_one_thread(scanned_png: bytes) -> None:
+    """ONNX Runtime's thread per core made OCR slower alone and far slower beside the other
+    engine process (benchmarks/ocr.py): every model's session is set to one thread."""
+    from rapidocr_onnxruntime.utils import OrtInferSession
+
+    parse_document(scanned_png, filename="scan.png")  # loads the models
+    rapid = get_ocr_engine()._engine
+    sessions = [
+        held.session
+        for model in (rapid.text_det, rapid.text_cls, rapid.text_rec)
+        for held in vars(model).values()
+        if isinstance(held, OrtInferSession)
+    ]
+    assert len(sessions) == 3
+    for options in (session.get_session_options() for session in sessions):
+        assert (options.intra_op_num_threads, options.inter_op_num_threads) == (1, 1)

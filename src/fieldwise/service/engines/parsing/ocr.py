@@ -3,6 +3,12 @@
 Building the engine loads three ONNX models (about a second), so it happens once per process:
 :func:`get_ocr_engine` is cached, and :class:`OcrEngine` itself loads lazily under a lock and
 serializes recognition, because one ONNX session is not safe to share between threads here.
+
+Each model runs on one thread (:data:`ONNX_THREADS`). ONNX Runtime's default, a thread per
+core, made OCR slower on every count measured (``benchmarks/ocr.py``, the 9 scanned pages of
+datasets/invoices, 2 cores): 21.0 s alone against 17.6 s on one thread, and 37-39 s against
+21-23 s with two processes OCRing at once, as the service's two engine processes do. The
+recognized text is the same, character for character.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from PIL import Image
 
 from fieldwise.service.engines.parsing.model import Box, Word
 
-__all__ = ["OcrEngine", "Region", "get_ocr_engine"]
+__all__ = ["ONNX_THREADS", "OcrEngine", "Region", "get_ocr_engine"]
+
+#: Threads each ONNX model runs on (within one operator, and across operators).
+ONNX_THREADS = 1
 
 # one recognized text region: its corner points in pixels, its text and its score
 Region = tuple[list[tuple[float, float]], str, float]
@@ -36,7 +45,9 @@ class OcrEngine:
         if self._engine is None:
             from rapidocr_onnxruntime import RapidOCR
 
-            self._engine = RapidOCR()
+            self._engine = RapidOCR(
+                intra_op_num_threads=ONNX_THREADS, inter_op_num_threads=ONNX_THREADS
+            )
         return self._engine
 
     def regions(self, image: Image.Image) -> list[Region]:
