@@ -1,14 +1,16 @@
-"""OCR pages per second: the parser's OCR engine against RapidOCR as a user builds it.
+"""OCR pages per second: the engine processes' OCR against RapidOCR as a user builds it.
 
-Usage: python benchmarks/ocr.py [--json] [--repeat 3] [--pages N]
+Usage: python benchmarks/ocr.py [--json] [--repeat 3] [--pages 15]
 
 The pages: the scanned pages of datasets/invoices (PDFs without a text layer), rendered once
 at the parser's OCR scale (144 dpi), then, when ``/work/shared/datasets/sroie-dev`` is there,
 its first receipt scans as they are. Both sides OCR the same pixels:
 
-- fieldwise: :func:`fieldwise.service.engines.parsing.get_ocr_engine` (every ONNX model on one
-  thread, ``ONNX_THREADS``);
-- the alternative: ``RapidOCR()``, its defaults (ONNX Runtime's thread per core).
+- fieldwise: an :class:`~fieldwise.service.engines.parsing.ocr.OcrEngine` on the threads an
+  engine process gets, ``ocr_threads(processes)``: the cores shared out among the processes
+  OCRing at once (all of them for one process alone);
+- the alternative: ``RapidOCR()``, its defaults (ONNX Runtime's thread per core, in every
+  process).
 
 Each side runs in a fresh process of its own (models loaded before the clock starts); the
 figure is pages per second of recognition alone (all processes' pages together). Two rows:
@@ -61,12 +63,13 @@ def _pages(count: int) -> list[Any]:
     return pages[:count]
 
 
-def _reader(side: str) -> Callable[[Any], list[str]]:
-    """The texts one side recognizes on a page (its models loaded here)."""
+def _reader(side: str, at_once: int) -> Callable[[Any], list[str]]:
+    """The texts one side recognizes on a page, in one of ``at_once`` processes."""
     if side == "ours":
-        from fieldwise.service.engines.parsing import get_ocr_engine
+        from fieldwise.service.engines.parsing.ocr import OcrEngine
+        from fieldwise.service.engines.processes import ocr_threads
 
-        engine = get_ocr_engine()
+        engine = OcrEngine(ocr_threads(at_once))  # as an engine process makes it
         return lambda image: [text for _points, text, _score in engine.regions(image)]
     import numpy as np
     from rapidocr_onnxruntime import RapidOCR
@@ -78,10 +81,10 @@ def _reader(side: str) -> Callable[[Any], list[str]]:
     ]
 
 
-def _child(side: str, count: int) -> int:
+def _child(side: str, count: int, at_once: int) -> int:
     """One process of one side: OCR every page; print the seconds and a digest of the text."""
     pages = _pages(count)
-    read = _reader(side)
+    read = _reader(side, at_once)
     read(pages[0])  # the models load on first use: before the clock
     start = time.perf_counter()
     texts = [read(page) for page in pages]
@@ -94,6 +97,7 @@ def _child(side: str, count: int) -> int:
 def _processes(side: str, count: int, at_once: int) -> dict[str, Any]:
     """``at_once`` processes of ``side`` started together: the slowest one's figures."""
     argv = [*python(), __file__, "--child", side, "--pages", str(count)]
+    argv += ["--processes", str(at_once)]
     procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(at_once)]
     results = []
     for proc in procs:
@@ -146,9 +150,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pages", type=int, default=15, help="pages per process (15)")
     parser.add_argument("--child", choices=("ours", "default"), help=argparse.SUPPRESS)
+    parser.add_argument("--processes", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        return _child(args.child, args.pages)
+        return _child(args.child, args.pages, args.processes)
     emit(_row("OCR, one process", args.pages, 1, args.repeat), as_json=args.json)
     emit(_row("OCR, two processes at once", args.pages, 2, args.repeat), as_json=args.json)
     return 0

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from fieldwise.service.engines.parsing import get_ocr_engine, parse_document
+from fieldwise.service.engines.parsing.ocr import OcrEngine
 
 
 def test_scanned_png_through_ocr(scanned_png: bytes) -> None:
@@ -35,19 +37,27 @@ def test_pdf_page_without_text_layer_falls_back_to_ocr(scanned_png: bytes) -> No
     assert doc.pages[0].width < 600
 
 
-def test_each_model_runs_on_one_thread(scanned_png: bytes) -> None:
-    """ONNX Runtime's thread per core made OCR slower alone and far slower beside the other
-    engine process (benchmarks/ocr.py): every model's session is set to one thread."""
+def _session_threads(engine: OcrEngine) -> list[tuple[int, int]]:
+    """(intra-op, inter-op) threads of each of the engine's three ONNX sessions, loaded."""
     from rapidocr_onnxruntime.utils import OrtInferSession
 
-    parse_document(scanned_png, filename="scan.png")  # loads the models
-    rapid = get_ocr_engine()._engine
+    rapid = engine._load()
     sessions = [
         held.session
         for model in (rapid.text_det, rapid.text_cls, rapid.text_rec)
         for held in vars(model).values()
         if isinstance(held, OrtInferSession)
     ]
-    assert len(sessions) == 3
-    for options in (session.get_session_options() for session in sessions):
-        assert (options.intra_op_num_threads, options.inter_op_num_threads) == (1, 1)
+    options = [session.get_session_options() for session in sessions]
+    return [(o.intra_op_num_threads, o.inter_op_num_threads) for o in options]
+
+
+def test_threads_set_every_model_and_default_to_onnx_runtimes_choice(scanned_png: bytes) -> None:
+    one = OcrEngine(threads=1)
+    assert _session_threads(one) == [(1, 1)] * 3
+    assert _session_threads(OcrEngine()) == [(0, 0)] * 3  # 0: ONNX Runtime decides
+    # the same text either way
+    image = Image.open(io.BytesIO(scanned_png))
+    assert [r[1] for r in one.regions(image)] == [r[1] for r in get_ocr_engine().regions(image)]
+    with pytest.raises(ValueError, match="at least 1"):
+        OcrEngine(threads=0)

@@ -4,11 +4,11 @@ Building the engine loads three ONNX models (about a second), so it happens once
 :func:`get_ocr_engine` is cached, and :class:`OcrEngine` itself loads lazily under a lock and
 serializes recognition, because one ONNX session is not safe to share between threads here.
 
-Each model runs on one thread (:data:`ONNX_THREADS`). ONNX Runtime's default, a thread per
-core, made OCR slower on every count measured (``benchmarks/ocr.py``, the 9 scanned pages of
-datasets/invoices, 2 cores): 21.0 s alone against 17.6 s on one thread, and 37-39 s against
-21-23 s with two processes OCRing at once, as the service's two engine processes do. The
-recognized text is the same, character for character.
+``threads`` sets how many threads each ONNX model runs on; by default ONNX Runtime's own
+choice, a thread per core, which is the fastest for a process that OCRs alone. Processes that
+OCR side by side should share the cores out instead (the engine processes take one each on
+two cores): two processes at once took 35 s with a thread per core against 19 s with one
+thread each, reading the same text (``benchmarks/ocr.py``, 15 pages each, 2 cores).
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ from PIL import Image
 
 from fieldwise.service.engines.parsing.model import Box, Word
 
-__all__ = ["ONNX_THREADS", "OcrEngine", "Region", "get_ocr_engine"]
-
-#: Threads each ONNX model runs on (within one operator, and across operators).
-ONNX_THREADS = 1
+__all__ = ["OcrEngine", "Region", "get_ocr_engine"]
 
 # one recognized text region: its corner points in pixels, its text and its score
 Region = tuple[list[tuple[float, float]], str, float]
@@ -35,9 +32,13 @@ _TOKEN = re.compile(r"[^\s:]+:?|:")
 
 
 class OcrEngine:
-    """A lazily loaded, thread-safe rapidocr engine returning words with boxes and scores."""
+    """A lazily loaded, thread-safe rapidocr engine returning words with boxes and scores;
+    each model on ``threads`` threads (None: ONNX Runtime's default, one per core)."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
+        if threads is not None and threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self.threads = threads
         self._lock = threading.Lock()
         self._engine: Any = None
 
@@ -45,9 +46,10 @@ class OcrEngine:
         if self._engine is None:
             from rapidocr_onnxruntime import RapidOCR
 
-            self._engine = RapidOCR(
-                intra_op_num_threads=ONNX_THREADS, inter_op_num_threads=ONNX_THREADS
-            )
+            if (n := self.threads) is None:
+                self._engine = RapidOCR()
+            else:  # within one operator and across operators alike
+                self._engine = RapidOCR(intra_op_num_threads=n, inter_op_num_threads=n)
         return self._engine
 
     def regions(self, image: Image.Image) -> list[Region]:
