@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from fieldwise.service.engines.parsing import get_ocr_engine, parse_document
+from fieldwise.service.engines.parsing.ocr import OcrEngine
 
 
 def test_scanned_png_through_ocr(scanned_png: bytes) -> None:
@@ -33,3 +35,29 @@ def test_pdf_page_without_text_layer_falls_back_to_ocr(scanned_png: bytes) -> No
     word = next(w for w in doc.pages[0].words if "2041" in w.text)
     assert 150 < word.box.x0 < 300
     assert doc.pages[0].width < 600
+
+
+def _session_threads(engine: OcrEngine) -> list[tuple[int, int]]:
+    """(intra-op, inter-op) threads of each of the engine's three ONNX sessions, loaded."""
+    from rapidocr_onnxruntime.utils import OrtInferSession
+
+    rapid = engine._load()
+    sessions = [
+        held.session
+        for model in (rapid.text_det, rapid.text_cls, rapid.text_rec)
+        for held in vars(model).values()
+        if isinstance(held, OrtInferSession)
+    ]
+    options = [session.get_session_options() for session in sessions]
+    return [(o.intra_op_num_threads, o.inter_op_num_threads) for o in options]
+
+
+def test_threads_set_every_model_and_default_to_onnx_runtimes_choice(scanned_png: bytes) -> None:
+    one = OcrEngine(threads=1)
+    assert _session_threads(one) == [(1, 1)] * 3
+    assert _session_threads(OcrEngine()) == [(0, 0)] * 3  # 0: ONNX Runtime decides
+    # the same text either way
+    image = Image.open(io.BytesIO(scanned_png))
+    assert [r[1] for r in one.regions(image)] == [r[1] for r in get_ocr_engine().regions(image)]
+    with pytest.raises(ValueError, match="at least 1"):
+        OcrEngine(threads=0)

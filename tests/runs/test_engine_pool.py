@@ -9,10 +9,12 @@ process, through the same task functions.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,8 @@ from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
 from fieldwise.service.engines.parsing.stored import StoredDocument, decode_document
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_run
+
+INVOICES = Path(__file__).resolve().parents[2] / "datasets" / "invoices"
 
 POISON = b"KILL-THE-WORKER"
 
@@ -56,6 +60,34 @@ def test_the_pool_parses_and_extracts_as_in_process() -> None:
         assert pool.extract(StoredDocument.of("new", doc), config, 0.5) == expected
     finally:
         pool.close()
+
+
+def child_ocr_threads() -> int | None:
+    """In a worker process: the threads its OCR engine was made with."""
+    return processes._ocr.threads if processes._ocr is not None else None
+
+
+def test_ocr_threads_share_the_cores_out() -> None:
+    cores = os.cpu_count() or 1
+    assert processes.ocr_threads(1) == cores
+    assert processes.ocr_threads(cores) == 1
+    assert processes.ocr_threads(cores * 4) == 1  # never none
+    assert processes.ocr_threads(0) == cores
+
+
+def test_the_pool_ocrs_on_its_share_of_the_cores_and_reads_the_same_text() -> None:
+    scan = json.loads((INVOICES / "generator.json").read_text())["documents"]
+    data = (INVOICES / next(d["file"] for d in scan if d["scanned"])).read_bytes()
+    pool = processes.EnginePool(2)
+    try:
+        assert pool._call(child_ocr_threads) == processes.ocr_threads(2)
+        doc = decode_document(
+            pool.parse(data, key="s", filename="s.pdf", content_type=None, limits=ParseLimits())
+        )
+    finally:
+        pool.close()
+    assert doc.pages[0].source == "ocr"
+    assert doc == parse_document(data, filename="s.pdf")  # ONNX Runtime's threads here
 
 
 def test_a_process_keeps_what_it_parsed_and_decoded_within_bounds(

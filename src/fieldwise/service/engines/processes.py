@@ -11,6 +11,10 @@ speed where a document object pickles and unpickles word by word) and the config
 keeps the last documents it parsed or decoded, by content key, so the other versions' runs of
 a document it has seen skip decoding it again.
 
+A child OCRs on ``ocr_threads(workers)`` threads, the cores shared out among the processes:
+ONNX Runtime's default, a thread per core in every process, made two processes OCRing at once
+take 1.8 times as long on two cores (``benchmarks/ocr.py``).
+
 Memory stays bounded: a child keeps at most ``KEPT`` documents of at most ``KEPT_BYTES``
 stored bytes together, and is replaced after ``TASKS_PER_CHILD`` tasks. When a
 child dies (killed, out of memory, a crash in a native library) every task in flight fails
@@ -33,13 +37,21 @@ from typing import Any, TypeVar
 
 from fieldwise.service.engines.extraction import ExtractionConfig, extract
 from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
+from fieldwise.service.engines.parsing.ocr import OcrEngine
 from fieldwise.service.engines.parsing.stored import (
     StoredDocument,
     decode_document,
     encode_document,
 )
 
-__all__ = ["KEPT", "KEPT_BYTES", "TASKS_PER_CHILD", "EnginePool", "WorkerCrashed"]
+__all__ = [
+    "KEPT",
+    "KEPT_BYTES",
+    "TASKS_PER_CHILD",
+    "EnginePool",
+    "WorkerCrashed",
+    "ocr_threads",
+]
 
 TASKS_PER_CHILD = 500
 #: Documents a child keeps decoded (a run set's versions of one document arrive together),
@@ -74,10 +86,17 @@ class _Kept:
             self._bytes -= dropped
 
 
-#: The documents this process keeps when it is an engine process (made by its initializer;
-#: None in the service's own process). A task sent to a process pool reaches state of its
-#: process only through its module: this is the one such name.
+#: The documents this process keeps, and the OCR engine it uses, when it is an engine process
+#: (made by its initializer; None in the service's own process). A task sent to a process
+#: pool reaches state of its process only through its module: these are the two such names.
 _kept: _Kept | None = None
+_ocr: OcrEngine | None = None
+
+
+def ocr_threads(processes: int) -> int:
+    """Threads for each of ``processes`` processes OCRing side by side: the cores shared out,
+    at least one each."""
+    return max(1, (os.cpu_count() or 1) // max(1, processes))
 
 
 class WorkerCrashed(Exception):
@@ -97,10 +116,12 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="fieldwise-parent-watch", daemon=True).start()
 
 
-def _start(parent: int) -> None:
-    """A child's initializer: watch the parent, and keep documents from now on."""
-    global _kept
+def _start(parent: int, threads: int) -> None:
+    """A child's initializer: watch the parent, keep documents from now on, and OCR on
+    ``threads`` threads (its models load on its first scan)."""
+    global _kept, _ocr
     _kept = _Kept()
+    _ocr = OcrEngine(threads)
     _watch_parent(parent)
 
 
@@ -114,7 +135,9 @@ def _parse(
 ) -> bytes:
     """In a child: parse, keep the document for the extractions of ``key``, and answer its
     stored form (which the service stores as is)."""
-    doc = parse_document(data, filename=filename, content_type=content_type, limits=limits)
+    doc = parse_document(
+        data, filename=filename, content_type=content_type, limits=limits, ocr_engine=_ocr
+    )
     stored = encode_document(doc)
     if _kept is not None:
         _kept.keep(key, doc, len(stored))
@@ -158,7 +181,7 @@ class EnginePool:
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start,
-                    initargs=(os.getpid(),),
+                    initargs=(os.getpid(), ocr_threads(self.workers)),
                     max_tasks_per_child=TASKS_PER_CHILD,
                 )
             return self._executor
@@ -193,7 +216,7 @@ class EnginePool:
             1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), ocr_threads(self.workers)),
         )
         try:
             return alone.submit(fn, *args).result()
