@@ -23,7 +23,7 @@ def new_id(prefix: str, length: int = 20) -> str:
     Each character is as uniform and unpredictable as ``secrets.choice`` makes it (a byte of
     the OS's CSPRNG, kept below 252 so that every character has 7 of the kept values), but
     the bytes come from one ``token_bytes`` call per id instead of one Python-level choice
-    per character: 24 us became 2 us, and every run makes several ids.
+    per character: 24 us became about 1 us, and every run makes several ids.
     """
     picked = b""
     while len(picked) < length:

@@ -7,7 +7,7 @@ serializes recognition, because one ONNX session is not safe to share between th
 ``threads`` sets how many threads each ONNX model runs on; by default ONNX Runtime's own
 choice, a thread per core, which is the fastest for a process that OCRs alone. Processes that
 OCR side by side should share the cores out instead (the engine processes take one each on
-two cores): two processes at once took 35 s with a thread per core against 19 s with one
+two cores): two processes at once took 34 s with a thread per core against 18 s with one
 thread each, reading the same text (``benchmarks/ocr.py``, 15 pages each, 2 cores).
 """
 
