@@ -29,7 +29,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from fieldwise.service.jobs.durable import TERMINAL
 
-__all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "Waiters", "wait_terminal"]
+__all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "Waiters", "hold", "wait_terminal"]
 
 #: The longest a run's request may ask to be held (a batch has its own bound).
 MAX_WAIT_SECONDS = 30.0
@@ -84,19 +84,40 @@ async def wait_terminal(
     ``key``: the id whose :meth:`Waiters.notify` wakes this waiter; None wakes it on every
     notification (work made of many parts).
     """
-    deadline = time.monotonic() + wait_seconds
     # Registered before the first read, so work finishing between that read and the wait
     # still wakes it.
     with waiters.watching(key) as changed:
-        while True:
+        return await hold(changed, load, wait_seconds, every=key is None)
+
+
+async def hold(
+    changed: asyncio.Event,
+    load: Callable[[], Any],
+    wait_seconds: float,
+    *,
+    every: bool = False,
+    first: Any = None,
+) -> Any:
+    """:func:`wait_terminal` for a caller already inside :meth:`Waiters.watching` (``changed``
+    is its event; ``every``: watching no id in particular).
+
+    ``first``: the row as the caller read it after it began watching (a create holding its
+    new run: the watch began before the insert, so no notification can fall between that
+    read and the wait); it is taken as the first read instead of reading again.
+    """
+    deadline = time.monotonic() + wait_seconds
+    row = first
+    while True:
+        if row is None:
             row = await run_in_threadpool(load)
-            left = deadline - time.monotonic()
-            if row is None or row.status in TERMINAL or left <= 0:
-                return row
-            read_at = time.monotonic()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(left, RECHECK_SECONDS))
-            changed.clear()
-            if key is None:
-                gap = read_at + _MIN_READ_GAP_SECONDS - time.monotonic()
-                await asyncio.sleep(min(max(0.0, gap), max(0.0, deadline - time.monotonic())))
+        left = deadline - time.monotonic()
+        if row is None or row.status in TERMINAL or left <= 0:
+            return row
+        read_at = time.monotonic()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), min(left, RECHECK_SECONDS))
+        changed.clear()
+        if every:
+            gap = read_at + _MIN_READ_GAP_SECONDS - time.monotonic()
+            await asyncio.sleep(min(max(0.0, gap), max(0.0, deadline - time.monotonic())))
+        row = None

@@ -95,13 +95,15 @@ class DurableRuns:
         *,
         claimed_by: str | None = None,
         lease: timedelta = DEFAULT_LEASE,
+        run_id: str | None = None,
     ) -> tuple[str, Job]:
         """Insert a queued run with ``values`` and enqueue its job, in the caller's transaction.
 
         ``claimed_by`` (a process owner) makes it ``in_progress`` at once, its job held by
         that process under a lease (work done right away, such as a synchronous parse).
+        ``run_id``: the id, when the caller made it beforehand (:meth:`next_id`).
         """
-        run_id = new_id(self.prefix)
+        run_id = run_id or self.next_id()
         stamp = isoformat(clock.now())
         conn.execute(
             insert(self.table).values(
@@ -117,6 +119,11 @@ class DurableRuns:
         )
         job = add_job(conn, clock, self.kind, run_id, claimed_by=claimed_by, lease=lease)
         return run_id, job
+
+    def next_id(self) -> str:
+        """A new id for a run of this kind (a caller that must know it before the insert, to
+        be woken when the run ends, makes it here and passes it to :meth:`create`)."""
+        return new_id(self.prefix)
 
     def start(self, engine: Engine, clock: Clock, job: Job) -> Row[Any] | None:
         """``queued`` → ``in_progress`` for a claimed job; None (and the job released) when

@@ -83,8 +83,10 @@ def create_processor_run(
     base_url: str,
     workflow_run_id: str | None = None,
     node_id: str | None = None,
+    run_id: str | None = None,
 ) -> str:
-    """Insert a queued run and its job in the caller's transaction; return the run id."""
+    """Insert a queued run and its job in the caller's transaction; return the run id
+    (``run_id``, when given: made beforehand by :func:`new_run_id`)."""
     run_id, _job = RUNS.create(
         conn,
         clock,
@@ -98,8 +100,14 @@ def create_processor_run(
             "workflow_run_id": workflow_run_id,
             "node_id": node_id,
         },
+        run_id=run_id,
     )
     return run_id
+
+
+def new_run_id() -> str:
+    """The id of a processor run not inserted yet (see :func:`create_processor_run`)."""
+    return RUNS.next_id()
 
 
 def get_run(conn: Connection, run_id: str) -> Row[Any] | None:

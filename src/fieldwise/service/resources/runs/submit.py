@@ -22,9 +22,10 @@ def submit_run(
     input_path: str,
     params: dict[str, Any],
     base_url: str,
+    run_id: str | None = None,
 ) -> str:
     """Validate and queue one run in the caller's transaction (``POST /processors/{id}/runs``
-    and ``/extract/path``); return its id."""
+    and ``/extract/path``); return its id (``run_id``, when the caller made it beforehand)."""
     if processor_id is not None:
         fetch(conn, processors, processor_id, "processor")
         version_id = resolve_version(conn, processor_id, version_id)
@@ -38,4 +39,5 @@ def submit_run(
         input_path=input_path,
         params=params,
         base_url=base_url,
+        run_id=run_id,
     )
