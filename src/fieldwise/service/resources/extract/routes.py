@@ -11,16 +11,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from fieldwise.service.http.dependencies import State
 from fieldwise.service.http.errors import ApiError, not_found
-from fieldwise.service.http.waiting import hold
 from fieldwise.service.jobs.durable import TERMINAL
-from fieldwise.service.resources.runs.lifecycle import get_run, new_run_id
+from fieldwise.service.resources.runs.lifecycle import get_run
 from fieldwise.service.resources.runs.schemas import ExtractPathCreate, ProcessorRunPublic
-from fieldwise.service.resources.runs.submit import submit_run
+from fieldwise.service.resources.runs.submit import submit_and_hold
 from fieldwise.service.resources.runs.views import run_public
 from fieldwise.service.state import ServiceState
 
@@ -54,28 +52,17 @@ async def extract_path(
         raise ApiError(422, "version_id: needs a processor_id.", param="version_id")
     base_url = state.base_url(request)
 
-    def create(run_id: str) -> Any:
-        with state.engine.begin() as conn:
-            submit_run(
-                state,
-                conn,
-                processor_id=body.processor_id,
-                version_id=body.version_id,
-                input_path=body.input_path,
-                params={"version_id": body.version_id} if body.version_id else {},
-                base_url=base_url,
-                run_id=run_id,
-            )
-            return get_run(conn, run_id)
-
-    run_id = new_run_id()
-    # Watched before the run exists (as a held processor-run create is): the row the
-    # insert's transaction read is the first read of the wait.
-    with state.waiters.watching(run_id) as changed:
-        created = await run_in_threadpool(create, run_id)
-        row = await hold(changed, lambda: _load(state, run_id), wait_seconds, first=created)
+    created, row = await submit_and_hold(
+        state,
+        wait_seconds,
+        processor_id=body.processor_id,
+        version_id=body.version_id,
+        input_path=body.input_path,
+        params={"version_id": body.version_id} if body.version_id else {},
+        base_url=base_url,
+    )
     if row is None:
-        raise not_found("run", run_id)
+        raise not_found("run", created.id)
     public = run_public(row)
     if row.status in TERMINAL:
         return public

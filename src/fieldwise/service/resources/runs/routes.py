@@ -19,14 +19,13 @@ from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
-from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, hold, wait_terminal
+from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, wait_terminal
 from fieldwise.service.jobs.durable import TERMINAL
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.processors.tables import processors
 from fieldwise.service.resources.runs.lifecycle import (
     finish_run,
     get_run,
-    new_run_id,
 )
 from fieldwise.service.resources.runs.removal import delete_processor_runs
 from fieldwise.service.resources.runs.schemas import (
@@ -34,7 +33,7 @@ from fieldwise.service.resources.runs.schemas import (
     ProcessorRunPublic,
     RunStatus,
 )
-from fieldwise.service.resources.runs.submit import submit_run
+from fieldwise.service.resources.runs.submit import submit_and_hold
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.runs.views import run_public
 
@@ -74,37 +73,15 @@ async def create_run(
     if version_id is not None and not isinstance(version_id, str):
         raise ApiError(422, "params.version_id: must be a string.", param="params.version_id")
 
-    def submit(run_id: str | None) -> Row[Any]:
-        with state.engine.begin() as conn:
-            made = submit_run(
-                state,
-                conn,
-                processor_id=processor_id,
-                version_id=version_id,
-                input_path=body.input_path,
-                params=body.params,
-                base_url=state.base_url(request),
-                run_id=run_id,
-            )
-            row = get_run(conn, made)
-        assert row is not None  # inserted by this transaction
-        return row
-
-    if wait <= 0:
-        return run_public(await run_in_threadpool(submit, None))
-
-    run_id = new_run_id()
-
-    def read() -> Row[Any] | None:
-        with state.engine.connect() as conn:
-            return get_run(conn, run_id)
-
-    # Watched before the run exists, so its end cannot slip between the insert and the wait:
-    # the row the insert's transaction read is the first read (one read and one trip to a
-    # thread fewer than watching after the create).
-    with state.waiters.watching(run_id) as changed:
-        created = await run_in_threadpool(submit, run_id)
-        held = await hold(changed, read, wait, first=created)
+    created, held = await submit_and_hold(
+        state,
+        wait,
+        processor_id=processor_id,
+        version_id=version_id,
+        input_path=body.input_path,
+        params=body.params,
+        base_url=state.base_url(request),
+    )
     # Deleted while held: the create still happened; a GET tells what became of it.
     return run_public(held if held is not None else created)
 
