@@ -15,19 +15,24 @@ Markdown.
 - ``B3 parse HTTP``: ``POST /parse/file`` (Markdown, the default) to ``fieldwise serve`` in
   its own process, one request at a time, every upload with distinct bytes (a PDF comment after
   ``%%EOF``) so the parse cache never answers; vs the raw loop in-process, as in the issue.
-  Peak RSS is the server's.
+  Peak RSS is the server's. Beside it, the floor: the raw loop behind a bare endpoint on the
+  same ASGI stack (``_bare_parse.py``: uvicorn, Starlette, python-multipart; nothing stored
+  and no layout), posted to the same way, interleaved with the other two.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
+import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -143,30 +148,72 @@ def _cold(side: str) -> Callable[[], tuple[float, float]]:
     return run
 
 
+def _bare_server() -> tuple[subprocess.Popen[bytes], str]:
+    """``_bare_parse.py`` under uvicorn in its own process, answering."""
+    import httpx
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [sys.executable, "-m", "uvicorn", "_bare_parse:app", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--log-level", "warning", "--no-access-log"],
+        cwd=Path(__file__).resolve().parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(base_url)
+            return proc, base_url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the bare parse server did not start")
+
+
+def _poster(http: Any) -> Callable[[list[bytes]], int]:
+    """Post each document to ``/parse/file`` of ``http``'s server in turn; the pages parsed."""
+
+    def post(batch: list[bytes]) -> int:
+        pages = 0
+        for data in batch:
+            unique = data + f"\n% {uuid.uuid4().hex}\n".encode()
+            answer = http.post(
+                "/parse/file", files={"file": ("doc.pdf", unique, "application/pdf")}
+            )
+            answer.raise_for_status()
+            pages += answer.json()["page_count"]
+        return pages
+
+    return post
+
+
 def _http(files: list[bytes], repeat: int) -> dict[str, object]:
+    """Ours over HTTP against the raw loop in-process (the issue's row); beside it the floor:
+    the raw loop behind a bare endpoint on the same ASGI stack (``_bare_parse.py``), which
+    shows what HTTP alone leaves of the goal."""
     import httpx
 
     with tempfile.TemporaryDirectory() as work:
         proc, base_url = _serve(Path(work) / "svc", workers=2)
+        bare, bare_url = _bare_server()
         try:
-            with httpx.Client(base_url=base_url, headers={"x-api-key": KEY}, timeout=120) as http:
-
-                def post(batch: list[bytes]) -> int:
-                    pages = 0
-                    for data in batch:
-                        unique = data + f"\n% {uuid.uuid4().hex}\n".encode()
-                        answer = http.post(
-                            "/parse/file", files={"file": ("doc.pdf", unique, "application/pdf")}
-                        )
-                        answer.raise_for_status()
-                        pages += answer.json()["page_count"]
-                    return pages
-
+            with (
+                httpx.Client(base_url=base_url, headers={"x-api-key": KEY}, timeout=120) as http,
+                httpx.Client(base_url=bare_url, timeout=120) as bare_http,
+            ):
+                post, post_bare = _poster(http), _poster(bare_http)
                 pages = post(files)  # warm: imports and first connections, not timed
+                if post_bare(files) != pages:
+                    raise SystemExit("the bare endpoint counted other pages than ours")
                 figures = interleaved(
                     {
                         "raw": timed(lambda: [_raw(d) for d in files]),
                         "http": timed(lambda: post(files)),
+                        "bare": timed(lambda: post_bare(files)),
                     },
                     repeat,
                 )
@@ -178,10 +225,11 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
                     grow.append(time.perf_counter() - start)
             peak = vm_hwm_mb(proc.pid) or 0.0
         finally:
-            proc.kill()
-            proc.wait()
-    ours, raw = figures["http"], figures["raw"]
-    rate, raw_rate = pages / ours.median, pages / raw.median
+            for server in (proc, bare):
+                server.kill()
+                server.wait()
+    ours, raw, floor = figures["http"], figures["raw"], figures["bare"]
+    rate, raw_rate, floor_rate = pages / ours.median, pages / raw.median, pages / floor.median
     return {
         "row": "B3 parse over HTTP",
         "fieldwise": round(rate, 1),
@@ -194,6 +242,11 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "peak_rss_mb": round(peak),
         "fieldwise_s_min_med_max": ours.min_med_max(),
         "alternative_s_min_med_max": raw.min_med_max(),
+        # the raw loop behind a bare endpoint: no storage, no layout; its ratio is the most
+        # any parse over this HTTP stack could read against the raw loop in-process
+        "bare_endpoint_pages_s": round(floor_rate, 1),
+        "bare_endpoint_ratio": round(floor_rate / raw_rate, 2),
+        "bare_endpoint_s_min_med_max": floor.min_med_max(),
         "files": len(files),
         "pages": pages,
         "load_avg": round(load_average(), 2),
