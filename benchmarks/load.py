@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,6 @@ def _serve(data_dir: Path, workers: int | None = None) -> tuple[subprocess.Popen
     """``fieldwise serve`` in a process of its own (as deployed) on ``data_dir``, answering;
     its settings are the defaults (``workers``: the job threads, else the default) plus this
     script's key and engine, whatever ``FIELDWISE_*`` the caller's environment holds."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
     env |= {
         "FIELDWISE_API_KEYS": KEY,
@@ -58,22 +56,41 @@ def _serve(data_dir: Path, workers: int | None = None) -> tuple[subprocess.Popen
     if workers is not None:
         env["FIELDWISE_WORKERS"] = str(workers)
     command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
-    proc = subprocess.Popen(
-        [*command, "--port", str(port), "--data-dir", str(data_dir)],
+    return start_server(
+        "the service",
+        lambda port: [*command, "--port", str(port), "--data-dir", str(data_dir)],
+        "/files",
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    )
+
+
+def start_server(
+    name: str,
+    argv: Callable[[int], list[str]],
+    ready_path: str,
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The server ``argv(port)`` starts on a free loopback port, once ``GET ready_path`` (with
+    this script's key) answers below 500; killed if it does not within 30 s."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        argv(port), env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if httpx.get(base_url + "/files", headers={"x-api-key": KEY}).is_success:
+            if httpx.get(base_url + ready_path, headers={"x-api-key": KEY}).status_code < 500:
                 return proc, base_url
         except httpx.TransportError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
-    raise SystemExit("the service did not start")
+    raise SystemExit(f"{name} did not start")
 
 
 async def _one(client: AsyncClient, pid: str, file_id: str) -> tuple[float, float, str]:

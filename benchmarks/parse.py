@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,7 +46,7 @@ from _measure import (
     timed,
     vm_hwm_mb,
 )
-from load import KEY, _serve  # fieldwise serve in its own process, as deployed
+from load import KEY, _serve, start_server  # servers in their own processes
 
 ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
@@ -150,28 +149,13 @@ def _cold(side: str) -> Callable[[], tuple[float, float]]:
 
 def _bare_server() -> tuple[subprocess.Popen[bytes], str]:
     """``_bare_parse.py`` under uvicorn in its own process, answering."""
-    import httpx
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    command = [sys.executable, "-m", "uvicorn", "_bare_parse:app", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*command, "--log-level", "warning", "--no-access-log"],
+    command = [sys.executable, "-m", "uvicorn", "_bare_parse:app", "--log-level", "warning"]
+    return start_server(
+        "the bare parse server",
+        lambda port: [*command, "--no-access-log", "--port", str(port)],
+        "/parse/file",  # 405 to a GET, once it answers
         cwd=Path(__file__).resolve().parent,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
     )
-    base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(base_url)
-            return proc, base_url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the bare parse server did not start")
 
 
 def _poster(http: Any) -> Callable[[list[bytes]], int]:
