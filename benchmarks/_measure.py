@@ -37,6 +37,7 @@ __all__ = [
     "cold_run",
     "emit",
     "exponent",
+    "growth",
     "interleaved",
     "load_average",
     "own_peak_rss_mb",
@@ -175,6 +176,26 @@ def exponent(sizes: Sequence[float], seconds: Sequence[float]) -> float:
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     num = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     return num / sum((x - mx) ** 2 for x in xs)
+
+
+def growth(
+    work: Callable[[int], Any],
+    sizes: Sequence[int],
+    repeats: int = 3,
+    clock: Callable[[], float] = time.perf_counter,
+) -> float:
+    """:func:`exponent` of ``work(n)`` over ``sizes``, each size timed as the median of
+    ``repeats`` calls: one call of the smallest size takes a few tens of milliseconds, where
+    one hiccup of a shared machine moves the slope by a tenth."""
+    seconds = []
+    for n in sizes:
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work(n)
+            times.append(clock() - start)
+        seconds.append(statistics.median(times))
+    return exponent(sizes, seconds)
 
 
 def load_average() -> float:

@@ -27,7 +27,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import (
     cold_run,
     emit,
-    exponent,
+    growth,
     interleaved,
     load_average,
     own_peak_rss_mb,
@@ -100,14 +99,7 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         repeat,
     )
     ours, raw = figures["ours"], figures["raw"]
-    sizes = [4, 40, 400]
-    grow = []
-    for n in sizes:
-        batch = [files[i % len(files)] for i in range(n)]
-        start = time.perf_counter()
-        for d in batch:
-            _ours(d)
-        grow.append(time.perf_counter() - start)
+    grows = growth(lambda n: [_ours(files[i % len(files)]) for i in range(n)], [4, 40, 400])
     colds = interleaved({side: _cold(side) for side in ("raw", "ours")}, 3)
     rate, raw_rate = pages / ours.median, pages / raw.median
     row: dict[str, object] = {
@@ -118,7 +110,7 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         "ratio": round(rate / raw_rate, 2),
         "goal": ">= 0.8x",
         "met": rate / raw_rate >= 0.8,
-        "exponent": round(exponent(sizes, grow), 2),
+        "exponent": round(grows, 2),
         "peak_rss_mb": round(own_peak_rss_mb()),
         "fieldwise_s_min_med_max": ours.min_med_max(),
         "alternative_s_min_med_max": raw.min_med_max(),
@@ -201,12 +193,9 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
                     },
                     repeat,
                 )
-                sizes = [4, 40, 400]
-                grow = []
-                for n in sizes:
-                    start = time.perf_counter()
-                    post([files[i % len(files)] for i in range(n)])
-                    grow.append(time.perf_counter() - start)
+                grows = growth(
+                    lambda n: post([files[i % len(files)] for i in range(n)]), [4, 40, 400]
+                )
             peak = vm_hwm_mb(proc.pid) or 0.0
         finally:
             for server in (proc, bare):
@@ -222,7 +211,7 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "ratio": round(rate / raw_rate, 2),
         "goal": ">= 0.5x",
         "met": rate / raw_rate >= 0.5,
-        "exponent": round(exponent(sizes, grow), 2),
+        "exponent": round(grows, 2),
         "peak_rss_mb": round(peak),
         "fieldwise_s_min_med_max": ours.min_med_max(),
         "alternative_s_min_med_max": raw.min_med_max(),

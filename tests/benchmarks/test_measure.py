@@ -82,6 +82,25 @@ def test_exponent_is_the_log_log_slope(measure: ModuleType) -> None:
     assert measure.exponent((5, 500), (2.0, 8.0)) == pytest.approx(math.log(4) / math.log(100))
 
 
+def test_growth_times_each_size_as_the_median_of_its_repeats(measure: ModuleType) -> None:
+    # A clock that work(n) moves by n**2 seconds, except one call of the smallest size that
+    # a hiccup makes a thousand times longer: the median of three calls leaves it out.
+    clock = [0.0]
+    hiccups = [1000.0]
+
+    def work(n: int) -> None:
+        clock[0] += n**2 * (hiccups.pop() if n == 4 and hiccups else 1.0)
+
+    def now() -> float:
+        return clock[0]
+
+    assert measure.growth(work, [4, 40, 400], repeats=3, clock=now) == pytest.approx(2.0)
+    assert hiccups == []  # the hiccup happened, and was outvoted
+    # one call per size takes it in, and the slope with it
+    hiccups.append(1000.0)
+    assert measure.growth(work, [4, 40, 400], repeats=1, clock=now) < 1.0
+
+
 def test_emit_prints_a_json_row_or_a_human_line(
     measure: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
