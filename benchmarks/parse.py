@@ -30,7 +30,7 @@ import tempfile
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -46,6 +46,9 @@ from _measure import (
     vm_hwm_mb,
 )
 from load import KEY, _serve, start_server  # servers in their own processes
+
+if TYPE_CHECKING:
+    import httpx
 
 ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
@@ -150,7 +153,7 @@ def _bare_server() -> tuple[subprocess.Popen[bytes], str]:
     )
 
 
-def _poster(http: Any) -> Callable[[list[bytes]], int]:
+def _poster(http: httpx.Client) -> Callable[[list[bytes]], int]:
     """Post each document to ``/parse/file`` of ``http``'s server in turn; the pages parsed."""
 
     def post(batch: list[bytes]) -> int:
@@ -174,9 +177,12 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
     import httpx
 
     with tempfile.TemporaryDirectory() as work:
-        proc, base_url = _serve(Path(work) / "svc", workers=2)
-        bare, bare_url = _bare_server()
+        servers: list[subprocess.Popen[bytes]] = []
         try:
+            proc, base_url = _serve(Path(work) / "svc", workers=2)
+            servers.append(proc)
+            bare, bare_url = _bare_server()
+            servers.append(bare)
             with (
                 httpx.Client(base_url=base_url, headers={"x-api-key": KEY}, timeout=120) as http,
                 httpx.Client(base_url=bare_url, timeout=120) as bare_http,
@@ -198,7 +204,7 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
                 )
             peak = vm_hwm_mb(proc.pid) or 0.0
         finally:
-            for server in (proc, bare):
+            for server in servers:
                 server.kill()
                 server.wait()
     ours, raw, floor = figures["http"], figures["raw"], figures["bare"]
@@ -215,8 +221,8 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "peak_rss_mb": round(peak),
         "fieldwise_s_min_med_max": ours.min_med_max(),
         "alternative_s_min_med_max": raw.min_med_max(),
-        # the raw loop behind a bare endpoint: no storage, no layout; its ratio is the most
-        # any parse over this HTTP stack could read against the raw loop in-process
+        # the raw loop behind a bare endpoint: no storage, no layout; about the most that a
+        # parse over this HTTP stack could read against the raw loop in-process
         "bare_endpoint_pages_s": round(floor_rate, 1),
         "bare_endpoint_ratio": round(floor_rate / raw_rate, 2),
         "bare_endpoint_s_min_med_max": floor.min_med_max(),
