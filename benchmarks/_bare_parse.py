@@ -2,43 +2,28 @@
 
 ``POST /parse/file`` on the ASGI stack fieldwise's service runs on (uvicorn, Starlette,
 python-multipart): read the multipart upload, run the raw pypdfium2 loop of ``parse.py``
-(open, ``get_textpage()``, ``get_text_range()`` per page) and answer the page count and the
-text as JSON. Nothing is stored, checked or laid out: what a service over this stack must pay
-before it does any work of its own.
+(``_pdf_text.page_texts``) and answer the page count and the text as JSON. Nothing is
+stored, checked or laid out: what a service over this stack must pay before it does any
+work of its own.
 
 Run: ``python -m uvicorn _bare_parse:app`` from this folder.
 """
 
 from __future__ import annotations
 
-import pypdfium2 as pdfium
+from _pdf_text import page_texts
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 
-def _text(data: bytes) -> tuple[int, str]:
-    document = pdfium.PdfDocument(data)
-    try:
-        texts = []
-        for index in range(len(document)):
-            page = document[index]
-            textpage = page.get_textpage()
-            texts.append(textpage.get_text_range())
-            textpage.close()
-            page.close()
-        return len(texts), "\n".join(texts)
-    finally:
-        document.close()
-
-
 async def _parse(request: Request) -> JSONResponse:
     async with request.form(max_files=1, max_fields=8) as form:
         upload = form["file"]
         data = await upload.read()  # type: ignore[union-attr]
-    pages, text = _text(data)
-    return JSONResponse({"page_count": pages, "text": text}, status_code=201)
+    texts = page_texts(data)
+    return JSONResponse({"page_count": len(texts), "text": "\n".join(texts)}, status_code=201)
 
 
 app = Starlette(routes=[Route("/parse/file", _parse, methods=["POST"])])

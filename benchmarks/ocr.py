@@ -3,8 +3,9 @@
 Usage: python benchmarks/ocr.py [--json] [--repeat 3] [--pages 15]
 
 The pages: the scanned pages of datasets/invoices (PDFs without a text layer), rendered once
-at the parser's OCR scale (144 dpi), then, when ``/work/shared/datasets/sroie-dev`` is there,
-its first receipt scans as they are. Both sides OCR the same pixels:
+at the scale the parser renders them at for OCR (``render_scale``: 144 dpi), then, when
+``/work/shared/datasets/sroie-dev`` is there, its first receipt scans as they are. Both
+sides OCR the same pixels:
 
 - fieldwise: an :class:`~fieldwise.service.engines.parsing.ocr.OcrEngine` on the threads an
   engine process gets, ``ocr_threads(processes)``: the cores shared out among the processes
@@ -42,7 +43,6 @@ from _measure import emit, interleaved, load_average, python
 
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
 SROIE = Path("/work/shared/datasets/sroie-dev/documents")
-_SCALE = 2.0  # the parser's OCR scale (parsing/pdf.py _OCR_SCALE): 144 dpi
 
 
 def _pages(count: int) -> list[Any]:
@@ -50,11 +50,17 @@ def _pages(count: int) -> list[Any]:
     import pypdfium2 as pdfium
     from PIL import Image
 
+    from fieldwise.service.engines.parsing import ParseLimits
+    from fieldwise.service.engines.parsing.pdf import render_scale
+
+    bound = ParseLimits().max_page_pixels
     docs = json.loads((INVOICES / "generator.json").read_text())["documents"]
     pages: list[Any] = []
     for entry in (d for d in docs if d["scanned"]):
         document = pdfium.PdfDocument((INVOICES / entry["file"]).read_bytes())
-        pages.extend(page.render(scale=_SCALE).to_pil() for page in document)
+        for page in document:  # at the scale the parser renders a scan at for OCR
+            scale = render_scale(page.get_width(), page.get_height(), bound)
+            pages.append(page.render(scale=scale).to_pil())
         document.close()
     if SROIE.is_dir():
         for path in sorted(SROIE.glob("*.jpg"))[: max(0, count - len(pages))]:
@@ -100,11 +106,17 @@ def _processes(side: str, count: int, at_once: int) -> dict[str, Any]:
     argv += ["--processes", str(at_once)]
     procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(at_once)]
     results = []
-    for proc in procs:
-        out, _ = proc.communicate()
-        if proc.returncode != 0:
-            raise SystemExit(f"{side}: an OCR process failed (exit {proc.returncode})")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    try:
+        for proc in procs:
+            out, _ = proc.communicate()
+            if proc.returncode != 0:
+                raise SystemExit(f"{side}: an OCR process failed (exit {proc.returncode})")
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:  # a failed one stops its siblings too
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     digests = {r["digest"] for r in results}
     if len(digests) != 1:
         raise SystemExit(f"{side}: its processes read different text ({sorted(digests)})")
