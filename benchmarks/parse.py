@@ -11,7 +11,12 @@ Markdown.
 - ``B3 parse in-process``: ``parse_document`` over every file vs the raw loop, interleaved
   repeats (median, min, max); beside it the whole-process figure (a fresh interpreter that
   imports the library and parses every file once, each side), the growth exponent over 1×,
-  10× and 100× a small batch of documents, and peak RSS.
+  10× and 100× a small batch of documents, and the peak RSS of that whole process. In the
+  same interleaved repeats, three references (``beside``; ``_pdf_text.py``): pdfium's own part
+  (pages and text pages loaded, nothing read), the least pure-Python reader of words with
+  boxes (no lines, no Markdown), and pdfplumber's ``extract_words()``, what a user who wants
+  words with boxes picks. The first two bound what any pure-Python parser on pdfium can read
+  against the raw loop; the third is the same words done the usual way.
 - ``B3 parse HTTP``: ``POST /parse/file`` (Markdown, the default) to ``fieldwise serve`` in
   its own process, one request at a time, every upload with distinct bytes (a PDF comment after
   ``%%EOF``) so the parse cache never answers; vs the raw loop in-process, as in the issue.
@@ -35,17 +40,17 @@ from typing import TYPE_CHECKING
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import (
+    Figure,
     cold_run,
     emit,
     growth,
     interleaved,
     load_average,
-    own_peak_rss_mb,
     python,
     timed,
     vm_hwm_mb,
 )
-from _pdf_text import page_texts
+from _pdf_text import least_words, page_texts, pdfium_part, plumber_words
 from load import KEY, _serve, start_server  # servers in their own processes
 
 if TYPE_CHECKING:
@@ -88,6 +93,7 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         {
             "raw": timed(lambda: [_raw(d) for d in files]),
             "ours": timed(lambda: [_ours(d) for d in files]),
+            **{name: timed(lambda fn=fn: [fn(d) for d in files]) for name, (fn, _) in _BESIDE},
         },
         repeat,
     )
@@ -104,7 +110,8 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         "goal": ">= 0.8x",
         "met": rate / raw_rate >= 0.8,
         "exponent": round(grows, 2),
-        "peak_rss_mb": round(own_peak_rss_mb()),
+        # fieldwise's own process: this one also holds the references' (pdfplumber's) pages
+        "peak_rss_mb": round(colds["ours"].peak_rss_mb),
         "fieldwise_s_min_med_max": ours.min_med_max(),
         "alternative_s_min_med_max": raw.min_med_max(),
         "whole_process_s": {
@@ -115,11 +122,39 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
             "fieldwise": round(colds["ours"].peak_rss_mb),
             "alternative": round(colds["raw"].peak_rss_mb),
         },
+        "beside": [
+            _beside(label, pages / figures[name].median, raw_rate, figures[name])
+            for name, (_, label) in _BESIDE
+        ],
         "files": len(files),
         "pages": pages,
         "load_avg": round(load_average(), 2),
     }
     return row
+
+
+# the references timed with the in-process row, in the same interleaved repeats
+_BESIDE: tuple[tuple[str, tuple[Callable[[bytes], object], str]], ...] = (
+    ("pdfium", (pdfium_part, "pdfium's part alone (pages and text pages loaded, nothing read)")),
+    (
+        "least",
+        (least_words, "the least pure-Python reader of words with boxes (no lines, no Markdown)"),
+    ),
+    (
+        "plumber",
+        (plumber_words, "pdfplumber extract_words (the same words; no lines, no Markdown)"),
+    ),
+)
+
+
+def _beside(label: str, rate: float, alternative_rate: float, figure: Figure) -> dict[str, object]:
+    """One reference figure of a row: its rate and its ratio against the row's alternative."""
+    return {
+        "label": label,
+        "figure": round(rate, 1),
+        "ratio": round(rate / alternative_rate, 2),
+        "s_min_med_max": figure.min_med_max(),
+    }
 
 
 def _cold(side: str) -> Callable[[], tuple[float, float]]:
@@ -216,6 +251,14 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "bare_endpoint_pages_s": round(floor_rate, 1),
         "bare_endpoint_ratio": round(floor_rate / raw_rate, 2),
         "bare_endpoint_s_min_med_max": floor.min_med_max(),
+        "beside": [
+            _beside(
+                "the raw loop behind a bare endpoint on the same stack (nothing stored, no layout)",
+                floor_rate,
+                raw_rate,
+                floor,
+            )
+        ],
         "files": len(files),
         "pages": pages,
         "load_avg": round(load_average(), 2),

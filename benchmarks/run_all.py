@@ -132,6 +132,35 @@ def render(lines: list[tuple[str, ...]]) -> str:
     return "\n".join([fmt.format(*HEADERS), rule, *(fmt.format(*r) for r in lines)])
 
 
+def beside_lines(
+    results: dict[str, tuple[list[dict[str, Any]], str | None, float]],
+) -> list[str]:
+    """The reference figures rows carry beside them (``beside``: label, figure, ratio against
+    the row's alternative), one line each under the row's name: what bounds a row that its
+    alternative alone does not show."""
+    out: list[str] = []
+    for rows, _, _ in results.values():
+        for row in rows:
+            entries = row.get("beside") or []
+            if not entries:
+                continue
+            unit = str(row.get("unit", ""))
+            out.append(f"{row['row']}, beside it (against the alternative; fieldwise against it):")
+            ours = row.get("fieldwise")
+            for entry in entries:
+                figure = entry["figure"]
+                versus = (
+                    f"; fieldwise {_number(ours / figure)}x"
+                    if isinstance(ours, int | float) and figure
+                    else ""
+                )
+                out.append(
+                    f"  {entry['label']}: {_number(figure, unit)}, "
+                    f"{_number(entry['ratio'])}x{versus}"
+                )
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -151,6 +180,9 @@ def main() -> int:
     print(f"load average after:  {_load()}\n", flush=True)
     lines = table_rows(results)
     print(render(lines))
+    notes = beside_lines(results)
+    if notes:
+        print("\n" + "\n".join(notes))
     unmet = sum(1 for line in lines if line[5] != "met")  # superlinear growth counts as unmet
     print(f"\n{len(lines) - unmet} of {len(lines)} rows meet their goal.")
     return 0 if unmet == 0 else 1
