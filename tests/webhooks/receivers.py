@@ -1,7 +1,8 @@
 """Test receivers on loopback: a scripted HTTP endpoint and a real SMTP server (aiosmtpd).
 
 ``ScriptedReceiver`` answers each POST with the next status of its script (the last one
-repeats), or hangs for ``hang`` seconds, and records every request's headers and raw body.
+repeats), or hangs for ``hang`` seconds, and records every request's headers and raw body
+(a request whose sender closed before its body was whole is not one, and is not recorded).
 With ``hold_from=N`` it holds the N-th request (counting from 0) and every later one open,
 unanswered, until :meth:`ScriptedReceiver.release`: a test can then act while deliveries are
 observably in flight instead of hoping a sleep lands in the right moment.
@@ -21,6 +22,7 @@ from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
 from aiosmtpd.controller import Controller
 
 _HOLD_GUARD = 300.0  # seconds: only guards against a test that never releases
@@ -54,7 +56,13 @@ class ScriptedReceiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(length)
+                if len(body) < length:
+                    # The sender closed before its body was whole (a service killed mid-send):
+                    # no request was made, as for any HTTP server, and none is recorded.
+                    self.close_connection = True
+                    return
                 index = len(receiver.requests)
                 receiver.requests.append(
                     Received({k.lower(): v for k, v in self.headers.items()}, body)
@@ -93,6 +101,29 @@ class ScriptedReceiver:
         self._unhold.set()
         self._server.shutdown()
         self._server.server_close()
+
+
+def send_cut_off(url: str, body: bytes, keep: int, headers: dict[str, str] | None = None) -> bytes:
+    """POST ``body`` to ``url`` as a sender killed mid-send leaves it: every header (its
+    content-length the whole body's), the first ``keep`` bytes of the body, then the end of
+    what it sends. Returns what came back before the connection closed."""
+    parsed = httpx.URL(url)
+    assert parsed.host is not None
+    assert parsed.port is not None
+    lines = [
+        f"POST {parsed.raw_path.decode()} HTTP/1.1",
+        f"host: {parsed.host}",
+        "content-type: application/json",
+        f"content-length: {len(body)}",
+        *(f"{name}: {value}" for name, value in (headers or {}).items()),
+    ]
+    with socket.create_connection((parsed.host, parsed.port), timeout=5) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body[:keep])
+        sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+        return answer
 
 
 def free_port() -> int:
