@@ -20,7 +20,7 @@ from fieldwise.client import ops
 from fieldwise.service.clock import SystemClock
 from fieldwise.webhooks import SIGNATURE_HEADER, Receiver, sign
 from tests.webhooks.conftest import WebhookService
-from tests.webhooks.receivers import ScriptedReceiver, free_port, wait_for
+from tests.webhooks.receivers import ScriptedReceiver, free_port, send_cut_off, wait_for
 from tests.webhooks.test_delivery import emit
 
 SECRET = "whsec_test_secret"
@@ -51,6 +51,23 @@ def test_receiver_verifies_answers_202_dedupes_and_appends(tmp_path: Path) -> No
     with Receiver(SECRET, out=out) as again:
         assert _post(again.url, one).status_code == 202
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_a_delivery_cut_off_by_its_sender_is_neither_received_nor_rejected(
+    tmp_path: Path,
+) -> None:
+    # A service killed mid-send leaves the headers and part of the body; it sends the whole
+    # delivery again later. Before, the short body failed the signature: one more "rejected",
+    # and a traceback for answering a closed connection.
+    event = {"id": "evt_1", "type": "processor.run.completed", "data": {}}
+    body = json.dumps(event).encode()
+    header = sign(body, SECRET, int(time.time()))
+    with Receiver(SECRET, out=tmp_path / "events.jsonl") as receiver:
+        assert send_cut_off(receiver.url, body, 12, {SIGNATURE_HEADER: header}) == b""
+        assert (receiver.received, receiver.rejected) == (0, 0)
+        assert _post(receiver.url, event).status_code == 202
+        assert (receiver.received, receiver.rejected) == (1, 0)
+    assert receiver.event_ids == {"evt_1"}
 
 
 def test_listen_command_runs_a_receiver_process(tmp_path: Path) -> None:

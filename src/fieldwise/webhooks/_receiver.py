@@ -95,6 +95,11 @@ class Receiver:
                     self._answer(413, {"error": "body too large"})
                     return
                 body = self.rfile.read(length)
+                if len(body) < length:
+                    # the sender closed mid-body (it died or gave up): there is no request to
+                    # verify or answer, and it is not a rejected one; a whole retry will come
+                    self.close_connection = True
+                    return
                 receiver._handle(self, body)
 
             def _answer(self, status: int, payload: dict[str, Any]) -> None:
