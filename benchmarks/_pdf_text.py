@@ -11,7 +11,11 @@ One module for every place that runs them, so that they run the same code:
   text in one call, one regular-expression pass over it, and per word the loose boxes of its
   first and last character (two calls into pdfium, through ctypes without argument
   conversion, as fieldwise's reader calls it) and one tuple. No check that a word is one
-  piece, no lines, no Markdown: a floor for what fieldwise's parser does, not a parser.
+  piece, no lines, no Markdown: a floor for what fieldwise's parser does, not a parser. It
+  repeats the few lines of the parser's fast path (``pdf_words``: the token pattern, the
+  bare call) rather than importing its private names, so that a change to the parser under
+  measure cannot move its floor unseen; ``tests/benchmarks/test_pdf_text.py`` holds the two
+  to the same words and boxes.
 - :func:`plumber_words`, what a user who wants words with boxes picks: pdfplumber's
   ``extract_words()`` per page (the same words as :func:`least_words` on B3's files; no lines
   and no Markdown either).

@@ -93,7 +93,7 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         {
             "raw": timed(lambda: [_raw(d) for d in files]),
             "ours": timed(lambda: [_ours(d) for d in files]),
-            **{name: timed(lambda fn=fn: [fn(d) for d in files]) for name, (fn, _) in _BESIDE},
+            **{name: timed(lambda fn=fn: [fn(d) for d in files]) for name, fn, _ in _BESIDE},
         },
         repeat,
     )
@@ -124,7 +124,7 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
         },
         "beside": [
             _beside(label, pages / figures[name].median, raw_rate, figures[name])
-            for name, (_, label) in _BESIDE
+            for name, _, label in _BESIDE
         ],
         "files": len(files),
         "pages": pages,
@@ -133,17 +133,16 @@ def _in_process(files: list[bytes], repeat: int) -> dict[str, object]:
     return row
 
 
-# the references timed with the in-process row, in the same interleaved repeats
-_BESIDE: tuple[tuple[str, tuple[Callable[[bytes], object], str]], ...] = (
-    ("pdfium", (pdfium_part, "pdfium's part alone (pages and text pages loaded, nothing read)")),
+# the references timed with the in-process row, in the same interleaved repeats: (name, reader,
+# label)
+_BESIDE: tuple[tuple[str, Callable[[bytes], object], str], ...] = (
+    ("pdfium", pdfium_part, "pdfium's part alone (pages and text pages loaded, nothing read)"),
     (
         "least",
-        (least_words, "the least pure-Python reader of words with boxes (no lines, no Markdown)"),
+        least_words,
+        "the least pure-Python reader of words with boxes (no lines, no Markdown)",
     ),
-    (
-        "plumber",
-        (plumber_words, "pdfplumber extract_words (the same words; no lines, no Markdown)"),
-    ),
+    ("plumber", plumber_words, "pdfplumber extract_words (the same words; no lines, no Markdown)"),
 )
 
 
@@ -248,9 +247,6 @@ def _http(files: list[bytes], repeat: int) -> dict[str, object]:
         "alternative_s_min_med_max": raw.min_med_max(),
         # the raw loop behind a bare endpoint: no storage, no layout; about the most that a
         # parse over this HTTP stack could read against the raw loop in-process
-        "bare_endpoint_pages_s": round(floor_rate, 1),
-        "bare_endpoint_ratio": round(floor_rate / raw_rate, 2),
-        "bare_endpoint_s_min_med_max": floor.min_med_max(),
         "beside": [
             _beside(
                 "the raw loop behind a bare endpoint on the same stack (nothing stored, no layout)",

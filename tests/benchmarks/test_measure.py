@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import sys
@@ -11,18 +10,12 @@ from types import ModuleType
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "_measure.py"
+from tests.benchmarks.modules import load
 
 
 @pytest.fixture(scope="module")
 def measure() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_measure", _PATH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["_measure"] = module  # dataclasses resolve the module's annotations through it
-    spec.loader.exec_module(module)
-    return module
+    return load("_measure")
 
 
 def test_cold_run_gives_the_childs_own_peak_not_the_parents(measure: ModuleType) -> None:

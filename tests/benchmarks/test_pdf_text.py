@@ -8,9 +8,7 @@ PDFs: the text-layer invoices of the bundled sample dataset.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -18,24 +16,14 @@ from types import ModuleType
 import pytest
 
 from fieldwise.service.engines.parsing import parse_document
+from tests.benchmarks.modules import load
 
-_BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 _INVOICES = Path(__file__).resolve().parents[2] / "datasets" / "invoices"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, _BENCHMARKS / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def readers() -> ModuleType:
-    return _load("_pdf_text")
+    return load("_pdf_text")
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +65,7 @@ def test_pdfiums_part_and_pdfplumber_read_the_same_pages_and_words(
 
 
 def test_run_all_prints_each_reference_under_its_row() -> None:
-    run_all = _load("run_all")
+    run_all = load("run_all")
     row = {
         "row": "B3 parse in-process",
         "unit": "pages/s",
