@@ -109,6 +109,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0008_console_sessions", creating(console_sessions)),
     ("0009_version_number_unique", unique_version_numbers),
     ("0010_training_runs", creating(training_runs)),
+    ("0011_console_operator_sessions", adding(console_sessions, "operator_fingerprint")),
 )
 
 

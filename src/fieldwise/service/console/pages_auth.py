@@ -84,8 +84,10 @@ async def sign_in(
         message = f"A {principal.scope} key cannot sign in to the console: use an admin key."
         return _sign_in_page(request, _safe_next(next), message, 403)
     state = console.state
+    # An operator key has no id: the session keeps its fingerprint, checked on every request.
+    operator_key = api_key.strip() if principal.key_id is None else None
     token, _session = await run_in_threadpool(
-        start_session, state.engine, state.clock, principal.key_id
+        start_session, state.engine, state.clock, principal.key_id, operator_key=operator_key
     )
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(
