@@ -9,11 +9,14 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx
+from sqlalchemy import update
 
 from fieldwise._config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
+from fieldwise.service.app import app_state
 from fieldwise.service.clock import ManualClock
 from fieldwise.service.console.routes import ROUTERS
+from fieldwise.service.console.sessions import console_sessions
 from fieldwise.service.http.auth import hash_key
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.console.conftest import Browse, SignIn, csrf_of
@@ -259,3 +262,16 @@ def test_a_session_ends_when_its_operator_key_is_removed(
     for secret in (key_a, key_b):
         assert secret.encode() not in stored
         assert hash_key(secret).encode() not in stored
+
+
+def test_an_operator_session_without_a_fingerprint_ends(
+    service: RunningService, sign_in: SignIn
+) -> None:
+    """A session opened before sessions kept the operator key's fingerprint (migration 0011 adds
+    the column empty) cannot be told to belong to a key still configured: it ends."""
+    http = sign_in(service)
+    assert http.get("/console/processors").status_code == 200
+    state = app_state(service.app)  # type: ignore[arg-type]
+    with state.engine.begin() as conn:
+        conn.execute(update(console_sessions).values(operator_fingerprint=None))
+    assert http.get("/console/processors").status_code == 303
