@@ -9,11 +9,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx
+from sqlalchemy import update
 
 from fieldwise._config import ServiceSettings
 from fieldwise.service import RunningService, create_app, start_in_thread
+from fieldwise.service.app import app_state
 from fieldwise.service.clock import ManualClock
 from fieldwise.service.console.routes import ROUTERS
+from fieldwise.service.console.sessions import console_sessions
+from fieldwise.service.http.auth import hash_key
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.console.conftest import Browse, SignIn, csrf_of
 
@@ -222,3 +226,52 @@ def test_lists_paginate_and_unknown_ids_are_error_pages(
         service.base_url + "/processors/nope", headers={"x-api-key": service.api_key}, timeout=60
     )
     assert api.json()["error"]["code"] == "not_found"  # the API keeps its JSON errors
+
+
+def test_a_session_ends_when_its_operator_key_is_removed(
+    start_service: ServiceFactory, sign_in: SignIn, tmp_path: Path
+) -> None:
+    """Signed in with an operator key (FIELDWISE_API_KEYS), the session ends once a restart drops
+    that key, and it cannot mint a key; a session of a key kept across the restart lives on."""
+    key_a, key_b = "fw_operator_key_a_0123456789", "fw_operator_key_b_0123456789"
+    first = start_service(api_keys=(key_a, key_b))
+    old = sign_in(first, key_a)
+    kept = sign_in(first, key_b)
+    page = old.get("/console/settings/api-keys")
+    assert page.status_code == 200
+    csrf = csrf_of(page.text)
+    first.stop()
+
+    second = start_service(api_keys=(key_b,))  # the same data dir: a restart without key A
+    for http in (old, kept):
+        http.base_url = httpx.URL(second.base_url)
+    refused = old.get("/console/settings/api-keys")
+    assert refused.status_code == 303
+    assert refused.headers["location"].startswith("/console/sign-in")
+    minted = old.post(
+        "/console/settings/api-keys", data={"csrf": csrf, "name": "x", "scope": "admin"}
+    )
+    assert minted.status_code == 303
+    assert minted.headers["location"].startswith("/console/sign-in")
+    listed = httpx.get(second.base_url + "/api-keys", headers={"x-api-key": key_b}, timeout=60)
+    assert listed.json()["data"] == []
+    assert kept.get("/console/settings/api-keys").status_code == 200
+    # The database holds neither the key nor its plain hash.
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "service").glob("fieldwise.db*"))
+    assert b"operator_fingerprint" in stored
+    for secret in (key_a, key_b):
+        assert secret.encode() not in stored
+        assert hash_key(secret).encode() not in stored
+
+
+def test_an_operator_session_without_a_fingerprint_ends(
+    service: RunningService, sign_in: SignIn
+) -> None:
+    """A session opened before sessions kept the operator key's fingerprint (migration 0011 adds
+    the column empty) cannot be told to belong to a key still configured: it ends."""
+    http = sign_in(service)
+    assert http.get("/console/processors").status_code == 200
+    state = app_state(service.app)  # type: ignore[arg-type]
+    with state.engine.begin() as conn:
+        conn.execute(update(console_sessions).values(operator_fingerprint=None))
+    assert http.get("/console/processors").status_code == 303

@@ -10,6 +10,7 @@ middleware in front of the app with a bucket whose clock moves a fixed step per 
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import httpx
 import pytest
@@ -18,8 +19,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fieldwise._config import service_settings
 from fieldwise.client import Client, ops
 from fieldwise.runner import load_results, run_versions
-from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service import RunningService
+from fieldwise.service.http.middleware import RateLimitMiddleware
+from fieldwise.service.http.ratelimit import TokenBucket
 from tests.conftest import TEST_KEY, ServiceFactory
+from tests.console.conftest import csrf_of
 from tests.reliability.conftest import MakeWorld
 
 OTHER_KEY = "fw_other_key_9876543210"
@@ -88,6 +92,23 @@ def test_bucket_refills_at_the_rate_up_to_the_burst() -> None:
     assert [bucket.take("a") for _ in range(4)][-1] > 0  # refill stops at the burst
     with pytest.raises(ValueError, match="rate"):
         TokenBucket(0, 1)
+
+
+def test_wait_takes_nothing_and_full_buckets_are_pruned() -> None:
+    now = [0.0]
+    bucket = TokenBucket(1.0, 2, now=lambda: now[0])
+    assert bucket.wait("a") == 0.0
+    assert [bucket.take("a") for _ in range(2)] == [0.0, 0.0]
+    assert bucket.wait("a") == pytest.approx(1.0)
+    assert bucket.wait("a") == pytest.approx(1.0)  # asking again took nothing
+    now[0] = 1.0
+    assert bucket.wait("a") == 0.0
+    # Thousands of callers that came once: their buckets refill and are dropped.
+    for n in range(10_000):
+        bucket.take(f"client {n}")
+    now[0] = 10.0
+    bucket.take("late")
+    assert len(bucket._buckets) == 1
 
 
 def test_settings_from_environment() -> None:
@@ -168,3 +189,62 @@ def test_the_runner_finishes_against_a_rate_limited_service(make_world: MakeWorl
     assert len(runs) == 10  # a refused create was not half-done: one run per pair
     for row in frame.itertuples():
         assert row.value["invoice_number"] == row.ground_truth["invoice_number"]
+
+
+def _from(service: RunningService, address: str, **kwargs: Any) -> httpx.Client:
+    """A client whose connections leave from ``address`` (any 127.x.y.z is loopback): to the
+    service, another client."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=service.base_url, transport=transport, timeout=60, **kwargs)
+
+
+def _console_sign_in(http: httpx.Client, key: str) -> httpx.Response:
+    form = http.get("/console/sign-in")
+    return http.post("/console/sign-in", data={"api_key": key, "csrf": csrf_of(form.text)})
+
+
+def test_wrong_keys_from_one_address_get_429_after_the_burst(
+    start_service: ServiceFactory,
+) -> None:
+    # Three wrong keys per address, then one more per 1,000 s: no refill during the test.
+    service = start_service(rate_limit_per_second=0.001, rate_limit_burst=3)
+    with _from(service, "127.0.0.2") as guesser, _from(service, "127.0.0.1") as honest:
+        wrong = [f"fw_guess_{n}" for n in range(4)]
+        statuses = [guesser.get("/files", headers={"x-api-key": k}).status_code for k in wrong]
+        assert statuses == [401, 401, 401, 429]
+        limited = guesser.get("/files", headers={"x-api-key": "fw_guess_5"})
+        assert 900 <= int(limited.headers["retry-after"]) <= 1000
+        error = limited.json()["error"]
+        assert (error["code"], error["retryable"]) == ("rate_limited", True)
+        assert "wrong API keys" in error["message"]
+        # The right key from that address is refused too: a 429 tells nothing about the key.
+        assert guesser.get("/files", headers={"x-api-key": TEST_KEY}).status_code == 429
+        # So is a console sign-in from it: one count of wrong keys for the API and the console.
+        refused = _console_sign_in(guesser, TEST_KEY)
+        assert refused.status_code == 429
+        assert "retry-after" in refused.headers
+        assert "fieldwise_console=" not in str(refused.headers)
+        # Another client is not held back by the guesser.
+        assert honest.get("/files", headers={"x-api-key": TEST_KEY}).status_code == 200
+    # Wrong keys at the console's sign-in count against the API too: two there (three console
+    # requests, within the address's burst of requests) and one on the API use its three tries.
+    with _from(service, "127.0.0.3") as mixed:
+        form = mixed.get("/console/sign-in")
+        for key in ("fw_console_guess_1", "fw_console_guess_2"):
+            form = mixed.post("/console/sign-in", data={"api_key": key, "csrf": csrf_of(form.text)})
+            assert form.status_code == 401
+        assert mixed.get("/files", headers={"x-api-key": "fw_api_guess"}).status_code == 401
+        assert mixed.get("/files", headers={"x-api-key": TEST_KEY}).status_code == 429
+    # Behind a proxy on loopback (trusted by uvicorn), its clients are told apart by
+    # X-Forwarded-For.
+    with _from(service, "127.0.0.1", headers={"x-forwarded-for": "203.0.113.9"}) as proxied:
+        assert proxied.get("/files", headers={"x-api-key": TEST_KEY}).status_code == 200
+
+
+def test_wrong_keys_are_not_limited_without_a_rate_limit(service: RunningService) -> None:
+    with _from(service, "127.0.0.2") as guesser:
+        statuses = {
+            guesser.get("/files", headers={"x-api-key": f"fw_{n}"}).status_code for n in range(30)
+        }
+        assert statuses == {401}
+        assert guesser.get("/files", headers={"x-api-key": TEST_KEY}).status_code == 200

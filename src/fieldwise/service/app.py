@@ -26,9 +26,10 @@ from fieldwise.service.http.errors import ERROR_RESPONSES, install_error_handler
 from fieldwise.service.http.middleware import (
     ApiKeyMiddleware,
     BodyLimitMiddleware,
+    RateLimitMiddleware,
     RequestIdMiddleware,
 )
-from fieldwise.service.http.ratelimit import RateLimitMiddleware, TokenBucket
+from fieldwise.service.http.ratelimit import AuthFailures, TokenBucket
 from fieldwise.service.http.unicode import LoneSurrogateMiddleware
 from fieldwise.service.jobs import jobs
 from fieldwise.service.jobs.leases import LeaseKeeper
@@ -109,6 +110,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0008_console_sessions", creating(console_sessions)),
     ("0009_version_number_unique", unique_version_numbers),
     ("0010_training_runs", creating(training_runs)),
+    ("0011_console_operator_sessions", adding(console_sessions, "operator_fingerprint")),
 )
 
 
@@ -264,17 +266,23 @@ def create_app(
         max_json_bytes=_MAX_JSON_BYTES,
         read_timeout=settings.body_read_timeout,
     )
+    failures = None
     if settings.rate_limit_per_second:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         app.add_middleware(RateLimitMiddleware, bucket=bucket)
+        # Wrong keys, per client address: the same rate and burst, a bucket of their own.
+        failures = AuthFailures(
+            TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
+        )
     authenticate = KeyAuthenticator(state.engine, keyring, state.clock)
-    install_console(app, state, authenticate)
+    install_console(app, state, authenticate, failures)
     # The console signs in into sessions of its own; /docs is a page and assets with no data.
     app.add_middleware(
         ApiKeyMiddleware,
         authenticate=authenticate,
         exempt=("/console", apidocs.DOCS_PREFIX),
         operator=authenticate.operator,
+        failures=failures,
     )
     app.add_middleware(RequestIdMiddleware)
     return app

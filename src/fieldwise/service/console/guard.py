@@ -17,7 +17,7 @@ async def current_session(request: Request) -> Session:
     console = get_console(request)
     token = request.cookies.get(SESSION_COOKIE)
     session = await run_in_threadpool(
-        load_session, console.state.engine, console.state.clock, token
+        load_session, console.state.engine, console.state.clock, token, console.state.keyring
     )
     if session is None:
         target = request.url.path if request.method == "GET" else "/console"

@@ -25,6 +25,7 @@ from fieldwise.service.console.web import (
     redirect,
     render,
 )
+from fieldwise.service.http.middleware import client_address
 
 router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
@@ -77,15 +78,25 @@ async def sign_in(
         return _sign_in_page(
             request, _safe_next(next), "The form expired; please sign in again.", 403
         )
+    failures = console.failures
+    client = client_address(request.scope)
+    if failures is not None and (seconds := failures.retry_after(client)):
+        page = _sign_in_page(request, _safe_next(next), failures.message(seconds), 429)
+        page.headers["retry-after"] = str(seconds)
+        return page
     principal = await run_in_threadpool(console.authenticate, api_key.strip() or None)
     if principal is None:
+        if failures is not None and api_key.strip():
+            failures.failed(client)
         return _sign_in_page(request, _safe_next(next), "That API key is not valid.", 401)
     if principal.scope != "admin":
         message = f"A {principal.scope} key cannot sign in to the console: use an admin key."
         return _sign_in_page(request, _safe_next(next), message, 403)
     state = console.state
+    # An operator key has no id: the session keeps its fingerprint, checked on every request.
+    operator_key = api_key.strip() if principal.key_id is None else None
     token, _session = await run_in_threadpool(
-        start_session, state.engine, state.clock, principal.key_id
+        start_session, state.engine, state.clock, principal.key_id, operator_key=operator_key
     )
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(

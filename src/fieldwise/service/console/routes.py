@@ -32,6 +32,7 @@ from fieldwise.service.console.web import (
 )
 from fieldwise.service.http.auth import Principal
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.http.ratelimit import AuthFailures
 from fieldwise.service.state import ServiceState
 
 Handler = Callable[[Request, Exception], Response | Awaitable[Response]]
@@ -68,9 +69,13 @@ def install_console(
     app: FastAPI,
     state: ServiceState,
     authenticate: Callable[[str | None], Principal | None],
+    failures: AuthFailures | None = None,
 ) -> None:
-    """Mount the console's pages and assets on ``app`` (call after the error handlers)."""
-    app.state.console = Console(state=state, env=make_environment(), authenticate=authenticate)
+    """Mount the console's pages and assets on ``app`` (call after the error handlers);
+    ``failures`` counts wrong keys at sign-in with the API's."""
+    app.state.console = Console(
+        state=state, env=make_environment(), authenticate=authenticate, failures=failures
+    )
     static = files("fieldwise.service.console") / "static"
     app.mount(PREFIX + "/static", StaticFiles(directory=str(static)), name="console-static")
     for router in ROUTERS:

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fieldwise.service.events.outbox import EVENT_TYPES
 from fieldwise.service.http.auth import Principal
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.http.ratelimit import AuthFailures
 from fieldwise.service.state import ServiceState
 
 PREFIX = "/console"
@@ -47,6 +48,8 @@ class Console:
     state: ServiceState
     env: Environment
     authenticate: Callable[[str | None], Principal | None]
+    #: Wrong keys per client address, shared with the API (None: not limited).
+    failures: AuthFailures | None = None
 
 
 def make_environment() -> Environment:

@@ -67,3 +67,25 @@ class KeyRing:
         for stored in self._hashes:
             matched |= hmac.compare_digest(digest, stored)
         return matched
+
+    def holds(self, fingerprint: str, salt: str) -> bool:
+        """Whether one of these keys has ``fingerprint`` (see :func:`key_fingerprint`) under
+        ``salt``; like :meth:`check`, every key is compared."""
+        matched = False
+        for stored in self._hashes:
+            matched |= hmac.compare_digest(_fingerprint_of_hash(stored, salt), fingerprint)
+        return matched
+
+
+def key_fingerprint(key: str, salt: str) -> str:
+    """HMAC-SHA256 of ``key``'s hash under ``salt``: names a key without storing it or its hash.
+
+    A console session keeps the fingerprint of the operator key it signed in with, salted by the
+    session's cookie token, which the database holds only as a hash: the database alone cannot
+    test guesses of an operator key (which, unlike a generated key, may be a chosen string).
+    """
+    return _fingerprint_of_hash(hash_key(key), salt)
+
+
+def _fingerprint_of_hash(digest: str, salt: str) -> str:
+    return hmac.new(salt.encode("utf-8"), digest.encode("ascii"), hashlib.sha256).hexdigest()

@@ -1,4 +1,5 @@
-"""Pure ASGI middleware: request ids, API-key auth and the request-body size limit.
+"""Pure ASGI middleware: request ids, API-key auth, the rate limit and the request-body size
+limit.
 
 They are ASGI rather than route dependencies so they cover every path, unknown routes and the
 OpenAPI document included, and so an oversized body is refused while streaming.
@@ -17,8 +18,9 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fieldwise.service.http.auth import Principal, refusal
+from fieldwise.service.http.auth import Principal, hash_key, refusal
 from fieldwise.service.http.errors import error_body
+from fieldwise.service.http.ratelimit import AuthFailures, TokenBucket, retry_after
 
 _INCOMING_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
@@ -88,6 +90,8 @@ class ApiKeyMiddleware:
     key's scope does not allow (403); the :class:`Principal` goes to ``request.state``.
 
     Paths under ``exempt`` (the console: it signs in into a session of its own) pass through.
+    With ``failures``, a wrong key counts against its client address, and an address out of
+    tries is answered 429 whatever key it presents.
     """
 
     def __init__(
@@ -96,10 +100,12 @@ class ApiKeyMiddleware:
         authenticate: Callable[[str | None], Principal | None],
         exempt: tuple[str, ...] = (),
         operator: Callable[[str], Principal | None] | None = None,
+        failures: AuthFailures | None = None,
     ) -> None:
         self.app = app
         self.authenticate = authenticate
         self.exempt = exempt
+        self.failures = failures
         # The operator's keys need no database: checked on the loop, no thread hop.
         self.operator = operator
 
@@ -109,11 +115,24 @@ class ApiKeyMiddleware:
             return
         presented = _header(scope, b"x-api-key")
         principal = None
+        client = ""
+        if presented and self.failures is not None:
+            # Checked before the key: a 429 for a wrong key but not for the right one would
+            # tell a guesser which is which.
+            client = client_address(scope)
+            seconds = self.failures.retry_after(client)
+            if seconds:
+                message = self.failures.message(seconds)
+                headers = {"retry-after": str(seconds)}
+                await _send_error(send, 429, message, _request_id(scope), headers, retryable=True)
+                return
         if presented:
             principal = self.operator(presented) if self.operator is not None else None
             if principal is None:  # a stored key is a database lookup: off the event loop
                 principal = await run_in_threadpool(self.authenticate, presented)
         if principal is None:
+            if presented and self.failures is not None:
+                self.failures.failed(client)
             message = "Missing x-api-key header." if not presented else "Invalid API key."
             await _send_error(send, 401, message, _request_id(scope), {})
             return
@@ -125,8 +144,42 @@ class ApiKeyMiddleware:
         await self.app(scope, receive, send)
 
 
+def client_address(scope: Scope) -> str:
+    """The client's address (the proxy's client, when uvicorn trusts the proxy's headers)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
 def _under(path: str, prefixes: tuple[str, ...]) -> bool:
     return any(path == p or path.startswith(p + "/") for p in prefixes)
+
+
+class RateLimitMiddleware:
+    """Answers 429 (with ``Retry-After``) to a key that is out of tokens; runs after auth."""
+
+    def __init__(self, app: ASGIApp, bucket: TokenBucket) -> None:
+        self.app = app
+        self.bucket = bucket
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        # Auth ran first: a request here either has a valid key or is on an exempt path (the
+        # console's pages), which counts against its client address, not one bucket for all.
+        state: dict[str, object] = scope.get("state", {})
+        if state.get("principal") is not None:
+            key = hash_key(_header(scope, b"x-api-key") or "")
+        else:
+            key = "client " + client_address(scope)
+        wait = self.bucket.take(key)
+        if wait > 0:
+            seconds = retry_after(wait)
+            message = f"Rate limit exceeded; retry in {seconds} s."
+            headers = {"retry-after": str(seconds)}
+            await _send_error(send, 429, message, _request_id(scope), headers, retryable=True)
+            return
+        await self.app(scope, receive, send)
 
 
 class BodyLimitMiddleware:

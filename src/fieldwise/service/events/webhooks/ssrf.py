@@ -2,9 +2,11 @@
 
 Only ``https`` is allowed, except for hosts the operator lists in ``webhook_allow_http``
 (e.g. ``localhost``, ``127.0.0.1`` in development): those may use ``http`` and may be
-private or loopback. Every other host must resolve to public addresses only; the request is
-then pinned to the address that was checked, so a DNS answer cannot change between the check
-and the connection.
+private or loopback. Every other host must resolve to public addresses only, at registration
+and again at every send; the request is then pinned to the address that was checked, so a DNS
+answer cannot change between the check and the connection. An IPv6 address that carries an
+IPv4 address (IPv4-mapped or -compatible, SIIT, NAT64, 6to4, Teredo) is public only if the IPv4
+address it carries is: ``[::7f00:1]`` and ``[2002:7f00:1::1]`` reach 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -48,10 +50,85 @@ def _literal(host: str) -> IPAddress | None:
         return None
 
 
-def _public(address: IPAddress) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")  # IPv4-mapped
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # NAT64, the well-known prefix (RFC 6052)
+#: IPv6 prefixes whose addresses are IPv4 addresses in IPv6 form: the network they reach is the
+#: embedded IPv4 address's, so that address alone decides (``ipaddress`` calls them private or
+#: reserved as IPv6 addresses, which would refuse a public IPv4 behind, e.g., DNS64).
+_TRANSLATED = (_MAPPED, _NAT64)
+#: Prefixes with an IPv4 address in their last 32 bits (beside the IPv4-mapped one).
+_LAST_32_BITS = (
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (deprecated, RFC 4291)
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),  # IPv4-translated (SIIT, RFC 2765)
+    _NAT64,
+    # NAT64, local use (RFC 8215): its operator picks where the IPv4 address sits; the prefix is
+    # not global, so it is refused whatever it carries, and the /96 layout names the address.
+    ipaddress.IPv6Network("64:ff9b:1::/48"),
+)
+_NOT_PUBLIC = "a private, loopback, link-local or other non-public address"
+
+
+def embedded_ipv4(address: IPAddress) -> tuple[ipaddress.IPv4Address, ...]:
+    """Every IPv4 address ``address`` carries, by the IPv6 forms that reach one: IPv4-mapped,
+    IPv4-compatible, IPv4-translated (SIIT), NAT64 (well-known and local-use prefixes, the
+    address in the last 32 bits), 6to4 (bits 16-48) and Teredo (its server, and its client
+    with the obfuscating XOR undone). Empty for an IPv4 address or any other IPv6 address."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return ()
+    found: list[ipaddress.IPv4Address] = []
+    if address.ipv4_mapped is not None:
+        found.append(address.ipv4_mapped)
+    elif int(address) > 1 and any(address in prefix for prefix in _LAST_32_BITS):  # not ::, ::1
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    elif address.sixtofour is not None:
+        found.append(address.sixtofour)
+    elif address.teredo is not None:
+        found.extend(address.teredo)
+    return tuple(found)
+
+
+def _public_v4(address: ipaddress.IPv4Address) -> bool:
+    return address.is_global and not (
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_reserved
+        or address.is_multicast
+        or address.is_unspecified
+    )
+
+
+def _public_v6(address: ipaddress.IPv6Address) -> bool:
+    return address.is_global and not (
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_site_local
+        or address.is_reserved
+        or address.is_multicast
+        or address.is_unspecified
+    )
+
+
+def is_public(address: IPAddress) -> bool:
+    """Whether the service may connect to ``address``: a public address, carrying no private,
+    loopback, link-local, reserved, multicast or unspecified IPv4 address in any IPv6 form."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return _public_v4(address)
+    embedded = embedded_ipv4(address)
+    if not any(address in prefix for prefix in _TRANSLATED) and not _public_v6(address):
+        return False
+    return all(_public_v4(v4) for v4 in embedded)
+
+
+def _why_not(host: str, address: IPAddress) -> str:
+    """The refusal of ``host`` (a literal or a name) that is or resolves to ``address``."""
+    shown = str(address)
+    embedded = [str(v4) for v4 in embedded_ipv4(address) if not _public_v4(v4)]
+    carries = f", which carries the IPv4 address {embedded[0]}" if embedded else ""
+    if _literal(host) is not None:
+        return f"{host} is {_NOT_PUBLIC}{carries}"
+    return f"{host} resolves to {_NOT_PUBLIC} ({shown}{carries})"
 
 
 def _check_name(host: str) -> None:
@@ -86,8 +163,8 @@ def check_url(url: str, allow_http: Iterable[str]) -> SplitResult:
     literal = _literal(host)
     if literal is None:
         _check_name(host)
-    elif not allowed and not _public(literal):
-        raise UnsafeUrl(f"{host} is a private, loopback or link-local address")
+    elif not allowed and not is_public(literal):
+        raise UnsafeUrl(_why_not(host, literal))
     return parts
 
 
@@ -121,11 +198,9 @@ def check_registration(url: str, allow_http: Iterable[str]) -> SplitResult:
         addresses = _resolve(host, parts.port or 443)
     except UnsafeUrl:
         return parts
-    refused = [str(a) for a in addresses if not _public(a)]
+    refused = [a for a in addresses if not is_public(a)]
     if refused:
-        raise UnsafeUrl(
-            f"{host} resolves to a private, loopback or link-local address ({refused[0]})"
-        )
+        raise UnsafeUrl(_why_not(host, refused[0]))
     return parts
 
 
@@ -139,11 +214,10 @@ def resolve_target(url: str, allow_http: Iterable[str]) -> Target:
         return Target(url=url, host_header=None, sni_hostname=None)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     addresses = _resolve(host, port)
-    refused = [str(a) for a in addresses if not _public(a)]
+    # Every address the name has now is checked; the connection is pinned to one of them.
+    refused = [a for a in addresses if not is_public(a)]
     if refused:
-        raise UnsafeUrl(
-            f"{host} resolves to a private, loopback or link-local address ({refused[0]})"
-        )
+        raise UnsafeUrl(_why_not(host, refused[0]))
     if _literal(host) is not None:
         return Target(url=url, host_header=None, sni_hostname=None)
     chosen = next((a for a in addresses if a.version == 4), addresses[0])
