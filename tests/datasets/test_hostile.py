@@ -42,3 +42,53 @@ def test_nested_column_clashes_are_reported_once_per_column(tmp_path: Path) -> N
     assert result.stderr.splitlines()[1:] == [
         "  ground_truth.csv:1: column 'seller' clashes with nested column 'seller.c0'"
     ]
+
+
+def _write_repeated(path: Path, rows: int, value: str, chunk: int = 1_000_000) -> None:
+    """A Parquet file of ``rows`` rows that all read ``documents/a.pdf`` and ``value``, written
+    in chunks of dictionary-encoded columns: small on disk and quick to write."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def column(text: str, size: int) -> pa.DictionaryArray:
+        indices = pa.array(np.zeros(size, dtype=np.int32))
+        return pa.DictionaryArray.from_arrays(indices, pa.array([text]))
+
+    schema = pa.schema(
+        [("file", pa.dictionary(pa.int32(), pa.string())),
+         ("note", pa.dictionary(pa.int32(), pa.string()))]
+    )  # fmt: skip
+    with pq.ParquetWriter(path, schema) as writer:
+        for start in range(0, rows, chunk):
+            size = min(chunk, rows - start)
+            writer.write_table(
+                pa.table([column("documents/a.pdf", size), column(value, size)], schema=schema)
+            )
+
+
+def test_parquet_of_thirty_million_rows_is_refused_from_its_metadata(tmp_path: Path) -> None:
+    root = _folder(tmp_path / "rows")
+    _write_repeated(root / "ground_truth.parquet", 30_000_000, "1")
+    assert (root / "ground_truth.parquet").stat().st_size < 2_000_000
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines()[1:] == [
+        "  ground_truth.parquet:row 0: 30,000,000 rows, more than the 1,000,000 a ground-truth "
+        "file may have (its metadata says so: no row was read)"
+    ]
+
+
+def test_parquet_of_a_long_text_on_every_row_is_refused_before_it_is_decoded(
+    tmp_path: Path,
+) -> None:
+    # 1 MiB in the file once, as a dictionary entry; 520 MiB once decoded on each of 520 rows
+    root = _folder(tmp_path / "long")
+    _write_repeated(root / "ground_truth.parquet", 520, "x" * 2**20)
+    assert (root / "ground_truth.parquet").stat().st_size < 2**20 + 100_000
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines()[1:] == [
+        "  ground_truth.parquet:row 0: 545,267,320 bytes of values once decoded, more than the "
+        "536,870,912 a ground-truth file may have"
+    ]
