@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.cli_main import run_main
 
 TOML = "[fields.total]\ntype = 'currency'\n"
@@ -92,3 +94,60 @@ def test_parquet_of_a_long_text_on_every_row_is_refused_before_it_is_decoded(
         "  ground_truth.parquet:row 0: 545,267,320 bytes of values once decoded, more than the "
         "536,870,912 a ground-truth file may have"
     ]
+
+
+_LINE = '{"file": "documents/a.pdf", "ground_truth": {"total": 1}}\n'
+_DEEP_ARRAY = "[" * 100_000 + "]" * 100_000
+_DEEP_OBJECT = '{"a": ' * 900 + "1" + "}" * 900  # parses, then every check of it recursed
+
+
+def _record(truth: str) -> str:
+    return f'{{"file": "documents/a.pdf", "ground_truth": {truth}}}\n'
+
+
+@pytest.mark.parametrize(
+    ("files", "problem"),
+    [
+        (
+            {"dataset.toml": TOML + f"x = {_DEEP_ARRAY}\n", "ground_truth.jsonl": _LINE},
+            "dataset.toml:1: invalid TOML: nested more than 64 levels deep",
+        ),
+        (
+            {"ground_truth.jsonl": _record(_DEEP_ARRAY)},
+            "ground_truth.jsonl:1: invalid JSON: nested more than 64 levels deep",
+        ),
+        (
+            {"ground_truth.jsonl": _record(_DEEP_OBJECT)},
+            "ground_truth.jsonl:1: invalid JSON: nested more than 64 levels deep",
+        ),
+        (
+            {"documents/a.pdf.json": _DEEP_OBJECT},
+            "documents/a.pdf.json:1: invalid JSON: nested more than 64 levels deep",
+        ),
+        (
+            {"ground_truth.csv": "file," + ".".join(["a"] * 900) + "\ndocuments/a.pdf,1\n"},
+            "ground_truth.csv:2: ground truth nested more than 64 levels deep",
+        ),
+        (
+            {"labels.json": _DEEP_ARRAY, "ground_truth.jsonl": _LINE,
+             "dataset.toml": TOML + "[ground_truth]\nfile = 'labels.json'\n"},
+            "labels.json:1: invalid JSON: nested more than 64 levels deep",
+        ),
+        (
+            {"processor/v1.json": _DEEP_ARRAY, "ground_truth.jsonl": _LINE,
+             "dataset.toml": TOML + "[processor]\nname = 'p'\nbaseline = 'processor/v1.json'\n"},
+            "processor/v1.json:1: invalid JSON: nested more than 64 levels deep",
+        ),
+    ],
+    ids=["toml", "jsonl", "jsonl-parses", "sidecar", "csv-dotted", "labelstudio", "processor"],
+)  # fmt: skip
+def test_text_nested_too_deeply_is_one_problem(
+    tmp_path: Path, files: dict[str, str], problem: str
+) -> None:
+    root = _folder(tmp_path / "deep")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines() == ["error: 1 problem in dataset:", f"  {problem}"]

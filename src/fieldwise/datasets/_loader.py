@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise._errors import DatasetNotFound, DatasetValidationError
+from fieldwise._nesting import TooDeep, too_deep
 from fieldwise.datasets._hashing import file_sha256
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
@@ -68,6 +69,9 @@ def load_dataset(path: str | Path) -> Dataset:
             problems.append(f"{entry.source}: duplicate entry for {file} (first at {seen[file]})")
             continue
         seen[file] = entry.source
+        if too_deep(entry.ground_truth):  # dotted names nest too, and checking recurses
+            problems.append(f"{entry.source}: ground truth {TooDeep()}")
+            continue
         check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
         items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
     warnings += undeclared.warnings()

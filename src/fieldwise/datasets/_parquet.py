@@ -24,6 +24,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fieldwise._nesting import loads_json
 from fieldwise.datasets._truth import MAX_COLUMNS, RawEntry, convert_cell, nest
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def _decoded_bytes(array: pa.Array) -> int:
 def _whole(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = loads_json(value)  # TooDeep, a ValueError, is the row's problem
         except json.JSONDecodeError as exc:
             raise ValueError(f"'{_ROW_OBJECT}' is not JSON: {exc.msg}") from None
     plain = _plain(value)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from fieldwise._nesting import TooDeep, loads_json, loads_toml
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._sources import TruthSource, parse_source
 from fieldwise.datasets._splits import SplitSpec, parse_splits
@@ -85,7 +86,10 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
         problems.append(f"{SPEC_FILE}:1: not UTF-8 text ({exc.reason})")
         return empty
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
+    except TooDeep as exc:
+        problems.append(f"{SPEC_FILE}:1: invalid TOML: {exc}")
+        return empty
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_LINE.search(str(exc))
         line = match.group(1) if match else "1"
@@ -251,7 +255,10 @@ def _processor(
 
 def _load_config(path: Path, file: str, problems: list[str]) -> dict[str, Any] | None:
     try:
-        config = json.loads(path.read_text(encoding="utf-8"))
+        config = loads_json(path.read_text(encoding="utf-8"))
+    except TooDeep as exc:
+        problems.append(f"{file}:1: invalid JSON: {exc}")
+        return None
     except UnicodeDecodeError:
         problems.append(f"{file}:1: not UTF-8 text")
         return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise._nesting import TooDeep, loads_json
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [
@@ -56,9 +57,12 @@ def read_jsonl(root: Path, problems: list[str], name: str = JSONL_FILE) -> list[
             continue
         where = f"{name}:{number}"
         try:
-            record = json.loads(line)
+            record = loads_json(line)
         except json.JSONDecodeError as exc:
             problems.append(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        except TooDeep as exc:
+            problems.append(f"{where}: invalid JSON: {exc}")
             continue
         if not isinstance(record, dict):
             problems.append(f"{where}: expected an object with 'file' and 'ground_truth'")
@@ -123,9 +127,12 @@ def read_sidecars(root: Path, problems: list[str]) -> list[RawEntry]:
         if not text and problems and problems[-1].startswith(f"{name}:"):
             continue  # not UTF-8: already reported
         try:
-            truth = json.loads(text)
+            truth = loads_json(text)
         except json.JSONDecodeError as exc:
             problems.append(f"{name}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        except TooDeep as exc:
+            problems.append(f"{name}:1: invalid JSON: {exc}")
             continue
         if not isinstance(truth, dict):
             problems.append(f"{name}:1: a sidecar must hold the ground-truth object")
@@ -261,12 +268,12 @@ def convert_cell(cell: str, kind: Any) -> Any:
         raise ValueError(f"{cell!r} is not a boolean (true/false)")
     if kind == "array":
         try:
-            return json.loads(cell)
+            return loads_json(cell)  # TooDeep is the ValueError of a cell nested too deeply
         except json.JSONDecodeError as exc:
             raise ValueError(f"an array cell must hold JSON: {exc.msg}") from None
     if kind is None and cell.startswith("[{"):  # an undeclared array of rows, as JSON
         try:
-            rows = json.loads(cell)
+            rows = loads_json(cell)
         except json.JSONDecodeError:
             rows = None
         if isinstance(rows, list):
