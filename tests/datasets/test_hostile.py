@@ -151,3 +151,79 @@ def test_text_nested_too_deeply_is_one_problem(
     result = run_main("datasets", "validate", str(root))
     assert result.exit_code == 2, result.stderr
     assert result.stderr.splitlines() == ["error: 1 problem in dataset:", f"  {problem}"]
+
+
+_LEAVES = (
+    "outside the dataset folder (set follow_symlinks = true in [dataset] to read links that "
+    "leave it)"
+)
+
+
+def _secret(tmp_path: Path, name: str = "secret.json", text: str = '{"total": 1}') -> Path:
+    outside = tmp_path / "home" / name
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    outside.write_text(text, encoding="utf-8")
+    return outside
+
+
+def test_sync_refuses_a_document_that_links_out_of_the_folder(tmp_path: Path) -> None:
+    # a cloned dataset whose document is a link to a local secret: nothing may be sent
+    root = _folder(tmp_path / "cloned")
+    secret = _secret(tmp_path, "id_rsa", "PRIVATE KEY")
+    (root / "documents" / "b.pdf").symlink_to(secret)
+    lines = [_LINE, _LINE.replace("a.pdf", "b.pdf")]
+    (root / "ground_truth.jsonl").write_text("".join(lines), encoding="utf-8")
+    # an address nothing answers: the dataset must be refused before any connection
+    result = run_main("--base-url", "http://127.0.0.1:9", "--api-key", "k", "sync", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines() == [
+        "error: 1 problem in dataset:",
+        f"  documents/b.pdf is a link to {secret}, {_LEAVES}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("link", "toml"),
+    [
+        ("ground_truth.jsonl", TOML),
+        ("documents/a.pdf.json", TOML),
+        ("labels/export.json", TOML + "[ground_truth]\nfile = 'labels/export.json'\n"),
+        ("processor/v1.json", TOML + "[processor]\nname = 'p'\nbaseline = 'processor/v1.json'\n"),
+    ],
+    ids=["ground-truth", "sidecar", "declared-ground-truth", "processor-config"],
+)
+def test_every_file_the_loader_reads_is_refused_when_it_links_out(
+    tmp_path: Path, link: str, toml: str
+) -> None:
+    root = _folder(tmp_path / "cloned", toml)
+    if link != "ground_truth.jsonl":
+        (root / "ground_truth.jsonl").write_text(_LINE, encoding="utf-8")
+    secret = _secret(tmp_path)
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(secret)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    problem = next(line for line in result.stderr.splitlines() if "is a link" in line)
+    assert problem.endswith(f"{link} is a link to {secret}, {_LEAVES}"), problem
+
+
+def test_links_inside_the_folder_are_read_and_follow_symlinks_reads_shared_storage(
+    tmp_path: Path,
+) -> None:
+    root = _folder(tmp_path / "ds")
+    (root / "documents" / "again.pdf").symlink_to(root / "documents" / "a.pdf")  # stays inside
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "c.pdf").write_bytes(b"%PDF-1.4 c")
+    (root / "scans").symlink_to(shared, target_is_directory=True)
+    lines = [_LINE, _LINE.replace("a.pdf", "again.pdf"), _LINE.replace("documents/a", "scans/c")]
+    (root / "ground_truth.jsonl").write_text("".join(lines), encoding="utf-8")
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert f"  scans is a link to {shared}, {_LEAVES}" in result.stderr.splitlines()
+    assert "again.pdf" not in result.stderr
+
+    (root / "dataset.toml").write_text("[dataset]\nfollow_symlinks = true\n" + TOML)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 0, result.stderr
+    assert "3 items" in result.stdout

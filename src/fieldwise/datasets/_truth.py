@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise._nesting import TooDeep, loads_json
+from fieldwise.datasets._paths import leaves, outside
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [
@@ -116,13 +117,20 @@ def read_csv(
     return entries
 
 
-def read_sidecars(root: Path, problems: list[str]) -> list[RawEntry]:
-    """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself."""
+def read_sidecars(
+    root: Path, problems: list[str], *, follow_symlinks: bool = False
+) -> list[RawEntry]:
+    """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself;
+    a sidecar that is a link out of the folder is a problem unless ``follow_symlinks``."""
     entries: list[RawEntry] = []
     for path in sorted((root / DOCUMENTS_DIR).rglob("*.json")):
         if not is_sidecar(path):
             continue
         name = path.relative_to(root).as_posix()
+        real = None if follow_symlinks else outside(root, path)
+        if real is not None:
+            problems.append(f"{name} {leaves(real)}")
+            continue
         text = _read_text(path, name, problems)
         if not text and problems and problems[-1].startswith(f"{name}:"):
             continue  # not UTF-8: already reported
