@@ -227,3 +227,20 @@ def test_links_inside_the_folder_are_read_and_follow_symlinks_reads_shared_stora
     result = run_main("datasets", "validate", str(root))
     assert result.exit_code == 0, result.stderr
     assert "3 items" in result.stdout
+
+
+def test_a_documents_folder_linked_out_is_one_problem_and_not_searched(tmp_path: Path) -> None:
+    root = tmp_path / "cloned"
+    root.mkdir()
+    (root / "dataset.toml").write_text(TOML, encoding="utf-8")
+    home = tmp_path / "home"
+    (home / "projects").mkdir(parents=True)
+    (home / "projects" / "notes.pdf").write_bytes(b"%PDF-1.4 private")
+    (home / "projects" / "notes.pdf.json").write_text('{"total": 1}')
+    (root / "documents").symlink_to(home, target_is_directory=True)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines() == [
+        "error: 1 problem in dataset:",
+        f"  documents is a link to {home}, {_LEAVES}",
+    ]

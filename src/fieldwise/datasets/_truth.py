@@ -123,6 +123,8 @@ def read_sidecars(
     """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself;
     a sidecar that is a link out of the folder is a problem unless ``follow_symlinks``."""
     entries: list[RawEntry] = []
+    if not follow_symlinks and outside(root, root / DOCUMENTS_DIR) is not None:
+        return entries  # a linked documents/ leading out is the walk's problem: not searched
     for path in sorted((root / DOCUMENTS_DIR).rglob("*.json")):
         if not is_sidecar(path):
             continue
