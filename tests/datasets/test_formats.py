@@ -273,10 +273,19 @@ def test_documents_anywhere_in_the_folder_but_never_outside(
     )
     (root / "linked").symlink_to(shared, target_is_directory=True)
     (root / "loop").symlink_to(root, target_is_directory=True)  # walked once, not forever
+    leaves = "outside the dataset folder (set follow_symlinks = true in [dataset] to read links "
     assert _problems(root) == [
-        "ground_truth.jsonl:4: file must be a path inside the dataset folder: ../shared/c.pdf"
+        f"ground_truth.jsonl:3: linked/c.pdf is a link to {shared / 'c.pdf'}, {leaves}"
+        "that leave it)",
+        "ground_truth.jsonl:4: file must be a path inside the dataset folder: ../shared/c.pdf",
+        f"linked is a link to {shared}, {leaves}that leave it)",
     ]
     (root / "ground_truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines[:3]))
+    # a folder linked to shared storage on purpose: read only when dataset.toml says so
+    toml = (root / "dataset.toml").read_text()
+    (root / "dataset.toml").write_text(
+        toml.replace("[dataset]\n", "[dataset]\nfollow_symlinks = true\n")
+    )
     dataset = load_dataset(root)
     assert [i.file for i in dataset.items] == ["b.pdf", "linked/c.pdf", "scans/2024/a.png"]
     assert dataset.warnings == ()  # notes/readme.md is no document

@@ -97,7 +97,7 @@ a = 1
     problems = _problems(write_dataset(toml=toml, jsonl=GOOD_JSONL))
     assert problems == [
         "dataset.toml:3: unknown key 'colour' in [dataset] (expected one of: name, description, "
-        "date_order, locale)",
+        "date_order, locale, follow_symlinks)",
         "dataset.toml:7: unknown key 'tolerance' in [fields.total] (expected one of: type, "
         "critical, case_sensitive, normalize_whitespace, ignore_punctuation, ignore_spaces, "
         "fold_lines, currency_required, weight, atol, rtol, threshold, values, date_order, "

@@ -91,6 +91,7 @@ def test_field_specs_add_critical_fields(tmp_path: Path) -> None:
         ('critical = "total"\n', "key 'critical' must be a list of field names"),
         ('[max_regression]\ntotal = "a"\n', "key 'max_regression.total' must be a number"),
         ("min_accuracy = \n", "cannot read policy"),
+        ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested more than 64 levels deep"),
     ],
 )
 def test_bad_policies_name_file_and_key(tmp_path: Path, text: str, message: str) -> None:

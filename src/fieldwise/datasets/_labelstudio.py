@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from fieldwise._nesting import TooDeep, loads_json
 from fieldwise.datasets._truth import RawEntry, convert_cell, nest
 
 __all__ = ["read_labelstudio", "resolve_document"]
@@ -45,7 +46,10 @@ def read_labelstudio(
     """Entries of the export at ``path``; ``documents`` are the dataset's relative paths and
     ``options`` the ``[ground_truth]`` table (``document``, ``fields``)."""
     try:
-        tasks = json.loads(path.read_text(encoding="utf-8-sig"))
+        tasks = loads_json(path.read_text(encoding="utf-8-sig"))
+    except TooDeep as exc:
+        problems.append(f"{name}:1: invalid JSON: {exc}")
+        return []
     except UnicodeDecodeError as exc:
         problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
         return []

@@ -8,16 +8,18 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise._errors import DatasetNotFound, DatasetValidationError
+from fieldwise._nesting import TooDeep, too_deep
 from fieldwise.datasets._hashing import file_sha256
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
+from fieldwise.datasets._paths import leaves, outside, within
 from fieldwise.datasets._sources import read_ground_truth
 from fieldwise.datasets._spec import SPEC_FILE, parse_spec
 from fieldwise.datasets._splits import assign_splits
 from fieldwise.datasets._truth import CSV_FILE, DOCUMENTS_DIR, JSONL_FILE, RawEntry, is_sidecar
 from fieldwise.datasets._values import Undeclared, check_truth
 
-__all__ = ["list_documents", "load_dataset"]
+__all__ = ["list_documents", "load_dataset", "walk_documents"]
 
 _LISTED_LIMIT = 5
 #: Outside ``documents/``, the files that count as documents (what the service can parse).
@@ -48,8 +50,12 @@ def load_dataset(path: str | Path) -> Dataset:
     problems: list[str] = []
     warnings: list[str] = []
     spec = parse_spec(root, problems)
-    documents = list_documents(root)
-    entries = read_ground_truth(root, spec.ground_truth, spec.fields, documents, problems)
+    follow = spec.follow_symlinks
+    documents, leaving = walk_documents(root, follow_symlinks=follow)
+    problems += [f"{name} {leaves(real)}" for name, real in sorted(leaving.items())]
+    entries = read_ground_truth(
+        root, spec.ground_truth, spec.fields, documents, problems, follow_symlinks=follow
+    )
     if not entries and not problems:
         problems.append(
             f"{SPEC_FILE}:1: no ground truth found (expected {JSONL_FILE}, {CSV_FILE}, "
@@ -61,13 +67,16 @@ def load_dataset(path: str | Path) -> Dataset:
     seen: dict[str, str] = {}
     items: list[DatasetItem] = []
     for entry in entries:
-        file = _normal_file(entry, root, on_disk, problems)
+        file = _normal_file(entry, root, on_disk, leaving, problems, follow_symlinks=follow)
         if file is None:
             continue
         if file in seen:
             problems.append(f"{entry.source}: duplicate entry for {file} (first at {seen[file]})")
             continue
         seen[file] = entry.source
+        if too_deep(entry.ground_truth):  # dotted names nest too, and checking recurses
+            problems.append(f"{entry.source}: ground truth {TooDeep()}")
+            continue
         check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
         items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
     warnings += undeclared.warnings()
@@ -105,35 +114,66 @@ def load_dataset(path: str | Path) -> Dataset:
     )
 
 
-def list_documents(root: Path) -> list[str]:
+def list_documents(root: Path, *, follow_symlinks: bool = False) -> list[str]:
     """Relative POSIX paths of the documents under ``root``: every file of ``documents/`` (no
     sidecars), and elsewhere the files with a document extension (:data:`DOCUMENT_SUFFIXES`);
-    no dotfiles or dot folders."""
+    no dotfiles or dot folders. Links that leave the folder are left out unless
+    ``follow_symlinks`` (:func:`load_dataset` reports them)."""
+    return walk_documents(root, follow_symlinks=follow_symlinks)[0]
+
+
+def walk_documents(
+    root: Path, *, follow_symlinks: bool = False
+) -> tuple[list[str], dict[str, Path]]:
+    """The documents under ``root`` (as :func:`list_documents`) and, unless
+    ``follow_symlinks``, the documents and folders that are links leaving it, by relative path,
+    with where they lead."""
     found: list[str] = []
+    leaving: dict[str, Path] = {}
     seen: set[str] = set()
-    # os.walk, not Path.rglob: ten thousand documents should cost milliseconds, not a second.
-    # Linked folders are followed (a documents/ linked to shared storage), each real one once.
-    for directory, subdirectories, names in os.walk(root, followlinks=True):
+    top = os.path.realpath(root)
+    # os.scandir, not Path.rglob: ten thousand documents should cost milliseconds, not a
+    # second, and a directory entry says whether it is a link without one more system call.
+    # Linked folders are walked, each real one once; one that leads out of the folder only
+    # with follow_symlinks (a documents/ linked to shared storage).
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        directory, relative = stack.pop()
         real = os.path.realpath(directory)
+        if not follow_symlinks and not within(real, top):
+            leaving[relative] = Path(real)
+            continue
         if real in seen:
-            subdirectories[:] = []
             continue
         seen.add(real)
-        subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
-        relative = Path(directory).relative_to(root)
-        in_documents = relative.parts[:1] == (DOCUMENTS_DIR,)
-        prefix = "" if not relative.parts else f"{relative.as_posix()}/"
-        found.extend(
-            f"{prefix}{name}"
-            for name in names
-            if not name.startswith(".")
-            and (
-                not is_sidecar(Path(name))
+        in_documents = relative.split("/", 1)[0] == DOCUMENTS_DIR
+        prefix = f"{relative}/" if relative else ""
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError:
+            continue  # unreadable: skipped, as os.walk does
+        folders: list[tuple[str, str]] = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                folders.append((entry.path, f"{prefix}{entry.name}"))
+                continue
+            if (
+                is_sidecar(Path(entry.name))
                 if in_documents
-                else Path(name).suffix.lower() in DOCUMENT_SUFFIXES
-            )
-        )
-    return sorted(found)
+                else Path(entry.name).suffix.lower() not in DOCUMENT_SUFFIXES
+            ):
+                continue
+            if not follow_symlinks and entry.is_symlink():
+                target = os.path.realpath(entry.path)
+                if not within(target, top):
+                    leaving[f"{prefix}{entry.name}"] = Path(target)
+                    continue
+            found.append(f"{prefix}{entry.name}")
+        stack.extend(reversed(folders))  # depth first, in name order: which of two names of
+        # one linked folder lists its documents does not depend on the file system's order
+    return sorted(found), leaving
 
 
 def _wire(value: Any) -> Any:
@@ -156,7 +196,20 @@ def _position(problem: str) -> tuple[str, int]:
     return file, int(line) if line.isdigit() else 0
 
 
-def _normal_file(entry: RawEntry, root: Path, on_disk: set[str], problems: list[str]) -> str | None:
+def _normal_file(
+    entry: RawEntry,
+    root: Path,
+    on_disk: set[str],
+    leaving: dict[str, Path],
+    problems: list[str],
+    *,
+    follow_symlinks: bool,
+) -> str | None:
+    """The entry's document as a relative POSIX path, or None (a problem is recorded).
+
+    ``leaving`` holds the documents that are links out of the folder (already problems);
+    without follow_symlinks, a file the walk did not list is resolved before it is accepted.
+    """
     if entry.file in on_disk:  # as list_documents wrote it: relative, POSIX, inside the folder
         return entry.file
     relative = PurePosixPath(entry.file.replace("\\", "/"))
@@ -166,7 +219,15 @@ def _normal_file(entry: RawEntry, root: Path, on_disk: set[str], problems: list[
         )
         return None
     file = relative.as_posix()
-    if file not in on_disk and not (root / file).is_file():
+    if file in on_disk:
+        return file
+    if file in leaving:
+        return None  # already a problem
+    if not (root / file).is_file():
         problems.append(f"{entry.source}: file not found: {file}")
+        return None
+    real = None if follow_symlinks else outside(root, root / file)
+    if real is not None:
+        problems.append(f"{entry.source}: {file} {leaves(real)}")
         return None
     return file

@@ -21,6 +21,7 @@ from typing import Any
 
 from fieldwise.datasets._labelstudio import read_labelstudio
 from fieldwise.datasets._parquet import PARQUET_FILE, read_parquet
+from fieldwise.datasets._paths import leaves, outside
 from fieldwise.datasets._truth import (
     CSV_FILE,
     DOCUMENTS_DIR,
@@ -68,9 +69,10 @@ def format_of(name: str) -> str | None:
 
 
 def parse_source(
-    root: Path, table: dict[str, Any], problem: Callable[..., None]
+    root: Path, table: dict[str, Any], problem: Callable[..., None], follow_symlinks: bool = False
 ) -> TruthSource | None:
-    """Check the ``[ground_truth]`` table; ``problem(message, *toml_path)`` records a problem."""
+    """Check the ``[ground_truth]`` table; ``problem(message, *toml_path)`` records a problem.
+    Its file is resolved: a link out of the folder only with ``follow_symlinks``."""
     for key in table:
         if key not in SOURCE_KEYS:
             problem(
@@ -84,12 +86,14 @@ def parse_source(
         problem("[ground_truth] file must name a file inside the dataset folder", "ground_truth")
         return None
     relative = PurePosixPath(file)
-    inside = not relative.is_absolute() and ".." not in relative.parts
-    if not inside or not (root / relative).resolve().is_relative_to(root.resolve()):
+    if relative.is_absolute() or ".." in relative.parts:
         problem("[ground_truth] file must be a path inside the dataset folder", "ground_truth")
         return None
     if not (root / relative).is_file():
         problem(f"[ground_truth] file not found: {file}", "ground_truth", "file")
+        return None
+    if not follow_symlinks and (real := outside(root, root / relative)) is not None:
+        problem(f"[ground_truth] file: {file} {leaves(real)}", "ground_truth", "file")
         return None
     fmt = table.get("format", format_of(file))
     if fmt not in TRUTH_FORMATS:
@@ -139,10 +143,18 @@ def read_ground_truth(
     fields: dict[str, dict[str, Any]],
     documents: list[str],
     problems: list[str],
+    *,
+    follow_symlinks: bool = False,
 ) -> list[RawEntry]:
-    """Every entry of every ground-truth source of the dataset folder, in a fixed order."""
+    """Every entry of every ground-truth source of the dataset folder, in a fixed order;
+    a file that is a link out of the folder is a problem unless ``follow_symlinks``."""
     sources = [TruthSource(name, fmt) for name, fmt in CONVENTIONAL_FILES.items()]
     sources = [s for s in sources if (root / s.file).is_file()]
+    for source in list(sources):
+        real = None if follow_symlinks else outside(root, root / source.file)
+        if real is not None:
+            problems.append(f"{source.file} {leaves(real)}")
+            sources.remove(source)
     if declared is not None and declared.file not in CONVENTIONAL_FILES:
         sources.append(declared)
     elif declared is not None:  # a conventional file with options: read it once, with them
@@ -151,5 +163,5 @@ def read_ground_truth(
     for source in sources:
         entries += read_source(root, source, fields, documents, problems)
     if (root / DOCUMENTS_DIR).is_dir():
-        entries += read_sidecars(root, problems)
+        entries += read_sidecars(root, problems, follow_symlinks=follow_symlinks)
     return entries

@@ -10,7 +10,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from fieldwise._nesting import TooDeep, loads_json, loads_toml
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
+from fieldwise.datasets._paths import leaves, outside
 from fieldwise.datasets._sources import TruthSource, parse_source
 from fieldwise.datasets._splits import SplitSpec, parse_splits
 
@@ -21,7 +23,7 @@ FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text"
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
 _TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits")
-_DATASET_KEYS = ("name", "description", "date_order", "locale")
+_DATASET_KEYS = ("name", "description", "date_order", "locale", "follow_symlinks")
 _PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
 _BOOL_OPTIONS = (
     "critical",
@@ -51,6 +53,7 @@ class DatasetSpec:
     gate: dict[str, Any] | None
     ground_truth: TruthSource | None = None
     splits: SplitSpec | None = None
+    follow_symlinks: bool = False
 
 
 class _Lines:
@@ -85,7 +88,10 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
         problems.append(f"{SPEC_FILE}:1: not UTF-8 text ({exc.reason})")
         return empty
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
+    except TooDeep as exc:
+        problems.append(f"{SPEC_FILE}:1: invalid TOML: {exc}")
+        return empty
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_LINE.search(str(exc))
         line = match.group(1) if match else "1"
@@ -111,13 +117,17 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
             f"[dataset] date_order must be one of {', '.join(DATE_ORDERS)}", "dataset", "date_order"
         )
         date_order = "YMD"
+    follow = table.get("follow_symlinks", False)
+    if not isinstance(follow, bool):
+        problem("[dataset] follow_symlinks must be true or false", "dataset", "follow_symlinks")
+        follow = False
 
     fields: dict[str, dict[str, Any]] = {}
     _collect_fields(_table(data, "fields", problem), (), fields, problem)
-    processor = _processor(root, data, problem, problems) if "processor" in data else None
+    processor = _processor(root, data, problem, problems, follow) if "processor" in data else None
     gate = _table(data, "gate", problem) if "gate" in data else None
     source = (
-        parse_source(root, _table(data, "ground_truth", problem), problem)
+        parse_source(root, _table(data, "ground_truth", problem), problem, follow)
         if "ground_truth" in data
         else None
     )
@@ -125,7 +135,7 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
     if splits is not None:
         splits = replace(splits, lines={n: lines.of("splits", n) for n in splits.names})
     return DatasetSpec(
-        name, description, str(date_order), locale, fields, processor, gate, source, splits
+        name, description, str(date_order), locale, fields, processor, gate, source, splits, follow
     )
 
 
@@ -218,7 +228,7 @@ def _check_field(
 
 
 def _processor(
-    root: Path, data: dict[str, Any], problem: Any, problems: list[str]
+    root: Path, data: dict[str, Any], problem: Any, problems: list[str], follow_symlinks: bool
 ) -> ProcessorSection | None:
     table = _table(data, "processor", problem)
     _unknown_keys(table, _PROCESSOR_KEYS, problem, "processor")
@@ -240,6 +250,8 @@ def _processor(
             problem(f"[processor] {key} must be a path inside the dataset folder", "processor", key)
         elif not path.is_file():
             problem(f"[processor] {key}: file not found: {file}", "processor", key)
+        elif not follow_symlinks and (real := outside(root, path)) is not None:
+            problem(f"[processor] {key}: {file} {leaves(real)}", "processor", key)
         else:
             config = _load_config(path, file, problems)
             if config is not None:
@@ -251,7 +263,10 @@ def _processor(
 
 def _load_config(path: Path, file: str, problems: list[str]) -> dict[str, Any] | None:
     try:
-        config = json.loads(path.read_text(encoding="utf-8"))
+        config = loads_json(path.read_text(encoding="utf-8"))
+    except TooDeep as exc:
+        problems.append(f"{file}:1: invalid JSON: {exc}")
+        return None
     except UnicodeDecodeError:
         problems.append(f"{file}:1: not UTF-8 text")
         return None

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fieldwise._nesting import TooDeep, loads_json
+from fieldwise.datasets._paths import leaves, outside
 from fieldwise.datasets._values import reads_as_amount
 
 __all__ = [
     "CSV_FILE",
     "DOCUMENTS_DIR",
     "JSONL_FILE",
+    "MAX_COLUMNS",
     "RawEntry",
     "convert_cell",
     "is_sidecar",
@@ -27,6 +30,10 @@ __all__ = [
 ]
 
 JSONL_FILE = "ground_truth.jsonl"
+#: Columns a ground-truth table (CSV header, Parquet leaf columns) may have: forms have tens of
+#: fields, rarely hundreds (the bundled invoices declare 11), so ten thousand leaves room for any
+#: real one while a header of tens of thousands of columns is refused before any row is read.
+MAX_COLUMNS = 10_000
 CSV_FILE = "ground_truth.csv"
 DOCUMENTS_DIR = "documents"
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
@@ -51,9 +58,12 @@ def read_jsonl(root: Path, problems: list[str], name: str = JSONL_FILE) -> list[
             continue
         where = f"{name}:{number}"
         try:
-            record = json.loads(line)
+            record = loads_json(line)
         except json.JSONDecodeError as exc:
             problems.append(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        except TooDeep as exc:
+            problems.append(f"{where}: invalid JSON: {exc}")
             continue
         if not isinstance(record, dict):
             problems.append(f"{where}: expected an object with 'file' and 'ground_truth'")
@@ -107,20 +117,32 @@ def read_csv(
     return entries
 
 
-def read_sidecars(root: Path, problems: list[str]) -> list[RawEntry]:
-    """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself."""
+def read_sidecars(
+    root: Path, problems: list[str], *, follow_symlinks: bool = False
+) -> list[RawEntry]:
+    """Entries from sidecars ``documents/a.pdf.json`` holding the ground-truth object itself;
+    a sidecar that is a link out of the folder is a problem unless ``follow_symlinks``."""
     entries: list[RawEntry] = []
+    if not follow_symlinks and outside(root, root / DOCUMENTS_DIR) is not None:
+        return entries  # a linked documents/ leading out is the walk's problem: not searched
     for path in sorted((root / DOCUMENTS_DIR).rglob("*.json")):
         if not is_sidecar(path):
             continue
         name = path.relative_to(root).as_posix()
+        real = None if follow_symlinks else outside(root, path)
+        if real is not None:
+            problems.append(f"{name} {leaves(real)}")
+            continue
         text = _read_text(path, name, problems)
         if not text and problems and problems[-1].startswith(f"{name}:"):
             continue  # not UTF-8: already reported
         try:
-            truth = json.loads(text)
+            truth = loads_json(text)
         except json.JSONDecodeError as exc:
             problems.append(f"{name}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        except TooDeep as exc:
+            problems.append(f"{name}:1: invalid JSON: {exc}")
             continue
         if not isinstance(truth, dict):
             problems.append(f"{name}:1: a sidecar must hold the ground-truth object")
@@ -143,25 +165,62 @@ def _read_text(path: Path, name: str, problems: list[str]) -> str:
 
 
 def _check_header(header: list[str], where: str, problems: list[str]) -> bool:
+    """Names well formed, unique, and none also the parent of a nested (dotted) column.
+
+    Linear in the header's length: a nested column is found through a tree of name parts,
+    not by comparing every pair of columns (20,000 columns took minutes that way).
+    """
+    if len(header) > MAX_COLUMNS:
+        problems.append(
+            f"{where}: the header has {len(header):,} columns, more than the {MAX_COLUMNS:,} "
+            "a ground-truth table may have"
+        )
+        return False
     ok = True
     if "file" not in header:
         problems.append(f"{where}: the header has no 'file' column")
         ok = False
     seen: set[str] = set()
+    tree = _Part()
+    ends: list[tuple[str, _Part]] = []
     for column in header:
-        if not column or any(not part for part in column.split(".")):
+        parts = column.split(".")
+        if not column or not all(parts):
             problems.append(f"{where}: empty or malformed column name {column!r}")
             ok = False
         elif column in seen:
             problems.append(f"{where}: duplicate column {column!r}")
             ok = False
+        else:
+            ends.append((column, tree.add(column, parts)))
         seen.add(column)
-    for column in header:
-        for other in header:
-            if other.startswith(column + "."):
-                problems.append(f"{where}: column {column!r} clashes with nested column {other!r}")
-                ok = False
+    for column, end in ends:
+        if end.first_below is not None:
+            problems.append(
+                f"{where}: column {column!r} clashes with nested column {end.first_below!r}"
+            )
+            ok = False
     return ok
+
+
+class _Part:
+    """A node of the tree of dotted column names; ``first_below`` is the first column (in
+    header order) that nests under it."""
+
+    __slots__ = ("children", "first_below")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Part] = {}
+        self.first_below: str | None = None
+
+    def add(self, column: str, parts: list[str]) -> _Part:
+        """Add ``column`` (split into ``parts``) under this node; its own node."""
+        node = self
+        for part in parts:
+            if node.first_below is None:
+                node.first_below = column
+            node = node.children.setdefault(part, _Part())
+        return node
 
 
 def _csv_entry(
@@ -219,12 +278,12 @@ def convert_cell(cell: str, kind: Any) -> Any:
         raise ValueError(f"{cell!r} is not a boolean (true/false)")
     if kind == "array":
         try:
-            return json.loads(cell)
+            return loads_json(cell)  # TooDeep is the ValueError of a cell nested too deeply
         except json.JSONDecodeError as exc:
             raise ValueError(f"an array cell must hold JSON: {exc.msg}") from None
     if kind is None and cell.startswith("[{"):  # an undeclared array of rows, as JSON
         try:
-            rows = json.loads(cell)
+            rows = loads_json(cell)
         except json.JSONDecodeError:
             rows = None
         if isinstance(rows, list):

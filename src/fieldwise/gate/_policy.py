@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from fieldwise._errors import ConfigError
+from fieldwise._nesting import TooDeep, loads_toml
 
 __all__ = ["Policy", "load_policy", "policy_from_mapping"]
 
@@ -143,10 +144,10 @@ def load_policy(path: Path | str, *, field_specs: Mapping[str, Any] | None = Non
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: policy file not found") from exc
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TooDeep) as exc:
         raise ConfigError(f"{path}: cannot read policy: {exc}") from exc
     critical: set[str] = set()
     if "dataset" in data:
