@@ -41,10 +41,19 @@ def echo(doc: Any) -> dict[str, Any]:
     return {"value": {"first": doc.text.split("\n", 1)[0]}, "metadata": {}}
 
 
-def _serve(data_dir: Path, workers: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(
+    data_dir: Path,
+    workers: int | None = None,
+    *,
+    port: int | None = None,
+    extra_env: dict[str, str] | None = None,
+    log: Path | None = None,
+    timeout: float = 30.0,
+) -> tuple[subprocess.Popen[bytes], str]:
     """``fieldwise serve`` in a process of its own (as deployed) on ``data_dir``, answering;
     its settings are the defaults (``workers``: the job threads, else the default) plus this
-    script's key and engine, whatever ``FIELDWISE_*`` the caller's environment holds."""
+    script's key and engine, whatever ``FIELDWISE_*`` the caller's environment holds, plus
+    ``extra_env``. ``port``, ``log``, ``timeout``: as :func:`start_server`'s."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
     env |= {
         "FIELDWISE_API_KEYS": KEY,
@@ -55,12 +64,16 @@ def _serve(data_dir: Path, workers: int | None = None) -> tuple[subprocess.Popen
     }
     if workers is not None:
         env["FIELDWISE_WORKERS"] = str(workers)
+    env |= extra_env or {}
     command = [sys.executable, "-c", "from fieldwise.cli import main; main()", "serve"]
     return start_server(
         "the service",
         lambda port: [*command, "--port", str(port), "--data-dir", str(data_dir)],
         "/files",
         env=env,
+        port=port,
+        log=log,
+        timeout=timeout,
     )
 
 
@@ -71,18 +84,30 @@ def start_server(
     *,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
+    port: int | None = None,
+    log: Path | None = None,
+    timeout: float = 30.0,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """The server ``argv(port)`` starts on a free loopback port, once ``GET ready_path`` (with
-    this script's key) answers below 500; killed if it does not within 30 s."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen(
-        argv(port), env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    """The server ``argv(port)`` starts on ``port`` (a free loopback port if None), once
+    ``GET ready_path`` (with this script's key) answers below 500; killed if it does not within
+    ``timeout`` s or exits first. Its output goes to ``log`` (appended), else nowhere. It is
+    the leader of a process group of its own, so that its children can be killed with it."""
+    if port is None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+    with open(log or os.devnull, "ab") as out:
+        proc = subprocess.Popen(
+            argv(port),
+            env=env,
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             if httpx.get(base_url + ready_path, headers={"x-api-key": KEY}).status_code < 500:
                 return proc, base_url
@@ -90,6 +115,7 @@ def start_server(
             pass
         time.sleep(0.1)
     proc.kill()
+    proc.wait()
     raise SystemExit(f"{name} did not start")
 
 
