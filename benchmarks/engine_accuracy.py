@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from _shared import SHARED_DATASETS
 from PIL import Image
 
 from fieldwise.compare import build_frame, compare, parse_field_specs
@@ -35,9 +36,7 @@ from fieldwise.service.engines.parsing import OcrEngine, ParsedDocument, parse_d
 from fieldwise.service.engines.parsing.ocr import Region
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "datasets"
-if not SHARED.is_dir():  # a worktree sits one level deeper than a checkout of the repo
-    SHARED = REPO.parent.parent / "shared" / "datasets"
+SHARED = SHARED_DATASETS
 CACHE = REPO / "benchmarks" / ".cache"
 REAL_SETS = ("zugferd-dev", "parsee-invoices-dev", "sroie-dev")
 

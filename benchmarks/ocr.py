@@ -3,9 +3,9 @@
 Usage: python benchmarks/ocr.py [--json] [--repeat 3] [--pages 15]
 
 The pages: the scanned pages of datasets/invoices (PDFs without a text layer), rendered once
-at the scale the parser renders them at for OCR (``render_scale``: 144 dpi), then, when
-``/work/shared/datasets/sroie-dev`` is there, its first receipt scans as they are. Both
-sides OCR the same pixels:
+at the scale the parser renders them at for OCR (``render_scale``: 144 dpi), then the first
+receipt scans of ``sroie-dev`` as they are (from ``../shared/datasets`` beside the repository;
+it exits with an error when they are needed and missing). Both sides OCR the same pixels:
 
 - fieldwise: an :class:`~fieldwise.service.engines.parsing.ocr.OcrEngine` on the threads an
   engine process gets, ``ocr_threads(processes)``: the cores shared out among the processes
@@ -40,9 +40,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import emit, interleaved, load_average, python
+from _shared import shared_dataset
 
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
-SROIE = Path("/work/shared/datasets/sroie-dev/documents")
 
 
 def _pages(count: int) -> list[Any]:
@@ -62,8 +62,9 @@ def _pages(count: int) -> list[Any]:
             scale = render_scale(page.get_width(), page.get_height(), bound)
             pages.append(page.render(scale=scale).to_pil())
         document.close()
-    if SROIE.is_dir():
-        for path in sorted(SROIE.glob("*.jpg"))[: max(0, count - len(pages))]:
+    if len(pages) < count:
+        receipts = sorted((shared_dataset("sroie-dev") / "documents").glob("*.jpg"))
+        for path in receipts[: count - len(pages)]:
             with Image.open(path) as image:
                 pages.append(image.convert("RGB"))
     return pages[:count]

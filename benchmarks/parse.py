@@ -2,11 +2,11 @@
 
 Usage: python benchmarks/parse.py [--json] [--repeat 5] [--skip-http]
 
-Same files on every side: the ZUGFeRD development PDFs (when ``/work/shared/datasets`` is
-there) and the text-layer PDFs of datasets/invoices (scans are left out: the raw library cannot
-read them). The raw baseline is what a user would write: open, ``get_textpage()`` and
-``get_text_range()`` per page. Ours also builds word and line boxes, reading order and
-Markdown.
+Same files on every side: the ZUGFeRD development PDFs (from ``../shared/datasets`` beside the
+repository; it exits with an error when they are missing) and the text-layer PDFs of
+datasets/invoices (scans are left out: the raw library cannot read them). The raw baseline is
+what a user would write: open, ``get_textpage()`` and ``get_text_range()`` per page. Ours also
+builds word and line boxes, reading order and Markdown.
 
 - ``B3 parse in-process``: ``parse_document`` over every file vs the raw loop, interleaved
   repeats (median, min, max); beside it the whole-process figure (a fresh interpreter that
@@ -51,17 +51,17 @@ from _measure import (
     vm_hwm_mb,
 )
 from _pdf_text import least_words, page_texts, pdfium_part, plumber_words
+from _shared import shared_dataset
 from load import KEY, _serve, start_server  # servers in their own processes
 
 if TYPE_CHECKING:
     import httpx
 
-ZUGFERD = Path("/work/shared/datasets/zugferd-dev/documents")
 INVOICES = Path(__file__).resolve().parent.parent / "datasets" / "invoices"
 
 
 def _paths() -> list[Path]:
-    paths = sorted(ZUGFERD.glob("*.pdf")) if ZUGFERD.is_dir() else []
+    paths = sorted((shared_dataset("zugferd-dev") / "documents").glob("*.pdf"))
     docs = json.loads((INVOICES / "generator.json").read_text())["documents"]
     return paths + [INVOICES / d["file"] for d in docs if not d["scanned"]]
 

@@ -8,12 +8,11 @@ beyond the currency tolerance and must be the only wrong cell.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from fieldwise.compare import build_frame, compare, parse_field_specs
+from tests.shared_data import shared_dataset
 
-GROUND_TRUTH = Path("/work/shared/datasets/zugferd-dev/ground_truth.jsonl")
 AMOUNTS = (
     "line_total",
     "charge_total",
@@ -44,7 +43,8 @@ def printed(truth: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_german_numbers_and_dates_are_correct() -> None:
-    lines = [json.loads(line) for line in GROUND_TRUTH.read_text().splitlines()[:5]]
+    ground_truth = shared_dataset("zugferd-dev") / "ground_truth.jsonl"
+    lines = [json.loads(line) for line in ground_truth.read_text().splitlines()[:5]]
     truth = {row["file"]: row["ground_truth"] for row in lines}
     preds = {file: {"value": printed(gt), "metadata": {}} for file, gt in truth.items()}
     wrong = dict(preds)

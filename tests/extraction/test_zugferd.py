@@ -10,8 +10,8 @@ import pytest
 
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import parse_document
+from tests.shared_data import shared_dataset
 
-ROOT = Path("/work/shared/datasets/zugferd-dev")
 FILES = ["EN16931_Einfach", "EN16931_Rechnungskorrektur", "EN16931_Betriebskostenabrechnung"]
 GERMAN: dict[str, Any] = {
     "date_order": "DMY",
@@ -32,8 +32,12 @@ GERMAN: dict[str, Any] = {
 }
 
 
+def _root() -> Path:
+    return shared_dataset("zugferd-dev")
+
+
 def _truth() -> dict[str, dict[str, Any]]:
-    lines = (ROOT / "ground_truth.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = (_root() / "ground_truth.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
     return {Path(r["file"]).stem: r["ground_truth"] for r in rows}
 
@@ -41,7 +45,7 @@ def _truth() -> dict[str, dict[str, Any]]:
 @pytest.mark.parametrize("name", FILES)
 def test_german_fields_match_ground_truth(name: str) -> None:
     truth = _truth()[name]
-    doc = parse_document((ROOT / "documents" / f"{name}.pdf").read_bytes())
+    doc = parse_document((_root() / "documents" / f"{name}.pdf").read_bytes())
     out = extract(doc, validate_config(GERMAN))
     for field in GERMAN["fields"]:
         key = field["name"]
@@ -65,7 +69,7 @@ def test_first_occurrence_reads_every_invoice_number() -> None:
     right = {"best": 0, "first": 0}
     truth = _truth()
     for name, expected in truth.items():
-        doc = parse_document((ROOT / "documents" / f"{name}.pdf").read_bytes(), ocr=False)
+        doc = parse_document((_root() / "documents" / f"{name}.pdf").read_bytes(), ocr=False)
         for key, config in (("best", best), ("first", first)):
             right[key] += (
                 extract(doc, config)["value"].get("invoice_number") == expected["invoice_number"]

@@ -2,15 +2,16 @@
 
 ``reference_words`` below is the reader as it was (three calls into pdfium and a box union per
 character); ``text_words`` reads the page text in one call and the boxes of a token's two ends.
-On every PDF at hand — the bundled invoices, the ZUGFeRD and parsee development sets when
-``/work/shared/datasets`` is there, and PDFs written here with the cases that break the fast
-path (text objects abutting inside a word, superscripts, wide character spacing, accents, font
-changes) — the words must read the same, in the same order, and every box edge must lie
-within ``TOLERANCE`` of the old one; whole parsed documents must have the same lines and
-Markdown. The tolerance: the one difference seen on those files is 0.1 pt (a glyph inside a
-word whose loose box sits 0.1 pt lower than its neighbours'); 0.5 pt is a twentieth of a
-10 pt line, far inside what layout tests against (half a line height to join a row, 0.35 of
-a character height to split a word), and boxes print rounded to 0.01.
+On every PDF at hand — the bundled invoices, the ZUGFeRD and parsee development sets (in
+``../shared/datasets`` beside the repository: the test fails when they are not), and PDFs
+written here with the cases that break the fast path (text objects abutting inside a word,
+superscripts, wide character spacing, accents, font changes) — the words must read the
+same, in the same order, and every box edge must lie within ``TOLERANCE`` of the old one;
+whole parsed documents must have the same lines and Markdown. The tolerance: the one
+difference seen on those files is 0.1 pt (a glyph inside a word whose loose box sits 0.1 pt
+lower than its neighbours'); 0.5 pt is a twentieth of a 10 pt line, far inside what layout
+tests against (half a line height to join a row, 0.35 of a character height to split a
+word), and boxes print rounded to 0.01.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from fieldwise.service.engines.parsing import pdf as pdf_module
 from fieldwise.service.engines.parsing.model import Box, Word
 from fieldwise.service.engines.parsing.pdf_words import exact_words, text_words
 from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
+from tests.shared_data import SHARED_DATASETS, shared_dataset
 
 TOLERANCE = 0.5
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path("/work/shared/datasets")
+SETS = ("zugferd-dev", "parsee-invoices-dev")
 
 
 def reference_words(textpage: pdfium.PdfTextPage, height: float) -> list[Word]:
@@ -127,8 +129,9 @@ def tricky_pdf() -> bytes:
 def _corpus() -> list[tuple[str, bytes]]:
     meta = json.loads((ROOT / "datasets" / "invoices" / "generator.json").read_text())
     paths = [ROOT / "datasets" / "invoices" / d["file"] for d in meta["documents"]]
-    for name in ("zugferd-dev", "parsee-invoices-dev"):
-        paths += sorted((SHARED / name / "documents").glob("*.pdf"))
+    for name in SETS:
+        # collected at import, where a missing set cannot fail a test: the test below does
+        paths += sorted((SHARED_DATASETS / name / "documents").glob("*.pdf"))
     files = [(p.name, p.read_bytes()) for p in paths]
     return [("tricky.pdf", tricky_pdf()), *files]
 
@@ -190,6 +193,15 @@ def test_parsed_documents_keep_their_lines_and_markdown(
     assert [line.text for p in new.pages for line in p.lines] == [
         line.text for p in old.pages for line in p.lines
     ]
+
+
+def test_the_corpus_holds_every_pdf_of_the_development_sets() -> None:
+    # without it, a checkout with no ../shared beside it passed on the bundled invoices alone
+    names = {name for name, _ in CORPUS}
+    for name in SETS:
+        pdfs = {p.name for p in (shared_dataset(name) / "documents").glob("*.pdf")}
+        assert pdfs, f"{name} has no PDFs"
+        assert pdfs <= names, name
 
 
 def test_the_tricky_page_reads_as_written() -> None:

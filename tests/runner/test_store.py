@@ -101,6 +101,22 @@ def test_the_last_record_of_a_pair_wins(tmp_path: Path) -> None:
     assert record.output == {"value": {"n": 7}, "metadata": {}}
 
 
+def test_values_with_unicode_line_separators_read_back(tmp_path: Path) -> None:
+    # The store writes non-ASCII as it is, so U+2028 (text pulled from PDFs has it), U+0085
+    # and U+001E sit raw inside a line; reading split lines at them too, and dropped the
+    # item (an "N items, the manifest says M" error) and the record (a "missing" run).
+    odd = "a\u2028b\x85c\x1ed\u2029e"
+    items = [ItemSnapshot("item_a", "documents/a.txt", "aa", "file_a", {"n": odd}), ITEMS[1]]
+    directory = create_runset(tmp_path, _manifest("rs_1"), items)
+    record = _record("item_a")
+    record = RunRecord.from_json({**record.to_json(), "output": {"value": {"n": odd}}})
+    with RecordWriter(directory) as writer:
+        writer.append(record)
+    loaded = load_runset("rs_1", tmp_path)
+    assert loaded.items[0].ground_truth == {"n": odd}
+    assert [r.output for r in loaded.records] == [{"value": {"n": odd}}]
+
+
 def test_find_incomplete_matches_arguments_and_skips_complete_sets(tmp_path: Path) -> None:
     create_runset(tmp_path, _manifest("rs_1", items="x", service="s"), ITEMS)
     done = create_runset(tmp_path, _manifest("rs_2", items="x", service="s"), ITEMS)

@@ -8,9 +8,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 
 import httpx
 from click.testing import CliRunner
@@ -24,6 +27,7 @@ from tests.webhooks.receivers import ScriptedReceiver, free_port, send_cut_off, 
 from tests.webhooks.test_delivery import emit
 
 SECRET = "whsec_test_secret"
+GUARD = 60.0  # seconds: only guards against a test that never releases
 
 
 def _post(url: str, event: dict[str, object], secret: str = SECRET, **kw: object) -> httpx.Response:
@@ -51,6 +55,45 @@ def test_receiver_verifies_answers_202_dedupes_and_appends(tmp_path: Path) -> No
     with Receiver(SECRET, out=out) as again:
         assert _post(again.url, one).status_code == 202
     assert len(out.read_text().splitlines()) == 2
+
+
+class _HeldAfterAnswering(Receiver):
+    """A Receiver whose handler threads stop right after writing a 2xx answer, until
+    :attr:`release` is set: what a loaded machine does when it schedules the sender before the
+    receiver's thread resumes, made certain instead of likely."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.release = threading.Event()
+        super().__init__(*args, **kwargs)
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        receiver = self
+        base: Any = super()._handler_class()
+
+        class Held(base):  # type: ignore[misc]
+            def _answer(self, status: int, payload: dict[str, Any]) -> None:
+                super()._answer(status, payload)
+                if 200 <= status < 300:
+                    receiver.release.wait(GUARD)
+
+        return Held
+
+
+def test_a_202_means_the_delivery_is_recorded(tmp_path: Path) -> None:
+    # The sender may read the receiver's state (or the receiver may be stopped) the moment the
+    # 202 arrives. Before, the receiver counted and wrote the event after answering: held
+    # there, it had answered 202 for an event it had neither counted nor written.
+    out = tmp_path / "events.jsonl"
+    receiver = _HeldAfterAnswering(SECRET, out=out).start()
+    try:
+        event = {"id": "evt_1", "type": "evaluation.completed", "data": {}}
+        assert _post(receiver.url, event).status_code == 202
+        assert (receiver.received, receiver.rejected) == (1, 0)
+        assert receiver.event_ids == {"evt_1"}
+        assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["evt_1"]
+    finally:
+        receiver.release.set()
+        receiver.stop()
 
 
 def test_a_delivery_cut_off_by_its_sender_is_neither_received_nor_rejected(
@@ -105,9 +148,21 @@ def test_background_worker_delivers_on_the_wall_clock_to_the_toolkit_receiver(
         assert endpoint.secret is not None
         receiver.secrets = [endpoint.secret]
         event_id = emit(hooks)
-        wait_for(lambda: out.exists() and event_id in out.read_text())
-    [delivery] = hooks.client.call(ops.list_webhook_deliveries(endpoint.id)).data
-    assert (delivery.state, delivery.attempts[0].status_code) == ("delivered", 202)
+        # Wait on what is asserted: the service's record of the attempt. The receiver writes
+        # the event before its 202, and the service records the attempt after reading it, so
+        # waiting on the file and then reading the delivery found it still pending, no
+        # attempt recorded (IndexError) when the worker's thread was scheduled late.
+        wait_for(
+            lambda: [d.state for d in _deliveries(hooks, endpoint.id)] not in ([], ["pending"])
+        )
+        [delivery] = _deliveries(hooks, endpoint.id)
+        assert (delivery.state, delivery.attempts[0].status_code) == ("delivered", 202)
+        # a 202 means recorded: no second wait for the file
+        assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == [event_id]
+
+
+def _deliveries(hooks: WebhookService, endpoint_id: str) -> list[Any]:
+    return list(hooks.client.call(ops.list_webhook_deliveries(endpoint_id)).data)
 
 
 def _invoke(hooks: WebhookService, *args: str) -> tuple[int, str]:

@@ -71,8 +71,9 @@ def webhooks() -> None:
 def webhooks_listen(
     port: int, host: str, secrets: tuple[str, ...], out: Path | None, tolerance: float
 ) -> None:
-    """Receive deliveries: verify each signature, answer 202 at once, skip repeated event ids,
-    print one line per new event (and append it to --out). Stop with Ctrl-C."""
+    """Receive deliveries: verify each signature, append each new event to --out, then answer
+    202 (a 202 means recorded), skip repeated event ids, print one line per new event. Stop
+    with Ctrl-C."""
 
     def show(event: dict[str, Any]) -> None:
         click.echo(f"{event.get('id')}  {event.get('type')}  {event.get('created_at')}")

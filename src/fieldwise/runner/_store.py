@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -141,20 +142,26 @@ def create_runset(results_dir: Path, manifest: Manifest, items: list[ItemSnapsho
     return directory
 
 
-def _read_lines(path: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSONL file, one line at a time.
+
+    Lines end at ``\n`` only: the writer keeps non-ASCII characters as they are
+    (``ensure_ascii=False``), and ``str.splitlines`` also breaks at U+2028, U+0085 and the
+    other Unicode line boundaries, which cut such a record in two and dropped it as torn.
+    Streamed, so a million records are never all held as text and as dicts at once.
+    """
     if not path.exists():
-        return rows
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line torn by a crash mid-write
-        if isinstance(data, dict):
-            rows.append(data)
-    return rows
+        return
+    with path.open(encoding="utf-8", errors="replace", newline="\n") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line torn by a crash mid-write
+            if isinstance(data, dict):
+                yield data
 
 
 def read_records(directory: Path) -> list[RunRecord]:

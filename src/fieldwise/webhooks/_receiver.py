@@ -1,12 +1,16 @@
-"""A small webhook receiver: verify, answer 202 at once, deduplicate by event id, append JSONL.
+"""A small webhook receiver: verify, record, answer 202, deduplicate by event id, append JSONL.
 
 This is what ``fieldwise webhooks listen`` runs. It follows the receiving rules of the spec:
 the signature is checked against the raw body, the answer is sent before any processing, and
-retries of one event (same ``id``) are written once.
+retries of one event (same ``id``) are written once. Recording (the count, the event id and
+the JSONL line) is not processing: it happens before the answer, so a 202 means "recorded" and
+a receiver stopped right after answering has lost nothing it acknowledged. A delivery it cannot
+record is answered 500, and the sender retries it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -21,6 +25,7 @@ from fieldwise.webhooks._signature import DEFAULT_TOLERANCE, SIGNATURE_HEADER, v
 log = logging.getLogger("fieldwise.webhooks")
 
 MAX_BODY = 10 * 1024 * 1024
+_HANDOVER_WAIT = 5.0  # seconds stop() waits for on_event calls of answered events
 
 
 def _seen_ids(out: Path | None) -> set[str]:
@@ -41,9 +46,11 @@ def _seen_ids(out: Path | None) -> set[str]:
 class Receiver:
     """A threaded HTTP receiver on ``host:port`` (port 0 picks a free one).
 
-    ``on_event`` is called once per new event (after the 202 is sent); ``out`` gets one JSON
-    line per new event. ``start()`` serves in a background thread, ``serve_forever()`` in the
-    caller's thread; ``stop()`` shuts it down.
+    ``out`` gets one JSON line per new event, and ``received`` counts every verified delivery
+    (retries too), both before its 202 is sent. ``on_event`` is called once per new event,
+    after the 202 (it is processing, which the sender's time budget must not include).
+    ``start()`` serves in a background thread, ``serve_forever()`` in the caller's thread;
+    ``stop()`` shuts it down once every answered event has been through ``on_event``.
     """
 
     def __init__(
@@ -64,6 +71,9 @@ class Receiver:
         self.rejected = 0
         self._seen = _seen_ids(out)
         self._lock = threading.Lock()
+        # new events answered but not yet through on_event; stop() waits for them
+        self._handing_over = 0
+        self._handed_over = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
         self._serving = False
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
@@ -133,18 +143,41 @@ class Receiver:
                 self.rejected += 1
             handler._answer(400, {"error": f"body: {exc}"})
             return
-        # Answer first: the sender's 10 s budget must not include our processing.
-        handler._answer(202, {"received": event_id})
+        try:
+            new = self._record(event_id, event)
+        except OSError as exc:
+            log.error("could not record event %s: %s", event_id, exc)
+            handler._answer(500, {"error": "could not record the event"})
+            return
+        try:
+            # the event is recorded whether or not its sender is still there to hear so
+            with contextlib.suppress(OSError):
+                handler._answer(202, {"received": event_id})
+            if new and self.on_event is not None:
+                self.on_event(event)
+        finally:
+            if new:
+                with self._lock:
+                    self._handing_over -= 1
+                    self._handed_over.notify_all()
+
+    def _record(self, event_id: str, event: dict[str, Any]) -> bool:
+        """Count a verified delivery and write its event unless seen; True if it is new.
+
+        Runs before the answer: a 202 is sent only for what is recorded here.
+        """
         with self._lock:
+            if event_id not in self._seen:
+                if self.out is not None:
+                    line = json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n"
+                    with self.out.open("a", encoding="utf-8") as fh:
+                        fh.write(line)
+                self._seen.add(event_id)
+                self._handing_over += 1
+                self.received += 1
+                return True
             self.received += 1
-            if event_id in self._seen:
-                return
-            self._seen.add(event_id)
-            if self.out is not None:
-                with self.out.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n")
-        if self.on_event is not None:
-            self.on_event(event)
+            return False
 
     def start(self) -> Receiver:
         self._serving = True
@@ -163,6 +196,8 @@ class Receiver:
         if self._serving:
             self._server.shutdown()
             self._serving = False
+        with self._lock:
+            self._handed_over.wait_for(lambda: self._handing_over == 0, _HANDOVER_WAIT)
         self._server.server_close()
         if self._thread is not None:
             self._thread.join(5)
