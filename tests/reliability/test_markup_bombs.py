@@ -9,16 +9,17 @@ so a regression fails fast instead of taking the machine's memory.
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import psutil
-
 from tests.parsing.bombs import MIB, hostile_docx
 from tests.reliability.conftest import TERMINAL, raw, wait_for
+from tests.reliability.proc import peak_rss, tree, tree_rss
 from tests.runs.test_crash_recovery import _serve
 
 GIB = 1024**3
@@ -30,34 +31,22 @@ class _TreeWatch:
     is killed as soon as it passes ``limit``."""
 
     def __init__(self, pid: int, limit: int) -> None:
-        self.root = psutil.Process(pid)
+        self.pid = pid
         self.limit = limit
         self.peak = 0
         self.killed = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _tree(self) -> list[psutil.Process]:
-        try:
-            return [self.root, *self.root.children(recursive=True)]
-        except psutil.NoSuchProcess:
-            return []
-
     def _run(self) -> None:
         while not self._stop.wait(0.05):
-            tree = self._tree()
-            rss = 0
-            for proc in tree:
-                try:
-                    rss += proc.memory_info().rss
-                except psutil.NoSuchProcess:
-                    continue
+            rss = tree_rss(self.pid)
             self.peak = max(self.peak, rss)
             if rss > self.limit:
                 self.killed = True
-                for proc in reversed(tree):
-                    with suppress(psutil.NoSuchProcess):
-                        proc.kill()
+                for pid in reversed(tree(self.pid)):
+                    with suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
                 return
 
     def __enter__(self) -> _TreeWatch:
@@ -67,14 +56,6 @@ class _TreeWatch:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
-
-
-def _peak_rss(pid: int) -> int:
-    """The process's own peak resident memory so far (VmHWM), in bytes."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-    raise AssertionError("no VmHWM in /proc status")
 
 
 @contextmanager
@@ -99,7 +80,7 @@ def test_a_docx_inflating_60_times_is_refused_promptly_in_bounded_memory(
         started = time.monotonic()
         response = http.post("/parse/file", files={"file": ("report.docx", document)})
         elapsed = time.monotonic() - started
-        service_peak = _peak_rss(pid)
+        service_peak = peak_rss(pid)
         assert http.get("/files").json()["data"] == []  # up; the refused input is gone
     print(
         f"\nhostile DOCX ({len(document) / MIB:.1f} MiB, {INFLATED // MIB} MiB of XML): "

@@ -10,9 +10,8 @@ import io
 import time
 from pathlib import Path
 
-import psutil
-
 from tests.reliability.conftest import raw, wait_for
+from tests.reliability.proc import cpu_seconds
 from tests.runs.test_crash_recovery import _serve
 
 BUDGET = 2.0  # seconds
@@ -31,19 +30,6 @@ def _blank_pdf(pages: int) -> bytes:
     return out.getvalue()
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time so far of the process and its children (the engine processes)."""
-    root = psutil.Process(pid)
-    total = 0.0
-    for proc in [root, *root.children(recursive=True)]:
-        try:
-            times = proc.cpu_times()
-        except psutil.NoSuchProcess:
-            continue
-        total += times.user + times.system
-    return total
-
-
 def test_a_slow_synchronous_parse_stops_at_its_budget_and_points_to_async(
     tmp_path: Path,
 ) -> None:
@@ -59,9 +45,9 @@ def test_a_slow_synchronous_parse_stops_at_its_budget_and_points_to_async(
         elapsed = time.monotonic() - started
         # The abandoned parse stopped: over the next seconds the service is idle (its
         # workers poll the queue; OCR of one page alone takes about a CPU-second).
-        before = _cpu_seconds(proc.pid)
+        before = cpu_seconds(proc.pid)
         time.sleep(3.0)
-        after_answer = _cpu_seconds(proc.pid) - before
+        after_answer = cpu_seconds(proc.pid) - before
         assert http.get("/files").json()["data"] == []  # the refused input is gone
         # The async route has no budget: the same document is queued there.
         queued = http.post("/parse/file/async", files={"file": ("blank.pdf", document)})
