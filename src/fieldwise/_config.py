@@ -53,6 +53,14 @@ class ServiceSettings:
     max_csv_cells: int | None = None
     max_page_pixels: int | None = None  # a PDF page rendered for OCR; larger is downscaled
     max_document_pixels: int | None = None  # all of a PDF's rendered pages
+    max_markup_bytes: int | None = None  # a DOCX's parts inflated, an HTML document
+    max_inflation_ratio: int | None = None  # a DOCX's inflated size over its own
+    max_markup_elements: int | None = None  # DOCX parts or HTML, counted before parsing
+    max_markup_depth: int | None = None
+    max_words: int | None = None  # laid out on the text grid (DOCX, HTML, text, CSV)
+    # A synchronous POST /parse/file stops past this and answers 413 (the async route has no
+    # budget): a 25 KB PDF of 500 blank pages is minutes of OCR on a request thread.
+    sync_parse_seconds: float = 30.0
     max_pattern_seconds: float = 2.0  # all field-pattern searches on one document, else failed
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -143,6 +151,12 @@ def service_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> 
         max_csv_cells=_count(env, "FIELDWISE_MAX_CSV_CELLS"),
         max_page_pixels=_count(env, "FIELDWISE_MAX_PAGE_PIXELS"),
         max_document_pixels=_count(env, "FIELDWISE_MAX_DOCUMENT_PIXELS"),
+        max_markup_bytes=_count(env, "FIELDWISE_MAX_MARKUP_BYTES"),
+        max_inflation_ratio=_count(env, "FIELDWISE_MAX_INFLATION_RATIO"),
+        max_markup_elements=_count(env, "FIELDWISE_MAX_MARKUP_ELEMENTS"),
+        max_markup_depth=_count(env, "FIELDWISE_MAX_MARKUP_DEPTH"),
+        max_words=_count(env, "FIELDWISE_MAX_WORDS"),
+        sync_parse_seconds=_number(env, "FIELDWISE_SYNC_PARSE_SECONDS", 30.0, minimum=0.01),
         max_pattern_seconds=_number(env, "FIELDWISE_MAX_PATTERN_SECONDS", 2.0, minimum=0.01),
     )
     return settings.with_overrides(**overrides)

@@ -3,7 +3,8 @@
 Entry point: :func:`parse_document`. Errors (all :class:`ParseError`, each with ``http_status``):
 :class:`UnsupportedFormat` (415), :class:`CorruptDocument` (422), :class:`PageLimitExceeded` (422;
 the default limit is :data:`DEFAULT_MAX_PAGES` = 500 pages), :class:`LimitExceeded` (422; the
-other bounds of :class:`ParseLimits`).
+other bounds of :class:`ParseLimits`), :class:`TimeBudgetExceeded` (413; past
+``ParseLimits.max_seconds``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fieldwise.service.engines.parsing.errors import (
     LimitExceeded,
     PageLimitExceeded,
     ParseError,
+    TimeBudgetExceeded,
     UnsupportedFormat,
 )
 from fieldwise.service.engines.parsing.layout import split_cells
@@ -35,6 +37,7 @@ __all__ = [
     "ParseError",
     "ParseLimits",
     "ParsedDocument",
+    "TimeBudgetExceeded",
     "UnsupportedFormat",
     "Word",
     "get_ocr_engine",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fieldwise.service.engines.parsing.errors import CorruptDocument, ParseError, UnsupportedFormat
-from fieldwise.service.engines.parsing.limits import DEFAULT_MAX_PAGES, ParseLimits
+from fieldwise.service.engines.parsing.limits import DEFAULT_MAX_PAGES, Deadline, ParseLimits
 from fieldwise.service.engines.parsing.markdown import page_markdown
 from fieldwise.service.engines.parsing.model import Page, ParsedDocument
 from fieldwise.service.engines.parsing.ocr import OcrEngine, get_ocr_engine
@@ -15,24 +15,25 @@ __all__ = ["DEFAULT_MAX_PAGES", "ParseLimits", "parse_document"]
 
 def _read(fmt: str, data: bytes, limits: ParseLimits, engine: OcrEngine | None) -> ParsedDocument:
     max_pages = limits.max_pages
+    deadline = Deadline(limits.max_seconds)
     markdown: str | None = None
     pages: tuple[Page, ...]
     if fmt == "pdf":
         from fieldwise.service.engines.parsing.pdf import parse_pdf
 
-        pages = parse_pdf(data, limits=limits, ocr=engine)
+        pages = parse_pdf(data, limits=limits, ocr=engine, deadline=deadline)
     elif fmt in ("png", "jpeg", "tiff"):
         from fieldwise.service.engines.parsing.images import parse_image
 
-        pages = parse_image(data, max_pages=max_pages, ocr=engine)
+        pages = parse_image(data, max_pages=max_pages, ocr=engine, deadline=deadline)
     elif fmt == "docx":
         from fieldwise.service.engines.parsing.office import parse_docx
 
-        pages, markdown = parse_docx(data)
+        pages, markdown = parse_docx(data, limits, deadline)
     elif fmt == "html":
         from fieldwise.service.engines.parsing.html import parse_html
 
-        pages, markdown = parse_html(data)
+        pages, markdown = parse_html(data, limits, deadline)
     elif fmt == "csv":
         from fieldwise.service.engines.parsing.text import parse_csv
 
@@ -40,7 +41,7 @@ def _read(fmt: str, data: bytes, limits: ParseLimits, engine: OcrEngine | None) 
     else:
         from fieldwise.service.engines.parsing.text import parse_text
 
-        pages, markdown = parse_text(data)
+        pages, markdown = parse_text(data, limits)
     if len(pages) > max_pages:
         from fieldwise.service.engines.parsing.errors import PageLimitExceeded
 
@@ -68,11 +69,13 @@ def parse_document(
     (``ocr_engine``, default the process-wide :func:`get_ocr_engine`) unless ``ocr`` is false.
     Documents with more than ``max_pages`` pages (default 500) are refused; ``limits``, when
     given, sets every bound (its ``max_pages`` then replaces the argument): CSV columns and
-    cells, and the pixels a PDF's pages may be rendered to for OCR.
+    cells, the pixels a PDF's pages may be rendered to for OCR, the markup of DOCX and HTML,
+    and the time the parse may take (``max_seconds``, none by default).
 
     Raises only :class:`ParseError` subclasses: :class:`UnsupportedFormat` (HTTP 415),
     :class:`CorruptDocument` (empty, truncated, damaged or encrypted; 422),
-    :class:`PageLimitExceeded` (422) and :class:`LimitExceeded` (422).
+    :class:`PageLimitExceeded` (422), :class:`LimitExceeded` (422) and
+    :class:`TimeBudgetExceeded` (413).
     """
     if not data:
         raise CorruptDocument("the document is empty (0 bytes)")

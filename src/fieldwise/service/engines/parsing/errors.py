@@ -5,7 +5,10 @@ FieldwiseError
     ├── UnsupportedFormat      the bytes are no format we read (415)
     ├── CorruptDocument        truncated, damaged or encrypted (422)
     ├── PageLimitExceeded      more pages than ``max_pages`` (422)
-    └── LimitExceeded          past another bound of ``ParseLimits`` (422)
+    ├── LimitExceeded          past another bound of ``ParseLimits`` (422)
+    └── TimeBudgetExceeded     not parsed within ``max_seconds`` (413)
+
+Each pickles with its own arguments: the engine processes send them back to the service.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ __all__ = [
     "LimitExceeded",
     "PageLimitExceeded",
     "ParseError",
+    "TimeBudgetExceeded",
     "UnsupportedFormat",
 ]
 
@@ -51,6 +55,9 @@ class PageLimitExceeded(ParseError):
         self.limit = limit
         super().__init__(f"document has {pages} pages; the limit is {limit}")
 
+    def __reduce__(self) -> tuple[type[PageLimitExceeded], tuple[int, int]]:
+        return (type(self), (self.pages, self.limit))
+
 
 class LimitExceeded(ParseError):
     """The document is past a bound of ``ParseLimits`` other than pages; the message names
@@ -61,5 +68,27 @@ class LimitExceeded(ParseError):
     def __init__(self, what: str, count: int, limit: int, setting: str) -> None:
         self.count = count
         self.limit = limit
+        self.what = what
         self.setting = setting
         super().__init__(f"{what}: {count}; the limit is {limit} (setting {setting})")
+
+    def __reduce__(self) -> tuple[type[LimitExceeded], tuple[str, int, int, str]]:
+        # the default (the class called with the message alone) fails in the service's
+        # process, which then took the engine process for dead and the document for a crash
+        return (type(self), (self.what, self.count, self.limit, self.setting))
+
+
+class TimeBudgetExceeded(ParseError):
+    """Parsing took longer than its time budget (``ParseLimits.max_seconds``: the service
+    gives one to synchronous parses only); the work stops at the next page or part."""
+
+    http_status = 413
+    code = "parse_time_exceeded"
+
+    def __init__(self, seconds: float, done: str) -> None:
+        self.seconds = seconds
+        self.done = done
+        super().__init__(f"not parsed within {seconds:g} s ({done})")
+
+    def __reduce__(self) -> tuple[type[TimeBudgetExceeded], tuple[float, str]]:
+        return (type(self), (self.seconds, self.done))

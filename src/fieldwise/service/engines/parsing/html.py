@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+
+from fieldwise.service.engines.parsing.errors import LimitExceeded
+from fieldwise.service.engines.parsing.limits import Deadline, ParseLimits
+from fieldwise.service.engines.parsing.markup import check_markup
 from fieldwise.service.engines.parsing.model import Page
 from fieldwise.service.engines.parsing.textgrid import Block, layout_blocks
 
@@ -11,11 +16,20 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _BLOCKS = {"p", "li", "div", "dt", "dd", "pre", "blockquote", "caption", "address", "td", "th"}
 
 
-def parse_html(data: bytes) -> tuple[tuple[Page, ...], str]:
-    """Pages on the text grid and structural Markdown of an HTML document."""
+def parse_html(
+    data: bytes, limits: ParseLimits, deadline: Deadline
+) -> tuple[tuple[Page, ...], str]:
+    """Pages on the text grid and structural Markdown of an HTML document within ``limits``'
+    markup bounds (its bytes, then its elements and depth counted in a streaming pass: the
+    soup takes about a kilobyte an element)."""
     from bs4 import BeautifulSoup, Tag
     from bs4.element import PreformattedString
 
+    if len(data) > limits.max_markup_bytes:
+        raise LimitExceeded(
+            "bytes of HTML", len(data), limits.max_markup_bytes, "FIELDWISE_MAX_MARKUP_BYTES"
+        )
+    check_markup(io.BytesIO(data), limits, deadline, html=True)
     soup = BeautifulSoup(data, "lxml")
     for junk in soup(["script", "style", "noscript", "template", "head"]):
         junk.decompose()
@@ -51,4 +65,4 @@ def parse_html(data: bytes) -> tuple[tuple[Page, ...], str]:
                 walk(child)
 
     walk(soup)
-    return layout_blocks(blocks)
+    return layout_blocks(blocks, limits)

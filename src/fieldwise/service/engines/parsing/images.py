@@ -9,6 +9,7 @@ from PIL import Image, ImageSequence, UnidentifiedImageError
 
 from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitExceeded
 from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.limits import Deadline
 from fieldwise.service.engines.parsing.model import Page
 from fieldwise.service.engines.parsing.ocr import OcrEngine
 
@@ -18,8 +19,11 @@ MIN_IMAGE_SIDE = 8
 _MAX_PIXELS = 80_000_000
 
 
-def parse_image(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[Page, ...]:
-    """OCR every frame of an image (no OCR engine: pages with sizes but no text)."""
+def parse_image(
+    data: bytes, *, max_pages: int, ocr: OcrEngine | None, deadline: Deadline
+) -> tuple[Page, ...]:
+    """OCR every frame of an image (no OCR engine: pages with sizes but no text); ``deadline``
+    is checked before each frame."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -29,6 +33,7 @@ def parse_image(data: bytes, *, max_pages: int, ocr: OcrEngine | None) -> tuple[
                 raise PageLimitExceeded(frames, max_pages)
             pages: list[Page] = []
             for number, frame in enumerate(ImageSequence.Iterator(image), start=1):
+                deadline.check(f"{number - 1} of {frames} frames read")
                 width, height = frame.size
                 if width * height > _MAX_PIXELS:
                     raise CorruptDocument(f"the image is too large ({width}×{height} px)")

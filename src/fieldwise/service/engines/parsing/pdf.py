@@ -16,7 +16,7 @@ from fieldwise.service.engines.parsing.errors import (
     PageLimitExceeded,
 )
 from fieldwise.service.engines.parsing.layout import group_lines, group_text_lines
-from fieldwise.service.engines.parsing.limits import ParseLimits
+from fieldwise.service.engines.parsing.limits import Deadline, ParseLimits
 from fieldwise.service.engines.parsing.model import Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
 from fieldwise.service.engines.parsing.pdf_words import raw_text_words
@@ -56,14 +56,17 @@ def render_scale(width: float, height: float, max_pixels: int) -> float:
     return math.sqrt(max_pixels / area) * 0.999  # the rounded-up bitmap stays under the bound
 
 
-def parse_pdf(data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None) -> tuple[Page, ...]:
+def parse_pdf(
+    data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None, deadline: Deadline
+) -> tuple[Page, ...]:
     """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given.
 
     A page is rendered for OCR at most at ``limits.max_page_pixels`` (downscaled beyond), and
     the document's rendered pixels together at most ``limits.max_document_pixels`` (refused
     with :class:`LimitExceeded` beyond, before rendering the page that would pass it).
     PDFium is entered only under :data:`PDFIUM_LOCK`; OCR of a rendered page runs outside it,
-    so parallel workers still overlap on scans.
+    so parallel workers still overlap on scans. ``deadline`` is checked before each page (a
+    page's OCR takes up to a few seconds): past it the parse stops there.
     """
     max_pages = limits.max_pages
     with PDFIUM_LOCK:
@@ -78,6 +81,7 @@ def parse_pdf(data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None) -> tup
         pages: list[Page] = []
         budget = _PixelBudget(limits)
         for index in range(count):
+            deadline.check(f"{index} of {count} pages read")
             width, height, words, image, scale = _read_page(
                 document, index, budget=budget if ocr is not None else None
             )

@@ -28,10 +28,11 @@ def decode_text(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def parse_text(data: bytes) -> tuple[tuple[Page, ...], str]:
-    """Every line stays a line; runs of spaces keep columns apart (Markdown finds tables)."""
+def parse_text(data: bytes, limits: ParseLimits | None = None) -> tuple[tuple[Page, ...], str]:
+    """Every line stays a line; runs of spaces keep columns apart (Markdown finds tables).
+    Past ``limits``' pages or words it is refused before it is laid out."""
     text = decode_text(data)
-    pages, _ = layout_blocks([Block("raw", line) for line in text.splitlines()])
+    pages, _ = layout_blocks([Block("raw", line) for line in text.splitlines()], limits)
     return pages, "\n\n".join(m for m in (page_markdown(p) for p in pages) if m)
 
 
@@ -74,4 +75,4 @@ def parse_csv(data: bytes, limits: ParseLimits | None = None) -> tuple[tuple[Pag
         raise CorruptDocument(f"the CSV file is malformed ({exc})") from exc
     if not rows:
         return layout_blocks([])
-    return layout_blocks([Block("table", rows=tuple(rows))])
+    return layout_blocks([Block("table", rows=tuple(rows))], limits)

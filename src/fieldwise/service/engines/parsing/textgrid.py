@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fieldwise.service.engines.parsing.errors import LimitExceeded, PageLimitExceeded
 from fieldwise.service.engines.parsing.layout import grid_line
+from fieldwise.service.engines.parsing.limits import ParseLimits
 from fieldwise.service.engines.parsing.markdown import markdown_table
 from fieldwise.service.engines.parsing.model import GRID_CHAR_WIDTH, GRID_LINE_HEIGHT, Line, Page
 
@@ -59,8 +61,22 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> list[list[tuple[int, str]]]:
     return [[(starts[i], cell) for i, cell in enumerate(row) if cell] for row in rows]
 
 
-def layout_blocks(blocks: Sequence[Block]) -> tuple[tuple[Page, ...], str]:
-    """Pages on the grid (``ROWS_PER_PAGE`` rows each) and the structural Markdown."""
+def _check_size(grid_rows: list[list[tuple[int, str]]], limits: ParseLimits) -> None:
+    pages = -(-max(len(grid_rows), 1) // ROWS_PER_PAGE)
+    if pages > limits.max_pages:
+        raise PageLimitExceeded(pages, limits.max_pages)
+    words = sum(len(text.split()) for row in grid_rows for _, text in row)
+    if words > limits.max_words:
+        raise LimitExceeded("words laid out", words, limits.max_words, "FIELDWISE_MAX_WORDS")
+
+
+def layout_blocks(
+    blocks: Sequence[Block], limits: ParseLimits | None = None
+) -> tuple[tuple[Page, ...], str]:
+    """Pages on the grid (``ROWS_PER_PAGE`` rows each) and the structural Markdown. Past
+    ``limits``' ``max_pages`` (PageLimitExceeded) or ``max_words`` (LimitExceeded) it is
+    refused before any line is built: a word with its box takes about 450 bytes, some
+    hundred times its text."""
     grid_rows: list[list[tuple[int, str]]] = []
     markdown: list[str] = []
     raw: list[str] = []
@@ -83,6 +99,8 @@ def layout_blocks(blocks: Sequence[Block]) -> tuple[tuple[Page, ...], str]:
             markdown.append(("#" * block.level + " " + text) if block.kind == "heading" else text)
     if raw:
         markdown.append("\n".join(raw))
+    if limits is not None:
+        _check_size(grid_rows, limits)
     pages: list[Page] = []
     for start in range(0, max(len(grid_rows), 1), ROWS_PER_PAGE):
         chunk = grid_rows[start : start + ROWS_PER_PAGE]

@@ -39,24 +39,40 @@ __all__ = [
 ]
 
 
-def parse_limits(state: ServiceState) -> ParseLimits:
-    """The parser's bounds with the service's settings applied over its defaults."""
+def parse_limits(state: ServiceState, max_seconds: float | None = None) -> ParseLimits:
+    """The parser's bounds with the service's settings applied over its defaults, and
+    ``max_seconds`` as its time budget (None: none)."""
     settings = state.settings
-    given = {
+    given: dict[str, Any] = {
         "max_csv_columns": settings.max_csv_columns,
         "max_csv_cells": settings.max_csv_cells,
         "max_page_pixels": settings.max_page_pixels,
         "max_document_pixels": settings.max_document_pixels,
+        "max_markup_bytes": settings.max_markup_bytes,
+        "max_inflation_ratio": settings.max_inflation_ratio,
+        "max_markup_elements": settings.max_markup_elements,
+        "max_markup_depth": settings.max_markup_depth,
+        "max_words": settings.max_words,
+        "max_seconds": max_seconds,
     }
     return ParseLimits(**{name: value for name, value in given.items() if value is not None})
 
 
 class ParseCache:
-    """Parsed documents by content hash; one parse at a time per content in this process."""
+    """Parsed documents by content hash; one parse at a time per content in this process.
+    A parse that takes longer than ``max_seconds`` (None: no budget) stops and raises
+    TimeBudgetExceeded; nothing is cached then."""
 
-    def __init__(self, state: ServiceState, pool: EnginePool | None = None) -> None:
+    def __init__(
+        self,
+        state: ServiceState,
+        pool: EnginePool | None = None,
+        *,
+        max_seconds: float | None = None,
+    ) -> None:
         self.state = state
         self.pool = pool  # parse on its worker processes, when given
+        self.max_seconds = max_seconds
         self._guard = threading.Lock()
         self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
 
@@ -78,7 +94,7 @@ class ParseCache:
             if cached is not None:
                 return cached
             data = self.state.blobs.read(input_file.sha256)
-            limits = parse_limits(self.state)
+            limits = parse_limits(self.state, self.max_seconds)
             named = {"filename": input_file.filename, "content_type": input_file.content_type}
             if self.pool is not None:
                 # Encoded where it was parsed, and kept there for this key's extractions.

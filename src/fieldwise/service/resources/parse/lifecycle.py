@@ -73,12 +73,13 @@ def read_output(state: ServiceState, conn: Connection, row: Any) -> Any:
 
 class Outcome(NamedTuple):
     """How :func:`execute_parse` ended: ``status`` (``succeeded``, ``failed`` or ``lost``),
-    the failure's error code, and the stored output's bytes when it succeeded (so the
-    synchronous route answers with them without reading them back)."""
+    the failure's error code and HTTP status, and the stored output's bytes when it succeeded
+    (so the synchronous route answers with them without reading them back)."""
 
     status: str
     code: str | None = None
     output: bytes | None = None
+    http_status: int = 422
 
 
 def insert_parse_run(
@@ -188,7 +189,7 @@ def execute_parse(
                 message=str(exc),
                 notify=notify,
             )
-        return Outcome("failed", exc.code)
+        return Outcome("failed", exc.code, http_status=exc.http_status)
     suffix, media = _MEDIA[row.format]
     output = encode(render(doc, row.format))
     blob = state.blobs.stage_bytes(output)

@@ -4,7 +4,9 @@
 Formats read: PDF (text layer, OCR for pages without one), PNG/JPEG/TIFF (OCR), DOCX, HTML,
 plain text, CSV. Limits: the upload limit (``FIELDWISE_MAX_UPLOAD_MB``, default 100 MB, else
 413) and 500 pages per document (else 422). An unsupported type answers 415; an empty,
-truncated, damaged or encrypted document 422 with a message saying which.
+truncated, damaged or encrypted document 422 with a message saying which. A synchronous parse
+has a time budget (``FIELDWISE_SYNC_PARSE_SECONDS``, default 30 s): past it the parse stops
+and answers 413, pointing to the async route.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 
+from fieldwise.service.engines.parsing import TimeBudgetExceeded
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.http.dependencies import State, common_fields
 from fieldwise.service.http.errors import ApiError, not_found
@@ -213,17 +216,20 @@ def _parse_now(state: ServiceState, request: Request, upload: object, fmt: str) 
     row, job, input_file = _create(state, request, part, queued=False)
     state.leases.hold(job)  # renewed while we parse, so no other process recovers it
     try:
-        outcome = execute_parse(
-            state, ParseCache(state), row, job, notify=False, input_file=input_file
-        )
+        cache = ParseCache(state, max_seconds=state.settings.sync_parse_seconds)
+        outcome = execute_parse(state, cache, row, job, notify=False, input_file=input_file)
     finally:
         state.leases.drop(job)
     done = _load(state, row.id)
     if outcome.status == "failed":
         _delete(state, row.id)
-        http = 415 if outcome.code == "unsupported_media_type" else 422
-        code = outcome.code
-        raise ApiError(http, f"file: {done.failure_message}", code=code, param="file")
+        message = f"file: {done.failure_message}"
+        if outcome.code == TimeBudgetExceeded.code:
+            message += (
+                " (the budget of a synchronous parse, FIELDWISE_SYNC_PARSE_SECONDS); "
+                "POST /parse/file/async parses it with no time budget."
+            )
+        raise ApiError(outcome.http_status, message, code=outcome.code, param="file")
     if outcome.output is not None and done.output_file_id is not None:
         return _public(done, decode(outcome.output, done.format))  # as stored, unread
     return parse_run_public(state, done)
