@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "TooDeep", "loads_json", "loads_toml", "too_deep"]
@@ -29,19 +30,18 @@ class TooDeep(ValueError):
 
 def loads_toml(text: str) -> dict[str, Any]:
     """``tomllib.loads``, raising :class:`TooDeep` for a text nested too deeply."""
-    try:
-        data = tomllib.loads(text)
-    except RecursionError:
-        raise TooDeep from None
-    if too_deep(data):
-        raise TooDeep
+    data: dict[str, Any] = _bounded(tomllib.loads, text)
     return data
 
 
 def loads_json(text: str | bytes) -> Any:
     """``json.loads``, raising :class:`TooDeep` for a text nested too deeply."""
+    return _bounded(json.loads, text)
+
+
+def _bounded(parse: Callable[[Any], Any], text: str | bytes) -> Any:
     try:
-        value = json.loads(text)
+        value = parse(text)
     except RecursionError:
         raise TooDeep from None
     if too_deep(value):

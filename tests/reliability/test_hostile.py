@@ -8,7 +8,6 @@ import io
 import os
 import socket
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from fieldwise.service import RunningService
 from fieldwise.service.app import app_state
 from fieldwise.service.resources.files.tables import files
 from tests.conftest import ServiceFactory
+from tests.parsing.bombs import MIB, docx_with_body
 from tests.reliability.conftest import CONFIG, invoice, make_processor, raw
 
 
@@ -166,25 +166,8 @@ def test_deep_or_malformed_json_and_invalid_utf8(guarded: RunningService) -> Non
 
 
 def _zip_bomb_docx() -> bytes:
-    """A valid DOCX whose one paragraph inflates from about 300 KB to 300 MB."""
-    import docx
-
-    plain = io.BytesIO()
-    docx.Document().save(plain)
-    source = zipfile.ZipFile(io.BytesIO(plain.getvalue()))
-    bomb = io.BytesIO()
-    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
-        for info in source.infolist():
-            if info.filename != "word/document.xml":
-                archive.writestr(info, source.read(info))
-                continue
-            head, _, tail = source.read(info).partition(b"</w:body>")
-            with archive.open("word/document.xml", "w", force_zip64=True) as part:
-                part.write(head + b"<w:p><w:r><w:t>")
-                for _ in range(300):
-                    part.write(b"A" * (1024 * 1024))
-                part.write(b"</w:t></w:r></w:p></w:body>" + tail)
-    return bomb.getvalue()
+    """A valid DOCX whose paragraphs inflate from about 300 KB to 300 MB."""
+    return docx_with_body(b"<w:p><w:r><w:t>" + b"A" * MIB + b"</w:t></w:r></w:p>", 300)
 
 
 def _many_pages_pdf(pages: int) -> bytes:
