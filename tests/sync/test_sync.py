@@ -126,7 +126,8 @@ def test_removed_key_replaces_item_and_keep_removed_reports(
     service, log = logged
     root = write_dataset(tmp_path / "mini", TRUTH)
     eval_set_id = _sync(service, root).eval_set_id
-    truth = {**TRUTH, "documents/b.txt": {"invoice_number": "B-2", "total": 20}}
+    # b loses its total (seller.name, on b only, may not go: a declared field without values)
+    truth = {**TRUTH, "documents/b.txt": {"invoice_number": "B-2", "seller": {"name": "ACME"}}}
     write_dataset(root, truth)
     log.clear()
     _sync(service, root)
@@ -169,7 +170,10 @@ def test_dry_run_changes_nothing(logged: tuple[RunningService, RequestLog], tmp_
 def test_interrupted_sync_completes_without_duplicates(
     start_service: ServiceFactory, tmp_path: Path
 ) -> None:
-    truth = {f"documents/d{i:02}.txt": {"invoice_number": f"N-{i}"} for i in range(20)}
+    truth = {
+        f"documents/d{i:02}.txt": {"invoice_number": f"N-{i}", "total": i, "seller": {"name": "S"}}
+        for i in range(20)
+    }
     root = write_dataset(tmp_path / "mini", truth)
     data_dir = tmp_path / "svc"
     flaky = start_service(data_dir=data_dir)
