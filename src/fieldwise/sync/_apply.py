@@ -66,8 +66,8 @@ def _check_source(target: EvaluationSet, name: str, source: str) -> None:
         raise DatasetError(
             f"evaluation set {name!r} ({target.id}) mirrors another dataset folder "
             f"({recorded}), not this one ({source}): syncing would replace its items. Give "
-            "this dataset another [dataset] name or --eval-set, or pass --force to make the "
-            "set mirror this folder"
+            "this dataset another [dataset] name, or make the set mirror this folder with "
+            "`fieldwise sync FOLDER --force`"
         )
 
 
