@@ -2,7 +2,9 @@
 
 ``write_dataset`` writes ``dataset.toml`` (the default declares invoice_number, total,
 seller.name and line_items with description/amount columns), the named documents (a few
-bytes each) and whichever ground-truth sources are given, exactly as passed.
+bytes each, different for each name) and whichever ground-truth sources are given, exactly as
+passed. A declared field no document has is a problem: ``declaring("total", ...)`` is the
+default ``dataset.toml`` with only the named fields (and their columns).
 """
 
 from __future__ import annotations
@@ -38,6 +40,18 @@ type = "currency"
 """
 
 WriteDataset = Callable[..., Path]
+
+
+def declaring(*names: str) -> str:
+    """DEFAULT_TOML with only the fields ``names`` (a table of DEFAULT_TOML per blank line)."""
+    blocks = DEFAULT_TOML.split("\n\n")
+    kept = [
+        block
+        for block in blocks
+        if not block.startswith("[fields.")
+        or any(block.startswith((f"[fields.{n}]", f"[fields.{n}.")) for n in names)
+    ]
+    return "\n\n".join(kept)
 
 
 @pytest.fixture

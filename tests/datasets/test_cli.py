@@ -21,7 +21,9 @@ def test_generate_then_validate(tmp_path: Path) -> None:
 
     result = runner.invoke(datasets, ["validate", str(out)])
     assert result.exit_code == 0, result.output
-    assert "dataset inv: 3 items, 11 fields" in result.output
+    # three invoices have no PO number: the generator declares only the fields they have
+    assert "dataset inv: 3 items, 10 fields" in result.output
+    assert "po_number" not in (out / "dataset.toml").read_text(encoding="utf-8")
     assert "critical" in result.output
     assert result.output.rstrip().endswith("ok")
 
@@ -49,13 +51,14 @@ def test_generate_rejects_unknown_kind_and_bad_count(tmp_path: Path) -> None:
 
 def test_validate_prints_warnings(tmp_path: Path) -> None:
     (tmp_path / "documents").mkdir()
-    (tmp_path / "documents" / "a.pdf").write_bytes(b"%PDF")
+    (tmp_path / "documents" / "a.pdf").write_bytes(b"%PDF a")
+    (tmp_path / "documents" / "b.pdf").write_bytes(b"%PDF b")
     (tmp_path / "dataset.toml").write_text("[fields.total]\ntype = 'currency'\n")
-    line = {"file": "documents/a.pdf", "ground_truth": {"total": 1, "iban": "DE1"}}
+    line = {"file": "documents/a.pdf", "ground_truth": {"total": 1}}
     (tmp_path / "ground_truth.jsonl").write_text(json.dumps(line) + "\n")
     result = CliRunner().invoke(datasets, ["validate", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "warning: ground_truth.jsonl:1: field 'iban' is not declared" in result.output
+    assert "warning: 1 document(s) have no ground truth: documents/b.pdf" in result.output
 
 
 def test_validate_raises_every_problem_for_the_error_site(tmp_path: Path) -> None:
@@ -82,7 +85,7 @@ def test_every_command_has_help() -> None:
 def test_validate_accepts_amounts_as_people_write_them(tmp_path: Path) -> None:
     (tmp_path / "documents").mkdir()
     for name in ("a", "b"):
-        (tmp_path / "documents" / f"{name}.pdf").write_bytes(b"%PDF")
+        (tmp_path / "documents" / f"{name}.pdf").write_bytes(b"%PDF " + name.encode())
     (tmp_path / "dataset.toml").write_text("[fields.total]\ntype = 'currency'\n")
     lines = [
         {"file": "documents/a.pdf", "ground_truth": {"total": "RM 29.70"}},
@@ -102,3 +105,83 @@ def test_validate_accepts_amounts_as_people_write_them(tmp_path: Path) -> None:
         "  ground_truth.jsonl:2: 'total' is declared as currency but 'twelve' cannot be read "
         "as an amount",
     ]
+
+
+def _folder(root: Path, toml: str, truths: dict[str, dict[str, object]]) -> Path:
+    """A dataset at ``root``: ``dataset.toml``, one PDF per key of ``truths`` (distinct bytes
+    unless the name says ``copy``) and their ground truth as JSON lines."""
+    (root / "documents").mkdir(parents=True)
+    (root / "dataset.toml").write_text(toml, encoding="utf-8")
+    for name in truths:
+        (root / "documents" / name).write_bytes(b"%PDF " + name.replace("copy", "").encode())
+    (root / "ground_truth.jsonl").write_text(
+        "".join(
+            json.dumps({"file": f"documents/{name}", "ground_truth": truth}) + "\n"
+            for name, truth in truths.items()
+        ),
+        encoding="utf-8",
+    )
+    return root
+
+
+TYPO_TOML = "[fields.invoice_number]\ntype = 'string'\n\n[fields.grand_totl]\ntype = 'currency'\n"
+
+
+def test_a_typo_in_a_field_name_is_refused_both_ways(tmp_path: Path) -> None:
+    """``[fields.grand_totl]``: ``grand_total`` in the ground truth is undeclared (it would be
+    compared as a string) and ``grand_totl`` has no value anywhere (it would measure nothing).
+    Every command that loads the dataset exits 2 and names both."""
+    truths = {
+        "a.pdf": {"invoice_number": "A-1", "grand_total": "10.00"},
+        "b.pdf": {"invoice_number": "B-2", "grand_total": "12.50"},
+    }
+    root = _folder(tmp_path / "ds", TYPO_TOML, truths)
+    for command in (("datasets", "validate"), ("sync", "--dry-run")):
+        result = run_main(*command, str(root))
+        assert result.exit_code == 2, (command, result.stdout, result.stderr)
+        assert result.stderr.splitlines() == [
+            "error: 2 problems in dataset:",
+            "  dataset.toml:4: field 'grand_totl' is declared but no document has a value for "
+            "it (a typo? ground truth without it?)",
+            "  ground_truth.jsonl:1: field 'grand_total' is not declared in dataset.toml "
+            "(2 items); declare it under [fields] or leave it out of the ground truth",
+        ]
+
+
+def test_dates_that_cannot_be_dates_are_refused_with_file_line_value_and_type(
+    tmp_path: Path,
+) -> None:
+    toml = "[dataset]\ndate_order = 'DMY'\n\n[fields.issue_date]\ntype = 'date'\n"
+    truths = {
+        "a.pdf": {"issue_date": "04/07/2023"},
+        "b.pdf": {"issue_date": "31/02/2023"},
+        "c.pdf": {"issue_date": "next tuesday"},
+        "d.pdf": {"issue_date": "4 July 2023"},
+    }
+    root = _folder(tmp_path / "ds", toml, truths)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.splitlines() == [
+        "error: 2 problems in dataset:",
+        "  ground_truth.jsonl:2: 'issue_date' is declared as date but '31/02/2023' is not a "
+        "date (date_order DMY)",
+        "  ground_truth.jsonl:3: 'issue_date' is declared as date but 'next tuesday' is not a "
+        "date (date_order DMY)",
+    ]
+
+
+def test_byte_identical_documents_are_refused_unless_allowed(tmp_path: Path) -> None:
+    toml = "[fields.total]\ntype = 'currency'\n"
+    truths = {"a.pdf": {"total": "1.00"}, "acopy.pdf": {"total": "1.00"}, "b.pdf": {"total": 2}}
+    root = _folder(tmp_path / "ds", toml, truths)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.splitlines() == [
+        "error: 1 problem in dataset:",
+        "  ground_truth.jsonl:2: documents/acopy.pdf is byte-identical to documents/a.pdf; "
+        "remove one, or set [dataset] allow_duplicates = true to count both",
+    ]
+    (root / "dataset.toml").write_text("[dataset]\nallow_duplicates = true\n\n" + toml)
+    result = run_main("datasets", "validate", str(root))
+    assert result.exit_code == 0, result.stderr
+    assert "dataset ds: 3 items" in result.stdout

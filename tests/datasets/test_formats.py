@@ -17,7 +17,7 @@ import pytest
 
 from fieldwise._errors import DatasetValidationError
 from fieldwise.datasets import load_dataset
-from tests.datasets.conftest import DEFAULT_TOML, WriteDataset
+from tests.datasets.conftest import DEFAULT_TOML, WriteDataset, declaring
 
 
 def _problems(root: Path) -> list[str]:
@@ -31,7 +31,7 @@ def _truths(root: Path) -> dict[str, tuple[dict[str, Any], str]]:
 
 
 def test_parquet_columns_keep_types_and_build_nested_values(write_dataset: WriteDataset) -> None:
-    root = write_dataset()
+    root = write_dataset(toml=DEFAULT_TOML + '\n[fields.paid_on]\ntype = "date"\n')
     rows = pa.table(
         {
             "file": ["documents/a.pdf", "documents/b.pdf"],
@@ -61,7 +61,7 @@ def test_parquet_columns_keep_types_and_build_nested_values(write_dataset: Write
 
 
 def test_parquet_with_one_object_column(write_dataset: WriteDataset) -> None:
-    root = write_dataset()
+    root = write_dataset(toml=declaring("total"))
     pq.write_table(
         pa.table(
             {
@@ -112,16 +112,7 @@ def _text(name: str, *lines: str, region: str | None = None) -> dict[str, Any]:
     return {**result, "id": region} if region else result
 
 
-LS_TOML = (
-    DEFAULT_TOML
-    + """
-[fields.address]
-type = "text"
-fold_lines = true
-
-[fields.paid]
-type = "boolean"
-
+LS_SOURCE = """
 [ground_truth]
 file = "labels/export.json"
 
@@ -132,6 +123,17 @@ address = "address"
 paid = "paid"
 Seller = "seller.name"
 """
+LS_TOML = (
+    declaring("invoice_number", "total", "seller")
+    + """
+[fields.address]
+type = "text"
+fold_lines = true
+
+[fields.paid]
+type = "boolean"
+"""
+    + LS_SOURCE
 )
 
 
@@ -220,14 +222,15 @@ def test_label_studio_problems_name_the_task(write_dataset: WriteDataset) -> Non
 
 def test_label_studio_document_key_and_ambiguous_names(write_dataset: WriteDataset) -> None:
     tasks = [_task(1, {"image": "x/a.pdf", "pdf": "documents/b.pdf"}, _text("number", "B"))]
+    toml = declaring("invoice_number") + LS_SOURCE
     root = write_dataset(
-        toml=LS_TOML,
+        toml=toml,
         documents=("documents/a.pdf", "documents/b.pdf", "other/a.pdf"),
         files={"labels/export.json": json.dumps(tasks)},
     )
     (problem,) = _problems(root)
     assert "data keys 'image', 'pdf' all name documents" in problem
-    (root / "dataset.toml").write_text(LS_TOML.replace("[ground_truth.fields]",
+    (root / "dataset.toml").write_text(toml.replace("[ground_truth.fields]",
                                        'document = "pdf"\n[ground_truth.fields]'))  # fmt: skip
     assert _truths(root)["documents/b.pdf"][0] == {"invoice_number": "B"}
     tasks = [_task(1, {"pdf": "/data/upload/a.pdf"}, _text("number", "A"))]
@@ -268,6 +271,7 @@ def test_documents_anywhere_in_the_folder_but_never_outside(
         {"file": "../shared/c.pdf", "ground_truth": {"total": 4}},
     ]
     root = write_dataset(
+        toml=declaring("total"),
         documents=("scans/2024/a.png", "b.pdf", "notes/readme.md"),
         jsonl="".join(json.dumps(x) + "\n" for x in lines),
     )

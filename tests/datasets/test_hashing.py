@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from fieldwise.datasets import HashCache, file_sha256, ground_truth_hash, load_dataset
-from tests.datasets.conftest import WriteDataset
+from tests.datasets.conftest import WriteDataset, declaring
 
 
 def test_file_sha256_matches_hashlib(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_ground_truth_hash_is_order_free_and_value_sensitive(write_dataset: Writ
     a = _line("documents/a.pdf", {"total": 1, "invoice_number": "A"})
     b = _line("documents/b.pdf", {"total": 2})
     c = _line("documents/c.pdf", {"total": 3})
-    root = write_dataset(jsonl=a + b + c)
+    root = write_dataset(toml=declaring("invoice_number", "total"), jsonl=a + b + c)
     reference = ground_truth_hash(load_dataset(root))
     assert len(reference) == 64
 

@@ -211,7 +211,10 @@ def test_links_inside_the_folder_are_read_and_follow_symlinks_reads_shared_stora
     tmp_path: Path,
 ) -> None:
     root = _folder(tmp_path / "ds")
-    (root / "documents" / "again.pdf").symlink_to(root / "documents" / "a.pdf")  # stays inside
+    (root / "store").mkdir()
+    (root / "store" / "again.bin").write_bytes(b"%PDF-1.4 again")  # not a.pdf's bytes: those
+    (root / "documents" / "again.pdf").symlink_to(root / "store" / "again.bin")  # would be a
+    # duplicate; the link stays inside
     shared = tmp_path / "shared"
     shared.mkdir()
     (shared / "c.pdf").write_bytes(b"%PDF-1.4 c")

@@ -89,7 +89,7 @@ def _receipts(tmp_path: Path) -> Path:
     root = tmp_path / "receipts"
     for row in RECEIPTS:
         (root / row[0]).parent.mkdir(parents=True, exist_ok=True)
-        (root / row[0]).write_bytes(b"\x89PNG")
+        (root / row[0]).write_bytes(b"\x89PNG " + row[0].encode())
     return root
 
 

@@ -14,9 +14,11 @@ from fieldwise.cli import cli
 from fieldwise.datasets import file_sha256, load_dataset
 from tests.datasets.conftest import DEFAULT_TOML, WriteDataset
 
+# every field DEFAULT_TOML declares has a value
+_REST = {"total": 1, "seller": {"name": "S"}, "line_items": [{"description": "d", "amount": 1}]}
 DOCUMENTS = tuple(f"documents/d{n:02}.pdf" for n in range(40))
 JSONL = "".join(
-    json.dumps({"file": d, "ground_truth": {"invoice_number": f"N-{n}"}}) + "\n"
+    json.dumps({"file": d, "ground_truth": {"invoice_number": f"N-{n}", **_REST}}) + "\n"
     for n, d in enumerate(DOCUMENTS)
 )
 

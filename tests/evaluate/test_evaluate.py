@@ -160,3 +160,41 @@ def test_publish_needs_a_single_candidate(
     )  # fmt: skip
     assert code == 2
     assert "--publish needs a single candidate" in err
+
+
+def test_output_the_dataset_does_not_declare_is_not_evaluated_and_never_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both versions output ``po_number``; the dataset neither declares nor expects it. The
+    gate has no rule about it (it said "no document has an expected value … not measured is
+    not a pass"), and the output says it was not evaluated."""
+    root = tmp_path / "invoices"
+    generate_dataset("invoices", count=8, seed=11, out_dir=root, scanned_share=0.0)
+    shutil.copytree(
+        REPO / "datasets" / "invoices" / "processor", root / "processor", dirs_exist_ok=True
+    )
+    toml = (root / "dataset.toml").read_text(encoding="utf-8")
+    (root / "dataset.toml").write_text(
+        toml.replace('[fields.po_number]\ntype = "string"\n\n', ""), encoding="utf-8"
+    )
+    lines = []
+    for line in (root / "ground_truth.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record["ground_truth"].pop("po_number", None)
+        lines.append(json.dumps(record) + "\n")
+    (root / "ground_truth.jsonl").write_text("".join(lines), encoding="utf-8")
+
+    code, out, err = _main(capsys, "evaluate", str(root), "--quiet")
+    assert code in (0, 1, 3), err
+    assert "po_number" not in "".join(line for line in out.splitlines() if line.startswith("  - "))
+    assert "  not evaluated (output, but not declared in the dataset): po_number" in out
+    report = Path(re.search(r"report: (\S+)", out).group(1))  # type: ignore[union-attr]
+    shown = "Not evaluated (output, but not declared in the dataset): po_number"
+    assert shown in report.read_text(encoding="utf-8")
+    assert shown in (report.parent / "summary.md").read_text(encoding="utf-8")
+    runset_id = re.search(r"run set (rs_\w+)", out).group(1)  # type: ignore[union-attr]
+    code_gate, out_gate, _ = _main(capsys, "gate", runset_id, "--json")
+    assert code_gate == code
+    (verdict,) = json.loads(out_gate)["verdicts"]
+    assert verdict["not_evaluated"] == ["po_number"]
+    assert not [r for r in verdict["rules"] if r["field"] == "po_number"]

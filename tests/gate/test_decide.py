@@ -11,7 +11,15 @@ import dataclasses
 
 import pytest
 
-from fieldwise.gate import FailedRun, GateError, Policy, RuleResult, Verdict, decide
+from fieldwise.gate import (
+    FailedRun,
+    GateError,
+    Policy,
+    RuleResult,
+    Verdict,
+    decide,
+    policy_from_mapping,
+)
 from tests.gate._build import docs, make, scores
 
 
@@ -242,3 +250,23 @@ def test_rules_are_in_a_fixed_order() -> None:
         "significant_regression[b]",
     ]
     assert all(type(r.observed) is float and type(r.threshold) is float for r in verdict.rules)
+
+
+def test_output_nobody_declared_is_not_evaluated_and_never_fails() -> None:
+    """A candidate outputs ``vat_rate``, which the specs do not declare and no document
+    expects: no rule (not even a margin's) is about it. A declared field without expected
+    values still fails."""
+    names = docs(30)
+    truth = {d: {"total": "1.00"} for d in names}
+    v1 = {d: {"total": "1.00"} for d in names}
+    v2 = {d: {"total": "1.00", "vat_rate": "19"} for d in names}
+    result = make(truth, v1, v2, {"total": {"type": "currency"}})
+    verdict = decide(result, policy_from_mapping({"margin": {"default": 0.5}}))
+    assert verdict.not_evaluated == ("vat_rate",)
+    assert not [r for r in verdict.rules if r.field == "vat_rate"]
+    assert verdict.status == "pass", verdict.reasons
+
+    declared = make(truth, v1, v2, {"total": {"type": "currency"}, "vat_rate": {"type": "number"}})
+    verdict = decide(declared, policy_from_mapping({}))
+    assert verdict.not_evaluated == ()
+    assert rule(verdict, "support[vat_rate]").status == "fail"

@@ -13,6 +13,7 @@ from fieldwise.client import Client, ops
 from fieldwise.datasets import load_dataset
 from fieldwise.service import RunningService
 from fieldwise.sync import sync_dataset
+from tests.cli_main import run_main
 from tests.conftest import ServiceFactory
 from tests.faults import RequestLog
 
@@ -126,7 +127,8 @@ def test_removed_key_replaces_item_and_keep_removed_reports(
     service, log = logged
     root = write_dataset(tmp_path / "mini", TRUTH)
     eval_set_id = _sync(service, root).eval_set_id
-    truth = {**TRUTH, "documents/b.txt": {"invoice_number": "B-2", "total": 20}}
+    # b loses its total (seller.name, on b only, may not go: a declared field without values)
+    truth = {**TRUTH, "documents/b.txt": {"invoice_number": "B-2", "seller": {"name": "ACME"}}}
     write_dataset(root, truth)
     log.clear()
     _sync(service, root)
@@ -169,7 +171,10 @@ def test_dry_run_changes_nothing(logged: tuple[RunningService, RequestLog], tmp_
 def test_interrupted_sync_completes_without_duplicates(
     start_service: ServiceFactory, tmp_path: Path
 ) -> None:
-    truth = {f"documents/d{i:02}.txt": {"invoice_number": f"N-{i}"} for i in range(20)}
+    truth = {
+        f"documents/d{i:02}.txt": {"invoice_number": f"N-{i}", "total": i, "seller": {"name": "S"}}
+        for i in range(20)
+    }
     root = write_dataset(tmp_path / "mini", truth)
     data_dir = tmp_path / "svc"
     flaky = start_service(data_dir=data_dir)
@@ -197,3 +202,54 @@ def test_interrupted_sync_completes_without_duplicates(
         items = list(client.list_items(result.eval_set_id))
     assert sorted(i.metadata["path"] for i in items) == sorted(truth)
     assert result.plan.counts()["create"] < 20
+
+
+def test_a_set_made_from_another_folder_is_not_replaced_without_force(
+    service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two folders with the same ``[dataset] name``: the second sync would replace the first's
+    items. It exits 2 naming both folders; ``--force`` makes the set mirror the second."""
+    monkeypatch.chdir(tmp_path)
+    connect = ("--base-url", service.base_url, "--api-key", service.api_key)
+    first = write_dataset(tmp_path / "first", TRUTH)
+    other = {"documents/z.txt": {"invoice_number": "Z-9", "total": 1, "seller": {"name": "Z"}}}
+    second = write_dataset(tmp_path / "second", other)
+    assert run_main(*connect, "sync", str(first), "--quiet").exit_code == 0
+    eval_set_id = _sync(service, first).eval_set_id
+
+    refused = run_main(*connect, "sync", str(second), "--quiet")
+    assert refused.exit_code == 2, refused.stdout
+    assert (
+        f"error: evaluation set 'mini' ({eval_set_id}) mirrors another dataset folder "
+        "(folder:first), not this one (folder:second): syncing would replace its items."
+    ) in refused.stderr
+    assert sorted(_items(service, eval_set_id)) == sorted(TRUTH)  # untouched
+    assert run_main(*connect, "sync", str(second), "--dry-run").exit_code == 2
+
+    forced = run_main(*connect, "sync", str(second), "--quiet", "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert sorted(_items(service, eval_set_id)) == ["documents/z.txt"]
+    with Client(service.base_url, service.api_key) as client:
+        metadata = client.call(ops.get_evaluation_set(eval_set_id)).metadata
+    assert metadata["source"] == "folder:second"
+    assert run_main(*connect, "sync", str(first), "--quiet").exit_code == 2  # now the other way
+
+
+def test_the_same_folder_in_another_clone_syncs_into_its_set(
+    service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI job checks the repository out elsewhere: the folder's path inside the git work
+    tree, not its absolute path, says which folder a set mirrors."""
+    monkeypatch.chdir(tmp_path)
+    connect = ("--base-url", service.base_url, "--api-key", service.api_key)
+    clones = []
+    for clone in ("laptop", "ci"):
+        (tmp_path / clone / ".git").mkdir(parents=True)
+        clones.append(write_dataset(tmp_path / clone / "datasets" / "mini", TRUTH))
+    for root in clones:
+        result = run_main(*connect, "sync", str(root), "--quiet")
+        assert result.exit_code == 0, result.stderr
+    eval_set_id = _sync(service, clones[1]).eval_set_id
+    with Client(service.base_url, service.api_key) as client:
+        metadata = client.call(ops.get_evaluation_set(eval_set_id)).metadata
+    assert metadata["source"] == "git:datasets/mini"

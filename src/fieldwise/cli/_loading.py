@@ -261,3 +261,8 @@ def echo_verdict(analysis: Analysis | Regated) -> None:
         )
         for reason in verdict.reasons:
             click.echo(f"  - {reason}")
+        if verdict.not_evaluated:
+            click.echo(
+                f"  not evaluated (output, but not declared in the dataset): "
+                f"{', '.join(verdict.not_evaluated)}"
+            )

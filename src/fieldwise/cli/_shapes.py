@@ -64,6 +64,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
         "passed": verdict.passed,
         "exit_code": verdict.exit_code,
         "reasons": list(verdict.reasons),
+        "not_evaluated": list(verdict.not_evaluated),
         "policy_source": verdict.policy_source,
         "rules": [
             {

@@ -27,6 +27,11 @@ STATE_DIR = Path(".fieldwise")
     is_flag=True,
     help="Report items whose file left the dataset instead of deleting them.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Sync into an evaluation set another dataset folder made (its items are replaced).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @pass_cli
@@ -36,6 +41,7 @@ def sync(
     eval_set: str | None,
     dry_run: bool,
     keep_removed: bool,
+    force: bool,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -44,7 +50,8 @@ def sync(
     Validates the whole dataset first (every problem, with file and line), then uploads only
     documents the service does not hold yet, creates new items, PATCHes changed ground truth
     and deletes items whose document left the dataset. Running it again on an unchanged
-    dataset writes nothing.
+    dataset writes nothing. An evaluation set made from another folder with the same
+    [dataset] name is refused unless --force.
     """
     loaded = load_dataset(dataset)
     for warning in loaded.warnings:
@@ -65,7 +72,7 @@ def sync(
         name = eval_set or loaded.name
         result = SyncResult(eval_set_id, name, plan, gt_hash, dry_run=dry_run)
     else:
-        result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet)
+        result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet, force)
         embedded = cli.connection().embedded
         if (
             data_dir is not None
@@ -127,6 +134,7 @@ def _sync(
     dry_run: bool,
     keep_removed: bool,
     quiet: bool,
+    force: bool = False,
 ) -> SyncResult:
     connection = cli.connection()
     with Progress(
@@ -152,4 +160,5 @@ def _sync(
             dry_run=dry_run,
             keep_removed=keep_removed,
             progress=advance,
+            force=force,
         )

@@ -178,7 +178,7 @@ def _declared(specs: Mapping[str, FieldSpec], fields: Sequence[str]) -> frozense
     out = set()
     for name in fields:
         parent, sep, column = name.partition("[].")
-        if name in specs or (
+        if (name in specs and specs[name].declared) or (
             sep and parent in specs and any(c.name == column for c in specs[parent].columns)
         ):
             out.add(name)

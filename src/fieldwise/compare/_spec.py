@@ -62,18 +62,21 @@ class FieldSpec:
     date_order: str = "YMD"
     currency_required: bool = False
     columns: tuple[FieldSpec, ...] = ()
+    #: False for the folded-string spec of a field dataset.toml does not describe (a version
+    #: may output fields nobody declared: they are not evaluated).
+    declared: bool = True
 
     def column(self, name: str) -> FieldSpec:
         """The spec of one array column; unknown columns compare as plain strings."""
         for col in self.columns:
             if col.name == name:
                 return col
-        return FieldSpec(name=name, date_order=self.date_order)
+        return FieldSpec(name=name, date_order=self.date_order, declared=False)
 
 
 def default_spec(name: str, *, date_order: str = "YMD") -> FieldSpec:
     """The spec used for a field that dataset.toml does not describe: a folded string."""
-    return FieldSpec(name=name, date_order=date_order)
+    return FieldSpec(name=name, date_order=date_order, declared=False)
 
 
 def parse_field_specs(

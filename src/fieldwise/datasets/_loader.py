@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,8 +35,12 @@ def load_dataset(path: str | Path) -> Dataset:
 
     Every problem (bad TOML/JSON/CSV, missing or duplicate files, values of the wrong shape or
     type, unknown keys) is collected and raised at once as
-    :class:`~fieldwise._errors.DatasetValidationError`, each naming file and line. Fields not
-    declared in ``dataset.toml`` and documents without ground truth are warnings.
+    :class:`~fieldwise._errors.DatasetValidationError`, each naming file and line. So are
+    whatever would silently change what is compared: a ground-truth field (or array column)
+    not declared in ``dataset.toml``, a declared one no item has a value for, a value the
+    comparison cannot read as its declared type (``31/02/2023`` in a date field) and
+    byte-identical documents under two names (unless ``[dataset] allow_duplicates = true``).
+    Documents without ground truth are warnings.
 
     Raises:
         DatasetNotFound: the folder or its ``dataset.toml`` does not exist.
@@ -77,11 +82,35 @@ def load_dataset(path: str | Path) -> Dataset:
         if too_deep(entry.ground_truth):  # dotted names nest too, and checking recurses
             problems.append(f"{entry.source}: ground truth {TooDeep()}")
             continue
-        check_truth(entry.ground_truth, spec.fields, entry.source, problems, undeclared)
+        check_truth(
+            entry.ground_truth,
+            spec.fields,
+            entry.source,
+            problems,
+            undeclared,
+            date_order=spec.date_order,
+        )
         items.append(DatasetItem(file, root / file, _wire(entry.ground_truth), entry.source))
-    warnings += undeclared.warnings()
+    trusted = not problems  # a line that did not parse may hold a field
+    if spec.fields or not problems:  # no fields when dataset.toml did not parse: no news
+        problems += undeclared.problems()
+    if items and trusted:
+        problems += [
+            f"{SPEC_FILE}:{spec.line_of(name)}: field {name!r} is declared "
+            "but no document has a value for it (a typo? ground truth without it?)"
+            for name in undeclared.missing(spec.fields)
+        ]
+    digests: dict[str, str] = {}
+
+    def digest(file: str) -> str:
+        if file not in digests:
+            digests[file] = file_sha256(root / file)
+        return digests[file]
+
+    if not spec.allow_duplicates:
+        problems += _duplicates(items, digest)
     if spec.splits is not None:
-        split_of = assign_splits(spec.splits, seen, lambda f: file_sha256(root / f), problems)
+        split_of = assign_splits(spec.splits, seen, digest, problems)
         items = [replace(i, split=split_of.get(i.file)) for i in items]
         unsplit = len(items) - len(split_of)
         if unsplit:
@@ -174,6 +203,37 @@ def walk_documents(
         stack.extend(reversed(folders))  # depth first, in name order: which of two names of
         # one linked folder lists its documents does not depend on the file system's order
     return sorted(found), leaving
+
+
+def _duplicates(items: list[DatasetItem], digest: Callable[[str], str]) -> list[str]:
+    """A problem for each document whose bytes an earlier one (by file name) already has: it
+    would count twice, and in both splits perhaps. Only documents that share their size with
+    another are read: ten thousand documents of different sizes cost ten thousand stats."""
+    sizes: dict[int, int] = {}
+    size_of: dict[str, int] = {}
+    for item in items:
+        try:
+            size_of[item.file] = item.path.stat().st_size
+        except OSError:
+            continue  # unreadable: sync reports it
+        sizes[size_of[item.file]] = sizes.get(size_of[item.file], 0) + 1
+    first: dict[str, str] = {}
+    out: list[str] = []
+    for item in sorted(items, key=lambda item: item.file):
+        if sizes.get(size_of.get(item.file, -1), 0) < 2:
+            continue
+        try:
+            key = digest(item.file)
+        except OSError:
+            continue  # unreadable: sync reports it
+        if key in first:
+            out.append(
+                f"{item.source}: {item.file} is byte-identical to {first[key]}; remove one, "
+                "or set [dataset] allow_duplicates = true to count both"
+            )
+        else:
+            first[key] = item.file
+    return out
 
 
 def _wire(value: Any) -> Any:

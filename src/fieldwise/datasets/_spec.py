@@ -23,7 +23,9 @@ FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text"
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
 _TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits")
-_DATASET_KEYS = ("name", "description", "date_order", "locale", "follow_symlinks")
+_DATASET_KEYS = (
+    "name", "description", "date_order", "locale", "follow_symlinks", "allow_duplicates"
+)  # fmt: skip
 _PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
 _BOOL_OPTIONS = (
     "critical",
@@ -54,6 +56,14 @@ class DatasetSpec:
     ground_truth: TruthSource | None = None
     splits: SplitSpec | None = None
     follow_symlinks: bool = False
+    allow_duplicates: bool = False
+    #: The line of each declared field's table (``[fields.total]``) and column's
+    #: (``line_items[].amount``), for problems about it.
+    field_lines: dict[str, int] | None = None
+
+    def line_of(self, field: str) -> int:
+        """The line of ``field``'s table in dataset.toml (1 when unknown)."""
+        return (self.field_lines or {}).get(field, 1)
 
 
 class _Lines:
@@ -71,6 +81,10 @@ class _Lines:
             elif "=" in line and not line.startswith("#"):
                 key = line.split("=", 1)[0].strip().strip("\"'")
                 self._index.setdefault((*table, key), number)
+
+    def has(self, *path: str) -> bool:
+        """Whether ``path`` is a table or key of the text, as written."""
+        return path in self._index
 
     def of(self, *path: str) -> int:
         for end in range(len(path), 0, -1):
@@ -122,6 +136,11 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
         problem("[dataset] follow_symlinks must be true or false", "dataset", "follow_symlinks")
         follow = False
 
+    duplicates = table.get("allow_duplicates", False)
+    if not isinstance(duplicates, bool):
+        problem("[dataset] allow_duplicates must be true or false", "dataset", "allow_duplicates")
+        duplicates = False
+
     fields: dict[str, dict[str, Any]] = {}
     _collect_fields(_table(data, "fields", problem), (), fields, problem)
     processor = _processor(root, data, problem, problems, follow) if "processor" in data else None
@@ -135,8 +154,32 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
     if splits is not None:
         splits = replace(splits, lines={n: lines.of("splits", n) for n in splits.names})
     return DatasetSpec(
-        name, description, str(date_order), locale, fields, processor, gate, source, splits, follow
+        name,
+        description,
+        str(date_order),
+        locale,
+        fields,
+        processor,
+        gate,
+        source,
+        splits,
+        follow,
+        duplicates,
+        _field_lines(fields, lines),
     )
+
+
+def _field_lines(fields: dict[str, dict[str, Any]], lines: _Lines) -> dict[str, int]:
+    """The line of each field's table, and of each column's as ``line_items[].amount``."""
+    out: dict[str, int] = {}
+    for name, spec in fields.items():
+        # `[fields.seller.name]` or `[fields."seller.name"]`
+        path = ("fields", name) if lines.has("fields", name) else ("fields", *name.split("."))
+        out[name] = lines.of(*path)
+        columns = spec.get("columns")
+        for column in columns if isinstance(columns, dict) else ():
+            out[f"{name}[].{column}"] = lines.of(*path, "columns", str(column))
+    return out
 
 
 def _table(data: dict[str, Any], key: str, problem: Any) -> dict[str, Any]:

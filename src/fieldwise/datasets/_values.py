@@ -1,4 +1,7 @@
-"""Check ground-truth values: allowed shapes, declared fields and declared types."""
+"""Check ground-truth values: allowed shapes, declared fields and declared types.
+
+Every value is read by the normalizer the comparison reads it with (:mod:`fieldwise.compare.
+_normalize`): a value it cannot read would only ever count as wrong, so it is a problem here."""
 
 from __future__ import annotations
 
@@ -6,7 +9,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise.compare._normalize import parse_bool, parse_currency, parse_number
+from fieldwise.compare._normalize import (
+    Unparsed,
+    parse_bool,
+    parse_currency,
+    parse_date,
+    parse_number,
+)
 
 __all__ = ["Undeclared", "check_truth", "reads_as_amount"]
 
@@ -15,21 +24,43 @@ _TEXT_TYPES = ("string", "text")
 
 @dataclass
 class Undeclared:
-    """Fields found in ground truth but not in dataset.toml: first source and item count."""
+    """Fields found in ground truth but not in dataset.toml (first source and item count), and
+    the declared fields and columns some item has a value for (``line_items[].amount``)."""
 
     first: dict[str, str] = field(default_factory=dict)
     count: dict[str, int] = field(default_factory=dict)
+    present: set[str] = field(default_factory=set)
 
     def add(self, name: str, source: str) -> None:
         self.first.setdefault(name, source)
         self.count[name] = self.count.get(name, 0) + 1
 
-    def warnings(self) -> list[str]:
+    def problems(self) -> list[str]:
+        """One problem per undeclared field: it would be compared as a plain string, never
+        as the type its values have, and a typo in dataset.toml would go unseen."""
         return [
             f"{self.first[name]}: field {name!r} is not declared in dataset.toml "
-            f"({self.count[name]} item{'s' if self.count[name] != 1 else ''})"
+            f"({self.count[name]} item{'s' if self.count[name] != 1 else ''}); declare it "
+            "under [fields] or leave it out of the ground truth"
             for name in sorted(self.first)
         ]
+
+    def missing(self, fields: dict[str, dict[str, Any]]) -> list[str]:
+        """The declared fields and array columns no item has a value for, as
+        ``line_items[].amount`` for a column (a field is measured on nothing: a typo, or ground
+        truth that lost it)."""
+        out: list[str] = []
+        for name, spec in fields.items():
+            if name not in self.present:
+                out.append(name)
+                continue
+            columns = spec.get("columns") or {}
+            out += [
+                f"{name}[].{column}"
+                for column in columns
+                if f"{name}[].{column}" not in self.present
+            ]
+        return out
 
 
 def check_truth(
@@ -39,8 +70,11 @@ def check_truth(
     problems: list[str],
     undeclared: Undeclared,
     prefix: str = "",
+    *,
+    date_order: str = "YMD",
 ) -> None:
-    """Append a problem for each value of the wrong shape or declared type."""
+    """Append a problem for each value of the wrong shape or declared type; ``date_order`` is
+    the dataset's (a field's own ``date_order`` wins), read as the comparison reads it."""
     for key, value in truth.items():
         name = f"{prefix}{key}"
         spec = fields.get(name)
@@ -54,15 +88,25 @@ def check_truth(
             elif not value:
                 problems.append(f"{source}: {name!r} is an empty object")
             else:
-                check_truth(value, fields, source, problems, undeclared, prefix=f"{name}.")
+                check_truth(
+                    value,
+                    fields,
+                    source,
+                    problems,
+                    undeclared,
+                    prefix=f"{name}.",
+                    date_order=date_order,
+                )
         elif isinstance(value, list):
-            _check_rows(name, value, spec, source, problems, undeclared)
+            _check_rows(name, value, spec, source, problems, undeclared, date_order)
         else:
-            message = _scalar_problem(value, spec)
+            message = _scalar_problem(value, spec, date_order)
             if message:
                 problems.append(f"{source}: {name!r} {message}")
             elif spec is None:
                 undeclared.add(name, source)
+            else:
+                undeclared.present.add(name)
 
 
 def _check_rows(
@@ -72,10 +116,13 @@ def _check_rows(
     source: str,
     problems: list[str],
     undeclared: Undeclared,
+    date_order: str,
 ) -> None:
     if spec is None:
         undeclared.add(name, source)
-    elif spec.get("type") != "array":
+    else:
+        undeclared.present.add(name)  # an empty list says "no rows": a value too
+    if spec is not None and spec.get("type") != "array":
         problems.append(f"{source}: {name!r} is declared as {spec.get('type')} but holds a list")
         return
     columns: dict[str, Any] = (spec or {}).get("columns") or {}
@@ -87,14 +134,16 @@ def _check_rows(
             continue
         for column, cell in row.items():
             column_spec = columns.get(column)
-            message = _scalar_problem(cell, column_spec)
+            message = _scalar_problem(cell, column_spec, date_order)
             if message:
                 problems.append(f"{source}: {name}[{index}].{column} {message}")
             elif spec is not None and columns and column_spec is None:
                 undeclared.add(f"{name}[].{column}", source)
+            elif column_spec is not None:
+                undeclared.present.add(f"{name}[].{column}")
 
 
-def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
+def _scalar_problem(value: Any, spec: dict[str, Any] | None, date_order: str = "YMD") -> str | None:
     if value is None:
         return "is null; leave the field out when no value is expected"
     if isinstance(value, dict | list):
@@ -113,6 +162,10 @@ def _scalar_problem(value: Any, spec: dict[str, Any] | None) -> str | None:
         return f"is declared as boolean but holds {_kind(value)} {value!r}"
     if kind in ("date", "enum") and not isinstance(value, str):
         return f"is declared as {kind} but holds {_kind(value)} {value!r}"
+    if kind == "date":
+        order = str(spec.get("date_order") or date_order)
+        if isinstance(parse_date(value, date_order=order), Unparsed):
+            return f"is declared as date but {value!r} is not a date (date_order {order})"
     if kind in _TEXT_TYPES and isinstance(value, bool):
         return f"is declared as {kind} but holds a boolean"
     values = spec.get("values")

@@ -149,7 +149,16 @@ def decide(
         )
     }
     nothing = FieldCounts(0, 0, 1.0)
-    for name in names:
+    # output nobody declared or expects: not evaluated, so no rule (a declared field no
+    # document has is a rule, and fails)
+    not_evaluated = tuple(
+        n
+        for n in names
+        if n not in pair.declared_fields
+        and base.get(n, nothing).support == 0
+        and cand.get(n, nothing).support == 0
+    )
+    for name in (n for n in names if n not in not_evaluated):
         rules.extend(
             field_rules(
                 name,
@@ -175,7 +184,7 @@ def decide(
                 )
             )
     rules.extend(row_rules(pair.row_tests, policy))
-    return _verdict(pair.baseline, chosen, policy, rules)
+    return _verdict(pair.baseline, chosen, policy, rules, not_evaluated)
 
 
 def _global_rules(
@@ -239,7 +248,13 @@ def _global_rules(
     return rules
 
 
-def _verdict(baseline: str, candidate: str, policy: Policy, rules: list[RuleResult]) -> Verdict:
+def _verdict(
+    baseline: str,
+    candidate: str,
+    policy: Policy,
+    rules: list[RuleResult],
+    not_evaluated: tuple[str, ...] = (),
+) -> Verdict:
     status = worst([r.status for r in rules])
     failed = [r.message for r in rules if r.status == "fail"]
     unsure = [f"inconclusive: {r.message}" for r in rules if r.status == "inconclusive"]
@@ -253,4 +268,5 @@ def _verdict(baseline: str, candidate: str, policy: Policy, rules: list[RuleResu
         policy_source=policy.source,
         status=status,
         figure=GATE_FIGURE,
+        not_evaluated=not_evaluated,
     )

@@ -81,7 +81,9 @@ class Verdict:
     ``status`` is ``fail`` when a rule failed, else ``inconclusive`` when a rule could not
     decide, else ``pass``; ``passed`` is ``status == "pass"``. ``reasons`` lists the failing
     rules' messages, then the inconclusive ones (or one summary line when all passed).
-    ``figure`` names the accuracy figure the rules use.
+    ``figure`` names the accuracy figure the rules use. ``not_evaluated`` are the fields a
+    version output that the dataset does not declare and no document expects: no rule is
+    about them, so they never fail the gate.
     """
 
     passed: bool
@@ -92,6 +94,7 @@ class Verdict:
     policy_source: str
     status: str = ""
     figure: str = ""
+    not_evaluated: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         status = self.status or ("pass" if self.passed else "fail")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from fieldwise._errors import NotFoundError
+from fieldwise._errors import DatasetError, NotFoundError
 from fieldwise.client import Client, EvaluationSet, Op, ops
 from fieldwise.client._lookup import NAME_PAGE, one_named
 from fieldwise.datasets import Dataset
@@ -32,7 +32,12 @@ class SyncResult:
 
 
 def _find_or_create_set(
-    client: Client, state: SyncState, name: str, description: str, create: bool
+    client: Client,
+    state: SyncState,
+    name: str,
+    description: str,
+    create: bool,
+    metadata: dict[str, Any],
 ) -> EvaluationSet | None:
     known = state.eval_set_id(name)
     if known:
@@ -49,7 +54,21 @@ def _find_or_create_set(
         return found
     if not create:
         return None
-    return client.call(ops.create_evaluation_set(name, description=description))
+    # the source from the start: a sync cut short still says which folder the set mirrors
+    return client.call(ops.create_evaluation_set(name, description=description, metadata=metadata))
+
+
+def _check_source(target: EvaluationSet, name: str, source: str) -> None:
+    """Refuse to make a set mirror this folder when another folder made it (a set from before
+    sources were recorded has none, and takes this folder's at the end of the sync)."""
+    recorded = (target.metadata or {}).get("source")
+    if recorded is not None and recorded != source:
+        raise DatasetError(
+            f"evaluation set {name!r} ({target.id}) mirrors another dataset folder "
+            f"({recorded}), not this one ({source}): syncing would replace its items. Give "
+            "this dataset another [dataset] name, or make the set mirror this folder with "
+            "`fieldwise sync FOLDER --force`"
+        )
 
 
 def _pages(client: Client, path: str) -> list[dict[str, Any]]:
@@ -101,6 +120,7 @@ def sync_dataset(
     keep_removed: bool = False,
     concurrency: int = 4,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> SyncResult:
     """Make the evaluation set ``eval_set`` (default: the dataset's name) mirror ``dataset``.
 
@@ -108,11 +128,22 @@ def sync_dataset(
     holds is reused), changed ground truth is PATCHed, items whose file left the dataset are
     deleted (or reported with ``keep_removed``). A second run on an unchanged dataset writes
     nothing. ``progress(stage, n)`` is called as work completes.
+
+    The set records the folder it mirrors (``metadata["source"]``, see
+    :func:`~fieldwise.sync._source.source_identity`); a set another folder made is not
+    replaced unless ``force`` (which records this folder instead).
+
+    Raises:
+        DatasetError: the evaluation set mirrors another folder and ``force`` is false.
     """
     name = eval_set or dataset.name
     state = SyncState(state_dir, service_identity)
     view = local_view(dataset, state_dir)
-    target = _find_or_create_set(client, state, name, dataset.description, create=not dry_run)
+    target = _find_or_create_set(
+        client, state, name, dataset.description, not dry_run, {"source": view.metadata["source"]}
+    )
+    if target is not None and not force:
+        _check_source(target, name, view.metadata["source"])
     remote = _remote_items(client, target.id) if target else []
     plan = plan_sync(view.items, remote, _remote_files(client), keep_removed=keep_removed)
     if dry_run or target is None:

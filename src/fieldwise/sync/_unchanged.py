@@ -21,6 +21,7 @@ from typing import Any
 
 from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
 from fieldwise.datasets._sync_plan import LocalItem, SyncPlan
+from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 
 __all__ = ["LocalView", "local_view", "record_sync", "service_files", "unchanged_sync"]
@@ -47,6 +48,7 @@ def local_view(dataset: Dataset, state_dir: Path) -> LocalView:
     gt_hash = ground_truth_hash(dataset)
     metadata = {
         "dataset": dataset.name,
+        "source": source_identity(dataset.root),  # which folder the set mirrors
         "ground_truth_hash": gt_hash,
         # What comparing needs, so results can be scored later without the dataset folder.
         "compare_spec": {"date_order": dataset.date_order, "fields": dict(dataset.fields)},

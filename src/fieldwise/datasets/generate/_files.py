@@ -126,10 +126,35 @@ candidate = "processor/v2.json"
 {splits}"""
 
 
-def dataset_toml(kind: str, name: str, seed: int, layouts: int, scanned: int) -> str:
-    """The dataset.toml text for a generated dataset of ``kind``."""
+def dataset_toml(
+    kind: str,
+    name: str,
+    seed: int,
+    layouts: int,
+    scanned: int,
+    present: set[str] | None = None,
+) -> str:
+    """The dataset.toml text for a generated dataset of ``kind``.
+
+    With ``present`` (the field names the ground truth has, and ``line_items[].amount`` for a
+    column), a field or column no document has is left out: a declared field without values
+    is a validation problem (three invoices may well have no PO number).
+    """
     template = _INVOICE_TOML if kind == "invoices" else _RECEIPT_TOML
-    return template.format(name=name, seed=seed, layouts=layouts, scanned=scanned, splits=_SPLITS)
+    text = template.format(name=name, seed=seed, layouts=layouts, scanned=scanned, splits=_SPLITS)
+    if present is None:
+        return text
+    blocks = text.split("\n\n")
+    return "\n\n".join(block for block in blocks if _declared(block, present))
+
+
+def _declared(block: str, present: set[str]) -> bool:
+    """Whether a TOML block is kept: anything but a ``[fields.…]`` table no value has."""
+    if not block.startswith("[fields."):
+        return True
+    path = block.split("]", 1)[0].removeprefix("[fields.").split(".")
+    name = path[0] if len(path) < 3 else f"{path[0]}[].{path[2]}"
+    return name in present
 
 
 def processor_configs(kind: str) -> tuple[str, str]:

@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -100,6 +100,7 @@ def generate_dataset(
     (root / "documents").mkdir(parents=True, exist_ok=True)
     documents: list[GeneratedDocument] = []
     truth_lines: list[str] = []
+    present: set[str] = set()
     for index in range(count):
         rng = random.Random(f"fieldwise:{kind}:{seed}:{index}")
         noise = np.random.default_rng([seed, index])
@@ -126,13 +127,14 @@ def generate_dataset(
         file = f"documents/{stem}-{index + 1:0{width}d}{suffix}"
         (root / file).write_bytes(pdf)
         truth_lines.append(json.dumps({"file": file, "ground_truth": truth}, ensure_ascii=False))
+        present |= _names(truth)
         document = GeneratedDocument(file, layouts[order[index]].name, pages, index in scanned)
         documents.append(document)
         if on_document is not None:
             on_document(document)
 
     (root / "ground_truth.jsonl").write_text("\n".join(truth_lines) + "\n", encoding="utf-8")
-    toml = dataset_toml(kind, root.resolve().name, seed, len(layouts), len(scanned))
+    toml = dataset_toml(kind, root.resolve().name, seed, len(layouts), len(scanned), present)
     (root / "dataset.toml").write_text(toml, encoding="utf-8")
     (root / "processor").mkdir(exist_ok=True)
     baseline, candidate = processor_configs(kind)
@@ -148,6 +150,15 @@ def generate_dataset(
     }
     (root / METADATA_FILE).write_text(json.dumps(metadata, indent=1) + "\n", encoding="utf-8")
     return GeneratedDataset(root, kind, seed, tuple(documents))
+
+
+def _names(truth: dict[str, Any]) -> set[str]:
+    """The fields of one document's ground truth, and ``line_items[].amount`` for columns."""
+    names = set(truth)
+    for key, value in truth.items():
+        if isinstance(value, list):
+            names |= {f"{key}[].{column}" for row in value for column in row}
+    return names
 
 
 def _prepare(root: Path, *, force: bool) -> None:
