@@ -48,6 +48,8 @@ def layout(name: str, work: Path) -> Path:
     rules = configs["config"].read_text(encoding="utf-8")
     (target / "processor" / "rules.json").write_text(rules, encoding="utf-8")
     spec = (spec_dir / "dataset.toml").read_text(encoding="utf-8")
+    # the documents and ground truth are links into ../shared: the shared-storage case
+    spec = spec.replace("[dataset]\n", "[dataset]\nfollow_symlinks = true\n", 1)
     processor = (
         f'\n[processor]\nname = "{name}-fields"\ntype = "extraction"\n'
         'description = "Rules version of benchmarks/real."\nbaseline = "processor/rules.json"\n'
