@@ -131,7 +131,14 @@ def test_listen_command_runs_a_receiver_process(tmp_path: Path) -> None:
             assert process.stdout.readline().startswith("evt_cli  processor.run.completed")
         finally:
             process.send_signal(signal.SIGINT)
-            process.wait(10)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                # Popen's __exit__ would wait with no bound: a receiver deaf to SIGINT (one
+                # started with SIGINT ignored, as a background job's children are) fails here
+                process.kill()
+                process.wait()
+                raise
     assert process.returncode == 130
     assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["evt_cli"]
 
