@@ -3,9 +3,10 @@
 Its shell steps run here for real, in order, with the inputs substituted as GitHub would and
 GITHUB_OUTPUT / GITHUB_STEP_SUMMARY pointing at files: the evaluate step against the embedded
 service on a small copy of the bundled dataset. Two kinds of step do not run: GitHub's own
-actions (`uses:` — setup-python, upload-artifact), whose inputs are checked instead, and the
-install step, which would reinstall fieldwise over the test environment (its command is checked
-to install the action's own checkout).
+actions (`uses:` — setup-python, cache, upload-artifact), whose inputs are checked instead, and
+the install step, which would reinstall fieldwise over the test environment (its command is
+checked to install the action's own checkout). What actions/cache does between two jobs is done
+by hand: the folders it saves are carried into the next job's emptied workspace.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +92,24 @@ def test_action_is_a_valid_composite_action() -> None:
         assert spec.get("required") or "default" in spec, name
 
 
-@pytest.mark.slow
-def test_action_steps_gate_a_dataset_and_set_the_outcome(tmp_path: Path) -> None:
-    action = _load()
-    dataset = _small_dataset(tmp_path / "dataset")
-    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
-    inputs.update(dataset=str(dataset), **{"report-dir": str(tmp_path / "report")})
-    outputs: dict[str, dict[str, str]] = {}
-    summary = tmp_path / "summary.md"
+@dataclass
+class Job:
+    """What one run of the action's steps left: each step's outputs, the evaluate step's
+    stdout, the last step's exit code, and the ``with:`` of every ``uses:`` step by action."""
+
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    stdout: dict[str, str] = field(default_factory=dict)
+    final_code: int | None = None
+    uses: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+
+def _run_job(
+    action: dict[str, Any], inputs: dict[str, str], cwd: Path, *, only: set[str] | None = None
+) -> Job:
+    """Run the action's shell steps in ``cwd`` (the workspace), as GitHub would; with ``only``,
+    just the steps with those ids."""
+    job = Job()
+    summary = cwd / "summary.md"
     bin_dir = str(Path(sys.executable).parent)
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("FIELDWISE_", "GITHUB_"))},
@@ -105,42 +117,122 @@ def test_action_steps_gate_a_dataset_and_set_the_outcome(tmp_path: Path) -> None
         "GITHUB_ACTION_PATH": str(ROOT),
         "GITHUB_STEP_SUMMARY": str(summary),
     }
-    final_code = None
+    env.pop("RUNNER_OS", None)
     for step in action["runs"]["steps"]:
-        if "uses" in step:
-            with_ = {k: _substitute(str(v), inputs, outputs) for k, v in step["with"].items()}
-            if step["uses"].startswith("actions/upload-artifact"):
-                assert Path(with_["path"], "report.html").is_file()
-                assert with_["name"] == inputs["artifact-name"]
-            else:
-                assert step["uses"].startswith("actions/setup-python")
-                assert with_["python-version"] == inputs["python-version"]
+        if only is not None and step.get("id") not in only:
             continue
-        step_env = {k: _substitute(str(v), inputs, outputs) for k, v in step.get("env", {}).items()}
-        script = _substitute(step["run"], inputs, outputs)
+        if "uses" in step:
+            with_ = {k: _substitute(str(v), inputs, job.outputs) for k, v in step["with"].items()}
+            job.uses.setdefault(step["uses"].split("@")[0], []).append(with_)
+            continue
+        step_env = {
+            k: _substitute(str(v), inputs, job.outputs) for k, v in step.get("env", {}).items()
+        }
+        script = _substitute(step["run"], inputs, job.outputs)
         if step.get("id") == "install":
             assert "pip install" in script
             assert "$GITHUB_ACTION_PATH" in script
             continue
-        out_file = tmp_path / f"output-{step.get('id', 'step')}"
-        out_file.touch()
+        out_file = cwd / f"output-{step.get('id', 'step')}"
+        out_file.write_text("", encoding="utf-8")
         done = subprocess.run(
             ["bash", "-e", "-c", script],
             env={**env, **step_env, "GITHUB_OUTPUT": str(out_file)},
-            cwd=tmp_path,
+            cwd=cwd,
             capture_output=True,
             text=True,
             timeout=600,
         )
         if "id" in step:
-            outputs[step["id"]] = _read_outputs(out_file)
+            job.outputs[step["id"]] = _read_outputs(out_file)
+            job.stdout[step["id"]] = done.stdout
             assert done.returncode == 0, done.stderr
         else:
-            final_code = done.returncode
-    evaluated = outputs["evaluate"]
+            job.final_code = done.returncode
+    return job
+
+
+def _inputs(action: dict[str, Any], dataset: Path, tmp_path: Path) -> dict[str, str]:
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    inputs.update(dataset=str(dataset), **{"report-dir": str(tmp_path / "report")})
+    return inputs
+
+
+@pytest.mark.slow
+def test_action_steps_gate_a_dataset_and_set_the_outcome(tmp_path: Path) -> None:
+    action = _load()
+    dataset = _small_dataset(tmp_path / "dataset")
+    inputs = _inputs(action, dataset, tmp_path)
+    workspace = tmp_path / "job-1"
+    workspace.mkdir()
+    job = _run_job(action, inputs, workspace)
+
+    (setup,) = job.uses["actions/setup-python"]
+    assert setup["python-version"] == inputs["python-version"]
+    (upload,) = job.uses["actions/upload-artifact"]
+    assert Path(upload["path"], "report.html").is_file()
+    assert upload["name"] == inputs["artifact-name"]
+    evaluated = job.outputs["evaluate"]
     assert evaluated["verdict"] in {"pass", "fail", "inconclusive"}, evaluated
-    assert final_code == int(evaluated["exit-code"])
+    assert job.final_code == int(evaluated["exit-code"])
     assert Path(evaluated["report"]).is_file()
-    text = summary.read_text(encoding="utf-8")
+    text = (workspace / "summary.md").read_text(encoding="utf-8")
     assert "invoices" in text
     assert evaluated["verdict"].upper() in text.upper()
+
+
+def _cached(stdout: str) -> tuple[int, int]:
+    found = re.search(r"run set \S+: (\d+) pairs \((\d+) cached", stdout)
+    assert found, stdout
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.slow
+def test_a_second_job_with_unchanged_inputs_is_served_from_cache(tmp_path: Path) -> None:
+    """Job 1 runs cold. Job 2 runs on a fresh runner: the same workspace path (as GitHub gives
+    every job of a repository), emptied, with only the folders the run cache step saves put back,
+    as actions/cache restores them; it computes the same key and runs nothing."""
+    action = _load()
+    dataset = _small_dataset(tmp_path / "dataset")
+    inputs = _inputs(action, dataset, tmp_path)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    job1 = _run_job(action, inputs, workspace)
+
+    pip_cache, run_cache = job1.uses["actions/cache"]
+    keys = job1.outputs["keys"]
+    assert pip_cache["key"] == keys["pip"]
+    assert pip_cache["path"] == keys["pip-dir"]
+    assert Path(pip_cache["path"]).is_absolute()
+    assert inputs["python-version"] in pip_cache["key"]
+    assert run_cache["key"] == keys["runs"]
+    assert run_cache["key"].startswith(run_cache["restore-keys"])
+    assert run_cache["key"] != run_cache["restore-keys"]
+    saved = [Path(line) for line in run_cache["path"].splitlines() if line.strip()]
+    assert {str(p) for p in saved} >= {".fieldwise/cache", ".fieldwise/results"}
+    pairs, cached = _cached(job1.stdout["evaluate"])
+    assert pairs > 0
+    assert cached == 0
+
+    first = workspace.rename(tmp_path / "job-1")
+    workspace.mkdir()
+    for folder in saved:
+        if (first / folder).exists():
+            shutil.copytree(first / folder, workspace / folder)
+    job2 = _run_job(action, inputs, workspace)
+    assert job2.outputs["keys"] == keys
+    assert _cached(job2.stdout["evaluate"]) == (pairs, pairs)
+    assert job2.outputs["evaluate"]["verdict"] == job1.outputs["evaluate"]["verdict"]
+
+    # Any input a run depends on changes the key: a processor config, a document, fieldwise.
+    config = next((dataset / "processor").iterdir())
+    config.write_text(config.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    changed = _run_job(action, inputs, workspace, only={"keys"}).outputs["keys"]
+    assert changed["runs"] != keys["runs"]
+    assert changed["runs-prefix"] == keys["runs-prefix"]
+    assert changed["pip"] == keys["pip"]
+    pinned = _run_job(
+        action, {**inputs, "fieldwise-spec": "fieldwise==9.9"}, workspace, only={"keys"}
+    )
+    assert pinned.outputs["keys"]["pip"] != keys["pip"]
+    assert not pinned.outputs["keys"]["runs"].startswith(keys["runs-prefix"])

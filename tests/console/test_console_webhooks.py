@@ -105,3 +105,66 @@ def test_every_webhook_form(
     )
     assert bad_grace.status_code == 422
     assert bad_grace.headers["content-type"].startswith("text/html")
+
+
+def test_deliveries_newest_first_with_a_state_filter(
+    start_service: ServiceFactory, sign_in: SignIn
+) -> None:
+    """21 delivered test sends then one failing: the failing one heads the first page (the
+    API's list keeps creation order), and the state filter shows it alone."""
+    receiver = ScriptedReceiver((200,) * 21 + (500,))
+    try:
+        service = start_service(webhook_allow_http=("127.0.0.1",))
+        headers = {"x-api-key": service.api_key}
+        endpoint = httpx.post(
+            service.base_url + "/webhooks/endpoints",
+            json={"url": receiver.url, "events": ["evaluation.completed"]},
+            headers=headers,
+            timeout=60,
+        ).json()
+        sent: list[str] = []
+        for n in range(22):
+            answer = httpx.post(
+                service.base_url + "/webhooks/test",
+                json={"event": "evaluation.completed", "endpoint_id": endpoint["id"]},
+                headers=headers,
+                timeout=60,
+            )
+            assert answer.status_code < 300, answer.text
+            sent.append(answer.json()["id"])
+            wait_for(lambda n=n: len(receiver.requests) > n)
+        failing = sent[-1]
+
+        def state_of_failing() -> str:
+            return str(api(service, f"/webhooks/deliveries/{failing}").json()["state"])
+
+        wait_for(lambda: state_of_failing() != "pending")
+        assert state_of_failing() == "retrying"
+
+        http = sign_in(service)
+        page = http.get(f"/console/settings/webhooks/{endpoint['id']}").text
+        rows = re.findall(r'<tr id="(whd_[^"]+)" data-state="(\w+)"', page)
+        assert len(rows) == 20
+        assert rows[0] == (failing, "retrying")
+        assert [r[0] for r in rows] == sent[::-1][:20]
+        assert 'rel="next"' in page
+
+        failing_only = http.get(f"/console/settings/webhooks/{endpoint['id']}?state=failing").text
+        assert re.findall(r'<tr id="(whd_[^"]+)"', failing_only) == [failing]
+        delivered = http.get(f"/console/settings/webhooks/{endpoint['id']}?state=delivered").text
+        rows = re.findall(r'<tr id="(whd_[^"]+)" data-state="(\w+)"', delivered)
+        assert {s for _, s in rows} == {"delivered"}
+        assert len(rows) == 20
+        # The next page keeps the filter.
+        following = re.search(r'href="([^"]+)" rel="next"', delivered)
+        assert following
+        rest = http.get(following.group(1).replace("&amp;", "&")).text
+        assert re.findall(r'<tr id="(whd_[^"]+)"', rest) == [sent[0]]
+        unknown = http.get(f"/console/settings/webhooks/{endpoint['id']}?state=lost")
+        assert unknown.status_code == 422
+
+        # The API's own list still answers in creation order, as its cursors promise.
+        listed = api(service, f"/webhooks/endpoints/{endpoint['id']}/deliveries?limit=100")
+        assert [d["id"] for d in listed.json()["data"]] == sent
+    finally:
+        receiver.stop()

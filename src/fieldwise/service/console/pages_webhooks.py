@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 
@@ -98,23 +98,31 @@ def _detail(
     console: ConsoleDep,
     session: SignedIn,
     endpoint_id: str,
-    cursor: str | None = None,
+    before: int | None = None,
+    filter_state: str = "",
     *,
     error: str | None = None,
 ) -> Response:
     endpoint = ops.get_endpoint(console.state, endpoint_id)
-    deliveries, next_cursor = ops.list_deliveries(
-        console.state, limit=PAGE_SIZE, cursor=cursor, endpoint_id=endpoint_id
+    # Newest first, filtered by state: a failing delivery is on the first page, not the last.
+    deliveries, next_before = ops.recent_deliveries(
+        console.state,
+        endpoint_id,
+        limit=PAGE_SIZE,
+        before=before,
+        filter_state=filter_state or None,
     )
-    return render_list(
+    return render(
         request,
         "webhook_detail.html",
         status=422 if error else 200,
         session=session,
         endpoint=endpoint,
         deliveries=deliveries,
-        cursor=cursor,
-        next_cursor=next_cursor,
+        next_before=next_before,
+        paged=before is not None,
+        filter_state=filter_state,
+        delivery_filters=ops.DELIVERY_FILTERS,
         grace_hours=GRACE_HOURS,
         error=error,
     )
@@ -126,9 +134,10 @@ def endpoint_page(
     request: Request,
     console: ConsoleDep,
     session: SignedIn,
-    cursor: str | None = None,
+    before: Annotated[int | None, Query(ge=1)] = None,
+    state: Annotated[str, Query(max_length=16)] = "",
 ) -> Response:
-    return _detail(request, console, session, endpoint_id, cursor)
+    return _detail(request, console, session, endpoint_id, before, state)
 
 
 @router.post("/{endpoint_id}", response_class=HTMLResponse)

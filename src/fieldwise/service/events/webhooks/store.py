@@ -23,6 +23,10 @@ from fieldwise.service.events.webhooks.tables import attempts, deliveries, endpo
 from fieldwise.service.ids import isoformat, new_id
 
 OPEN_STATES = ("pending", "retrying")
+#: Every state a delivery can be in, in lifecycle order.
+STATES = ("pending", "retrying", "delivered", "dead")
+#: The states of a delivery that has failed at least once and not been delivered since.
+FAILING_STATES = ("retrying", "dead")
 
 
 def encode_body(payload: dict[str, Any]) -> str:

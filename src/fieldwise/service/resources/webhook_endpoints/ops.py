@@ -14,7 +14,13 @@ from sqlalchemy import delete, insert, select, update
 from fieldwise.service.events.webhooks.dispatcher import attempt, nudge
 from fieldwise.service.events.webhooks.signing import new_secret, rotation_values
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
-from fieldwise.service.events.webhooks.store import OPEN_STATES, create_delivery, encode_body
+from fieldwise.service.events.webhooks.store import (
+    FAILING_STATES,
+    OPEN_STATES,
+    STATES,
+    create_delivery,
+    encode_body,
+)
 from fieldwise.service.events.webhooks.tables import deliveries, endpoints
 from fieldwise.service.http.dependencies import fetch, now
 from fieldwise.service.http.errors import ApiError, not_found
@@ -152,6 +158,38 @@ def list_deliveries(
             fetch(conn, endpoints, endpoint_id, ENDPOINT)
         rows, next_cursor = page(conn, deliveries, where, limit=limit, cursor=cursor)
         return [delivery_public(conn, r) for r in rows], next_cursor
+
+
+#: The console's delivery filters: every state, and ``failing`` (retrying or dead).
+DELIVERY_FILTERS = (*STATES, "failing")
+
+
+def recent_deliveries(
+    state: ServiceState,
+    endpoint_id: str,
+    *,
+    limit: int,
+    before: int | None = None,
+    filter_state: str | None = None,
+) -> tuple[list[DeliveryPublic], int | None]:
+    """An endpoint's deliveries newest first, for the console (the API's list keeps creation
+    order, which its cursors promise), only those in ``filter_state`` when given (a state or
+    ``failing``); ``before`` is the position the previous page returned, None at the end."""
+    query = select(deliveries).where(deliveries.c.endpoint_id == endpoint_id)
+    if filter_state == "failing":
+        query = query.where(deliveries.c.state.in_(FAILING_STATES))
+    elif filter_state:
+        if filter_state not in STATES:
+            raise ApiError(422, f"state: not one of {', '.join(DELIVERY_FILTERS)}.", param="state")
+        query = query.where(deliveries.c.state == filter_state)
+    if before is not None:
+        query = query.where(deliveries.c.seq < before)
+    with state.engine.connect() as conn:
+        fetch(conn, endpoints, endpoint_id, ENDPOINT)
+        rows = list(conn.execute(query.order_by(deliveries.c.seq.desc()).limit(limit + 1)))
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [delivery_public(conn, r) for r in rows], (rows[-1].seq if more else None)
 
 
 def get_delivery(state: ServiceState, delivery_id: str) -> DeliveryPublic:
