@@ -3,8 +3,8 @@
 The main entry points load on first use (PEP 562), so ``import fieldwise`` and
 ``fieldwise --help`` stay light: ``compare`` (DataFrames or mappings in, a
 :class:`~fieldwise.compare.ComparisonResult` out), ``decide``, ``load_policy``,
-``load_dataset``, ``build_report``, ``write_report``, ``evaluate`` (a dataset folder end to
-end) and ``Client`` (the service's HTTP API).
+``default_policy``, ``load_dataset``, ``build_report``, ``write_report``, ``evaluate`` (a
+dataset folder end to end) and ``Client`` (the service's HTTP API).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from fieldwise._api import compare, evaluate
     from fieldwise.client import Client
     from fieldwise.datasets import load_dataset
-    from fieldwise.gate import decide, load_policy
+    from fieldwise.gate import decide, default_policy, load_policy
     from fieldwise.report import build_report, write_report
 
 __version__ = "0.1.0"
@@ -37,6 +37,7 @@ _LAZY = {
     "build_report": "fieldwise.report",
     "compare": "",
     "decide": "fieldwise.gate",
+    "default_policy": "fieldwise.gate",
     "evaluate": "",
     "load_dataset": "fieldwise.datasets",
     "load_policy": "fieldwise.gate",
@@ -71,6 +72,7 @@ __all__ = [
     "build_report",
     "compare",
     "decide",
+    "default_policy",
     "evaluate",
     "load_dataset",
     "load_policy",

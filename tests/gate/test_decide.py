@@ -261,7 +261,9 @@ def test_output_nobody_declared_is_not_evaluated_and_never_fails() -> None:
     v1 = {d: {"total": "1.00"} for d in names}
     v2 = {d: {"total": "1.00", "vat_rate": "19"} for d in names}
     result = make(truth, v1, v2, {"total": {"type": "currency"}})
-    verdict = decide(result, policy_from_mapping({"margin": {"default": 0.5}}))
+    # overall_margin 0.5: 30 unchanged documents are not evidence at the default 2 pp
+    policy = policy_from_mapping({"margin": {"default": 0.5}, "overall_margin": 0.5})
+    verdict = decide(result, policy)
     assert verdict.not_evaluated == ("vat_rate",)
     assert not [r for r in verdict.rules if r.field == "vat_rate"]
     assert verdict.status == "pass", verdict.reasons

@@ -8,7 +8,7 @@ import pytest
 
 from fieldwise._errors import ConfigError
 from fieldwise.compare import parse_field_specs
-from fieldwise.gate import Policy, load_policy, policy_from_mapping
+from fieldwise.gate import default_policy, load_policy, policy_from_mapping
 
 GATE_TOML = """
 min_accuracy = 0.9
@@ -69,7 +69,7 @@ def test_dataset_toml_gate_table_and_critical_fields(tmp_path: Path) -> None:
 def test_dataset_toml_without_gate_is_the_default_policy(tmp_path: Path) -> None:
     path = tmp_path / "dataset.toml"
     path.write_text('[dataset]\nname = "x"\n')
-    assert load_policy(path) == Policy(source=str(path))
+    assert load_policy(path) == default_policy(source=str(path))
 
 
 def test_field_specs_add_critical_fields(tmp_path: Path) -> None:

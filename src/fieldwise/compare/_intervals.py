@@ -7,17 +7,20 @@
   on paired data", method 10): the two Wilson intervals combined with the phi correlation of
   the 2x2 table (with Newcombe's continuity correction), so documents that flip and
   documents that do not are both accounted for.
+- The overall paired interval (:func:`overall_paired`): the same Newcombe interval over every
+  field's paired units pooled by field weight, counted at the scale of the documents.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Interval", "newcombe_paired", "wilson", "wilson_bounds", "z_value"]
+__all__ = ["Interval", "newcombe_paired", "overall_paired", "wilson", "wilson_bounds", "z_value"]
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,12 @@ def wilson_bounds(
 
 
 def newcombe_paired(
-    both_right: int, regressed: int, fixed: int, both_wrong: int, *, confidence: float = 0.95
+    both_right: float,
+    regressed: float,
+    fixed: float,
+    both_wrong: float,
+    *,
+    confidence: float = 0.95,
 ) -> Interval | None:
     """Interval of candidate minus baseline accuracy over paired units (Newcombe method 10).
 
@@ -104,3 +112,31 @@ def newcombe_paired(
         min(1.0, delta + math.sqrt(max(below, 0.0))),
         confidence,
     )
+
+
+def overall_paired(
+    transitions: Iterable[tuple[float, int, int, int, int]],
+    documents: int,
+    *,
+    confidence: float = 0.95,
+) -> Interval | None:
+    """The paired interval of the overall accuracy change: Newcombe's (:func:`newcombe_paired`)
+    over each field's transitions ``(weight, both_right, regressed, fixed, both_wrong)`` (the
+    per-field paired units of the significance table), pooled by field weight and counted as
+    ``documents`` units rather than documents x fields.
+
+    The fields of one document move together (one bad scan fails them all), so the pooled
+    units are not independent: counting them as ``documents`` pairs is the conservative
+    reading (the evidence of n documents, not of n x fields cells), and an unchanged candidate
+    on 16 documents is not "shown non-inferior" by its 240 identical cells. ``None`` without
+    units or documents."""
+    pooled = [0.0, 0.0, 0.0, 0.0]
+    total = 0.0
+    for weight, *counts in transitions:
+        for i, count in enumerate(counts):
+            pooled[i] += weight * count
+        total += weight * sum(counts)
+    if documents <= 0 or total <= 0:
+        return None
+    scaled = [documents * x / total for x in pooled]
+    return newcombe_paired(*scaled, confidence=confidence)

@@ -21,6 +21,7 @@ from fieldwise.gate import (
     Policy,
     Verdict,
     decide_all,
+    default_policy,
     load_policy,
     policy_from_mapping,
     with_critical,
@@ -70,7 +71,7 @@ def resolve_policy(
     elif recorded_gate:
         policy = policy_from_mapping(recorded_gate, source="evaluation set gate")
     else:
-        policy = Policy(source="default policy")
+        policy = default_policy()
     return with_critical(policy, specs)
 
 

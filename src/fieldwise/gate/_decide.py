@@ -14,7 +14,8 @@ Never a silent pass: a failed, canceled or missing run (``max_failed_run_share``
 the policy allows more), a version with no output at all, a declared field no document has a
 value for, a field the candidate leaves empty wherever the baseline had values, and a list
 field with significantly fewer rows each fail the verdict. A non-inferiority margin the data
-can neither confirm nor refute makes it inconclusive.
+can neither confirm nor refute makes it inconclusive: the default policy's overall margin
+(:func:`~fieldwise.gate.default_policy`) turns "no evidence" into inconclusive, never a pass.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fieldwise.gate._fields import (
     exact,
     field_rules,
     flips_by_field,
+    overall_rule,
     pct,
     row_rules,
     rule,
@@ -97,7 +99,8 @@ def decide(
     and this candidate count, over ``documents`` x 2 runs). Rules, in order: min_documents,
     max_failed_run_share, outputs, min_accuracy, then per field (sorted): support,
     min_support, min_field_accuracy, max_regression, critical, significant_regression (or
-    non_inferiority when the field has a margin), empty_column; then row_recall per list field.
+    non_inferiority when the field has a margin), empty_column; then row_recall per list
+    field; then overall_non_inferiority when the policy has an ``overall_margin``.
     Pure, no I/O. Raises :class:`GateError` when it cannot decide: no candidate, no documents,
     nothing scored, no expected value at all, or a policy naming a field the comparison does
     not have.
@@ -184,6 +187,12 @@ def decide(
                 )
             )
     rules.extend(row_rules(pair.row_tests, policy))
+    if policy.overall_margin is not None:
+        weights = {n: c.weight for n, c in cand.items()}
+        units = pair.significance
+        if not units.empty and not_evaluated:
+            units = units.loc[~units["field"].astype(str).isin(not_evaluated).to_numpy()]
+        rules.append(overall_rule(units, weights, pair.documents, policy))
     return _verdict(pair.baseline, chosen, policy, rules, not_evaluated)
 
 

@@ -8,11 +8,22 @@ from fractions import Fraction
 
 import pandas as pd
 
+from fieldwise.compare._intervals import overall_paired
+from fieldwise.compare._power import connor_sample_size
 from fieldwise.compare._stats import p_phrase
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 
-__all__ = ["FieldCounts", "Flips", "exact", "field_rules", "flips_by_field", "pct", "row_rules"]
+__all__ = [
+    "FieldCounts",
+    "Flips",
+    "exact",
+    "field_rules",
+    "flips_by_field",
+    "overall_rule",
+    "pct",
+    "row_rules",
+]
 
 
 def exact(value: float) -> Fraction:
@@ -228,6 +239,83 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
         -margin,
         f"{name}: {interval} reaches below -{pp(margin)}: the data cannot rule out a "
         "regression beyond the margin (more documents would decide it)",
+        inconclusive=True,
+    )
+
+
+def overall_rule(
+    significance: pd.DataFrame, weights: dict[str, float], documents: int, policy: Policy
+) -> RuleResult:
+    """Overall non-inferiority (``overall_margin``): pass when the lower bound of the paired
+    interval of the overall accuracy change (:func:`~fieldwise.compare._intervals.
+    overall_paired` at 1 - alpha) reaches -margin, fail when the whole interval lies below,
+    else inconclusive, naming the documents that would decide it (Connor's sample size for a
+    change of the margin at the observed discordance, 80% power: what ``fieldwise plan``
+    reports)."""
+    margin = policy.overall_margin
+    assert margin is not None
+    rows = [] if significance.empty else significance.to_dict("records")
+    transitions = [
+        (
+            weights.get(str(r["field"]), 1.0),
+            int(r["both_right"]),
+            int(r["regressed"]),
+            int(r["fixed"]),
+            int(r["both_wrong"]),
+        )
+        for r in rows
+    ]
+    level = f"{(1 - policy.alpha) * 100:g}%"
+    interval = overall_paired(transitions, documents, confidence=1 - policy.alpha)
+    total = sum(w * (a + b + c + d) for w, a, b, c, d in transitions)
+    discordance = sum(w * (b + c) for w, _, b, c, _ in transitions) / total if total else 0.0
+    needed = connor_sample_size(margin, discordance, alpha=policy.alpha) if margin else None
+    decide_it = (
+        f"about {needed} documents would decide it (to detect a change of {pp(margin)} at the "
+        f"observed discordance {pct(discordance)}, 80% power; see fieldwise plan)"
+        if needed is not None
+        else "more documents would decide it"
+    )
+    if interval is None:
+        return rule(
+            "overall_non_inferiority",
+            None,
+            False,
+            math.nan,
+            -margin,
+            f"overall: no paired documents, so a regression beyond {pp(margin)} cannot be "
+            f"ruled out; {decide_it}",
+            inconclusive=True,
+        )
+    text = (
+        f"overall: accuracy change {interval.estimate * 100:+.2f} pp, paired {level} interval "
+        f"[{interval.low * 100:+.2f}, {interval.high * 100:+.2f}] pp over {documents} documents"
+    )
+    if Fraction(interval.low) >= -exact(margin):
+        return rule(
+            "overall_non_inferiority",
+            None,
+            True,
+            interval.low,
+            -margin,
+            f"{text} lies above -{pp(margin)}: shown not worse by more than the margin",
+        )
+    if Fraction(interval.high) < -exact(margin):
+        return rule(
+            "overall_non_inferiority",
+            None,
+            False,
+            interval.high,
+            -margin,
+            f"{text} lies below -{pp(margin)}: worse by more than the margin",
+        )
+    return rule(
+        "overall_non_inferiority",
+        None,
+        False,
+        interval.low,
+        -margin,
+        f"{text} reaches below -{pp(margin)}: not shown non-inferior; {decide_it}",
         inconclusive=True,
     )
 

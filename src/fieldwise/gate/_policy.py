@@ -6,6 +6,7 @@ min_accuracy = 0.90            # overall field accuracy (correct / expected, wei
 min_field_accuracy = 0.80      # or a table: {default = 0.80, total = 0.98}
 max_regression = 0.02          # absolute field-accuracy drop per field; or a table like above
 margin = 0.01                  # non-inferiority margin per field; or {default = .., total = 0.005}
+overall_margin = 0.02          # overall non-inferiority margin (default 0.02)
 critical = ["total"]           # may not regress at all (also fields with critical = true)
 alpha = 0.05                   # a significant regression (Holm-adjusted McNemar) fails
 min_support = 20               # expected values needed per field
@@ -15,6 +16,10 @@ max_row_recall_drop = 0.0      # list fields: allowed row-recall drop; or a tabl
 ```
 
 Every rule works on exact fractions: see :mod:`fieldwise.gate._decide`.
+
+A table (or file) sets the keys it names; every other key keeps the value of
+:func:`default_policy`, which passes only on evidence (``overall_margin = 0.02``,
+``min_documents = 10``). ``Policy(...)`` built in code sets only what it is given.
 """
 
 from __future__ import annotations
@@ -31,11 +36,24 @@ from typing import Any
 from fieldwise._errors import ConfigError
 from fieldwise._nesting import TooDeep, loads_toml
 
-__all__ = ["Policy", "load_policy", "policy_from_mapping"]
+__all__ = ["Policy", "default_policy", "load_policy", "policy_from_mapping"]
 
 _SCALAR_KEYS = frozenset(
-    {"min_accuracy", "alpha", "min_support", "min_documents", "max_failed_run_share"}
+    {
+        "min_accuracy",
+        "alpha",
+        "min_support",
+        "min_documents",
+        "max_failed_run_share",
+        "overall_margin",
+    }
 )
+#: The default policy's overall non-inferiority margin: the candidate passes only when the
+#: paired interval of its overall accuracy change lies above -2 pp.
+DEFAULT_OVERALL_MARGIN = 0.02
+#: The default policy's fewest documents: under 10 no interval here means much (a bootstrap
+#: over 6 documents has 462 distinct resamples; Wilson and Newcombe bounds span tens of pp).
+DEFAULT_MIN_DOCUMENTS = 10
 _PER_FIELD_KEYS = frozenset(
     {"min_field_accuracy", "max_regression", "margin", "max_row_recall_drop"}
 )
@@ -60,7 +78,12 @@ class Policy:
     ``field_margin`` / ``field_max_row_recall_drop`` override the defaults
     ``min_field_accuracy`` / ``max_regression`` / ``margin`` / ``max_row_recall_drop`` for the
     fields they name. ``max_failed_run_share`` is 0 unless the policy says otherwise: a failed,
-    canceled or missing run fails the gate.
+    canceled or missing run fails the gate. ``overall_margin`` asks for evidence: the lower
+    bound of the paired interval of the overall accuracy change must reach -overall_margin
+    (else the verdict is inconclusive, or fails when the whole interval lies below).
+
+    ``Policy()`` has only the rules that always hold; :func:`default_policy` is the policy
+    used when none is given, and the base every policy file or table is read onto.
     """
 
     min_accuracy: float | None = None
@@ -77,6 +100,7 @@ class Policy:
     field_margin: Mapping[str, float] = field(default_factory=_empty)
     max_row_recall_drop: float | None = None
     field_max_row_recall_drop: Mapping[str, float] = field(default_factory=_empty)
+    overall_margin: float | None = None
     source: str = "<default policy>"
 
     def min_accuracy_for(self, name: str) -> float | None:
@@ -98,11 +122,13 @@ class Policy:
 
     def digest(self) -> str:
         """A SHA-256 of every setting (not of where it was read from): two policies with the
-        same digest decide the same way."""
+        same digest decide the same way. ``overall_margin`` is left out while unset, so the
+        digests of policies recorded before it existed still match."""
         settings = {
             f.name: dict(value) if isinstance(value := getattr(self, f.name), Mapping) else value
             for f in fields(self)
             if f.name != "source"
+            and not (f.name == "overall_margin" and self.overall_margin is None)
         }
         canonical = json.dumps(settings, sort_keys=True)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -134,14 +160,35 @@ def _lookup(table: Mapping[str, float], name: str, default: float | None) -> flo
     return table.get(_parent(name), default)
 
 
+def default_policy(source: str = "default policy") -> Policy:
+    """The policy used when none is given: a pass needs evidence. The candidate must be shown
+    non-inferior overall (the lower bound of the paired interval of the overall accuracy
+    change at 1 - alpha at least -2 pp) with at least 10 documents, and no field may be
+    significantly worse (Holm-adjusted McNemar at alpha 0.05); too little evidence is
+    inconclusive, and the verdict says how many documents would decide it."""
+    return Policy(
+        min_documents=DEFAULT_MIN_DOCUMENTS,
+        overall_margin=DEFAULT_OVERALL_MARGIN,
+        source=source,
+    )
+
+
 def load_policy(path: Path | str, *, field_specs: Mapping[str, Any] | None = None) -> Policy:
-    """Read a policy file.
+    """Read a policy file onto :func:`default_policy` (keys the file does not set keep their
+    defaults).
 
     ``dataset.toml`` (any file with a ``[dataset]`` table) contributes its ``[gate]`` table and
     the fields marked ``critical = true``; any other file is a ``gate.toml`` whose keys sit at
     the top level or under ``[gate]``. ``field_specs`` (the parsed ``[fields]`` of the dataset)
-    adds more critical fields. Raises :class:`ConfigError` naming the file and the key.
+    adds more critical fields. Raises :class:`ConfigError` naming the file and the key, and
+    :class:`TypeError` when ``path`` is ``None`` (for the default, call :func:`default_policy`:
+    a missing path is never silently read as "no policy").
     """
+    if not isinstance(path, str | Path):
+        raise TypeError(
+            f"load_policy() needs the path of a policy file, not {path!r}; "
+            "for the default policy call fieldwise.default_policy()"
+        )
     path = Path(path)
     try:
         data = loads_toml(path.read_text(encoding="utf-8"))
@@ -178,7 +225,8 @@ def with_critical(policy: Policy, fields: Iterable[str] | Mapping[str, Any]) -> 
 
 
 def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:
-    """Build a :class:`Policy` from the parsed TOML table, validating every key and value."""
+    """Build a :class:`Policy` from the parsed TOML table, validating every key and value;
+    keys the table does not set keep the value of :func:`default_policy`."""
     if not isinstance(table, Mapping):
         raise ConfigError(f"{source}: [gate] must be a table")
     unknown = sorted(set(map(str, table)) - _KNOWN_KEYS)
@@ -187,7 +235,7 @@ def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:
             f"{source}: [gate] unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})"
         )
     kwargs: dict[str, Any] = {"source": source}
-    for key in ("min_accuracy", "max_failed_run_share"):
+    for key in ("min_accuracy", "max_failed_run_share", "overall_margin"):
         if key in table:
             kwargs[key] = _share(table[key], source, key)
     if "alpha" in table:
@@ -211,7 +259,7 @@ def policy_from_mapping(table: Any, *, source: str = "gate.toml") -> Policy:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ConfigError(f"{source}: [gate] key 'critical' must be a list of field names")
         kwargs["critical"] = tuple(sorted(set(names)))
-    return Policy(**kwargs)
+    return replace(default_policy(), **kwargs)
 
 
 def _share(value: Any, source: str, key: str) -> float:
