@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import append_job_summary, echo_verdict, now_iso
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import evaluation_json
@@ -71,9 +71,11 @@ from fieldwise.runner import Progress as RunProgress
 @click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @json_option
+@pass_cli
 @click.pass_context
 def evaluate_cmd(
     ctx: click.Context,
+    cli: CliContext,
     dataset: Path,
     baseline: str,
     candidates: tuple[str, ...],
@@ -96,8 +98,6 @@ def evaluate_cmd(
     inconclusive (a margin the documents cannot decide), 2 on errors. Progress goes to
     standard error, results to standard output.
     """
-    cli = ctx.find_object(CliContext)
-    assert cli is not None
     options = EvaluationOptions(
         baseline=baseline,
         candidate=candidates[0],
