@@ -108,3 +108,19 @@ def test_every_service_command_takes_the_connection_options() -> None:
         assert "--base-url" in result.output, " ".join(path)
         checked += 1
     assert checked > 20
+
+
+def test_a_refused_connection_names_the_url_it_tried(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a loopback port nothing listens on once closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    code, _out, err = _main(capsys, "--base-url", url, "--api-key", "k", "processors", "list")
+    assert code == 2
+    assert err.count("\n") == 1
+    assert f"{url}/processors" in err
+    assert "Traceback" not in err
