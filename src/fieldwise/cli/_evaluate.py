@@ -20,6 +20,12 @@ from fieldwise.runner import Progress as RunProgress
 @click.command("evaluate")
 @click.argument("dataset", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
+    "--processor",
+    metavar="ID_OR_NAME",
+    help="Evaluate this processor already on the service (an id or a unique name) instead of "
+    "setting up the dataset's [processor] configs; --baseline/--candidate name its versions.",
+)
+@click.option(
     "--baseline",
     default="published",
     show_default=True,
@@ -77,6 +83,7 @@ def evaluate_cmd(
     ctx: click.Context,
     cli: CliContext,
     dataset: Path,
+    processor: str | None,
     baseline: str,
     candidates: tuple[str, ...],
     split: str | None,
@@ -93,7 +100,9 @@ def evaluate_cmd(
     """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
 
     With no --base-url this uses the embedded local service, and creates the dataset's
-    processor from its shipped configs (baseline published, candidate drafted) if needed.
+    processor from its shipped configs (the dataset.toml [processor] table: baseline
+    published, candidate drafted) if needed; with --processor it evaluates a processor already
+    on the service instead.
     Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
     inconclusive (a margin the documents cannot decide), 2 on errors. Progress goes to
     standard error, results to standard output.
@@ -110,6 +119,7 @@ def evaluate_cmd(
         use_cache=not no_cache,
         split=split,
         force=force,
+        processor=processor,
     )
     with Progress(
         TextColumn("{task.description}"),
