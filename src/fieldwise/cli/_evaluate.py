@@ -5,16 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import append_job_summary, echo_verdict, now_iso
 from fieldwise.cli._output import echo_json
+from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
-from fieldwise.runner import Progress as RunProgress
 
 
 @click.command("evaluate")
@@ -121,32 +119,15 @@ def evaluate_cmd(
         force=force,
         processor=processor,
     )
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failed {task.fields[failed]} · cached {task.fields[cached]}"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("runs", total=None, failed=0, cached=0)
-
-        def stage(text: str) -> None:
-            if not quiet:
-                bar.console.print(f"[dim]›[/dim] {text}")
-
-        def progress(p: RunProgress) -> None:
-            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
-
+    # the stages show unless --quiet; the run step's counts also stop for --json
+    with RunDisplay(enabled=not quiet, counts=not as_json) as display:
         outcome = evaluate(
             cli.connection(),
             dataset,
             options,
             generated_at=now_iso(),
-            stage=stage,
-            progress=progress,
+            stage=display.note,
+            progress=display.update,
         )
     if as_json:
         echo_json(evaluation_json(outcome))

@@ -5,34 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.progress import Progress as Bar
-from rich.text import Text
 
 from fieldwise._shards import parse_shard
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
+from fieldwise.cli._progress import RunDisplay
 from fieldwise.runner import (
     DEFAULT_RESULTS_DIR,
     WAIT_MODES,
-    Progress,
     WebhookListen,
     run_versions,
 )
-
-
-class _Rate(ProgressColumn):
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:.1f} pairs/s")
 
 
 @click.command("run")
@@ -99,7 +82,7 @@ class _Rate(ProgressColumn):
     help="Run only the items whose content hash falls in shard I of N (machines running "
     "1/N..N/N make run sets that `fieldwise runsets merge` joins).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
 @json_option
 @pass_cli
 def run(
@@ -141,23 +124,7 @@ def run(
     listen = WebhookListen(
         host=webhook_host or "127.0.0.1", port=webhook_port or 0, url=webhook_url
     )
-    console = Console(stderr=True)
-    with Bar(
-        TextColumn("running"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failed {task.fields[failed]}  cached {task.fields[cached]}"),
-        _Rate(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet or not console.is_terminal,  # CI logs get the summary, not redraws
-        transient=True,
-    ) as bar:
-        task = bar.add_task("run", total=None, failed=0, cached=0)
-
-        def show(p: Progress) -> None:
-            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
-
+    with RunDisplay(enabled=not (quiet or as_json)) as display:
         result = run_versions(
             cli.connection(),
             eval_set=eval_set or "",
@@ -168,7 +135,7 @@ def run(
             resume=resume,
             retry_failed=retry_failed,
             results_dir=results_dir,
-            progress=show,
+            progress=display.update,
             wait=wait,
             webhook=listen,
             shard=None if shard is None else parse_shard(shard),
