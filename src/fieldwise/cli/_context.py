@@ -8,6 +8,7 @@ group, before the subcommand, and on every subcommand that talks to a service, a
 from __future__ import annotations
 
 import functools
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +24,9 @@ if TYPE_CHECKING:  # both load on first use: a command may finish without the se
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: How long an interrupted command waits for the embedded service to stop.
+_INTERRUPTED_STOP_S = 0.5
+
 
 @dataclass
 class CliContext:
@@ -31,6 +35,8 @@ class CliContext:
     #: The connection flags given on the group (before the subcommand), None when not given:
     #: a subcommand's own flag may add to them but not contradict them.
     flags: dict[str, Any] = field(default_factory=dict)
+    #: Set when the command was interrupted (Ctrl-C): close without waiting for the service.
+    interrupted: bool = False
     _connection: ServiceConnection | None = field(default=None, repr=False)
     _client: Client | None = field(default=None, repr=False)
 
@@ -61,6 +67,16 @@ class CliContext:
             self.data_dir = data_dir
         self.flags.update({k: v for k, v in given.items() if v is not None})
 
+    def command(self, *words: str) -> str:
+        """``fieldwise WORDS`` as a shell command, with the connection flags this invocation
+        was given (an API key is never printed: give it as FIELDWISE_API_KEY)."""
+        given: list[str] = []
+        if self.flags.get("base_url") is not None:
+            given += ["--base-url", str(self.flags["base_url"])]
+        if self.flags.get("data_dir") is not None:
+            given += ["--data-dir", str(self.flags["data_dir"])]
+        return shlex.join(["fieldwise", *given, *words])
+
     def connection(self) -> ServiceConnection:
         """The service connection, starting the embedded service the first time it is needed."""
         if self._connection is None:
@@ -78,7 +94,10 @@ class CliContext:
         if self._client is not None:
             self._client.close()
         if self._connection is not None:
-            self._connection.close()
+            # Interrupted: the user wants the prompt back. Jobs the embedded service still
+            # holds are durable (their leases are recovered on its next start), so it is not
+            # waited for; its threads are daemons and its engine processes follow their parent.
+            self._connection.close(timeout=_INTERRUPTED_STOP_S if self.interrupted else 10.0)
 
 
 def connection_options(func: F) -> F:
@@ -118,7 +137,13 @@ def pass_cli(func: F) -> F:
         if state is None:  # pragma: no cover - the group always sets it
             raise RuntimeError("no CliContext: run the command through the fieldwise group")
         state.apply_flags(base_url=base_url, api_key=api_key, data_dir=data_dir)
-        return func(state, *args, **kwargs)
+        try:
+            return func(state, *args, **kwargs)
+        except BaseException as exc:
+            # Ctrl-C, or a library error saying it was interrupted (exit 130)
+            if isinstance(exc, KeyboardInterrupt) or getattr(exc, "exit_code", None) == 130:
+                state.interrupted = True
+            raise
 
     return command  # type: ignore[return-value]
 

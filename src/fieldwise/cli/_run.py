@@ -13,6 +13,7 @@ from fieldwise.cli._progress import RunDisplay
 from fieldwise.runner import (
     DEFAULT_RESULTS_DIR,
     WAIT_MODES,
+    RunInterrupted,
     WebhookListen,
     run_versions,
 )
@@ -125,23 +126,29 @@ def run(
         host=webhook_host or "127.0.0.1", port=webhook_port or 0, url=webhook_url
     )
     with RunDisplay(enabled=not (quiet or as_json)) as display:
-        result = run_versions(
-            cli.connection(),
-            eval_set=eval_set or "",
-            processor_id=processor_id or "",
-            versions=list(versions),
-            concurrency=concurrency,
-            use_cache=not no_cache,
-            resume=resume,
-            retry_failed=retry_failed,
-            results_dir=results_dir,
-            progress=display.update,
-            wait=wait,
-            webhook=listen,
-            shard=None if shard is None else parse_shard(shard),
-            split=split,
-            force=force,
-        )
+        try:
+            result = run_versions(
+                cli.connection(),
+                eval_set=eval_set or "",
+                processor_id=processor_id or "",
+                versions=list(versions),
+                concurrency=concurrency,
+                use_cache=not no_cache,
+                resume=resume,
+                retry_failed=retry_failed,
+                results_dir=results_dir,
+                progress=display.update,
+                wait=wait,
+                webhook=listen,
+                shard=None if shard is None else parse_shard(shard),
+                split=split,
+                force=force,
+            )
+        except RunInterrupted as exc:  # a resume command that works as printed
+            words = ["run", "--resume", exc.runset.runset_id]
+            if results_dir != DEFAULT_RESULTS_DIR:
+                words += ["--results-dir", str(results_dir)]
+            raise RunInterrupted(exc.runset, command=cli.command(*words)) from None
     if as_json:
         echo_json(result.summary())
         return
