@@ -13,6 +13,7 @@ from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
+from fieldwise.runner import RunInterrupted
 
 
 @click.command("evaluate")
@@ -121,14 +122,18 @@ def evaluate_cmd(
     )
     # the stages show unless --quiet; the run step's counts also stop for --json
     with RunDisplay(enabled=not quiet, counts=not as_json) as display:
-        outcome = evaluate(
-            cli.connection(),
-            dataset,
-            options,
-            generated_at=now_iso(),
-            stage=display.note,
-            progress=display.update,
-        )
+        try:
+            outcome = evaluate(
+                cli.connection(),
+                dataset,
+                options,
+                generated_at=now_iso(),
+                stage=display.note,
+                progress=display.update,
+            )
+        except RunInterrupted as exc:  # the same command again resumes; so does this one
+            command = cli.command("run", "--resume", exc.runset.runset_id)
+            raise RunInterrupted(exc.runset, command=command) from None
     if as_json:
         echo_json(evaluation_json(outcome))
         append_job_summary(cli, outcome.analysis)
