@@ -42,9 +42,10 @@ class ServiceConnection:
             **kwargs,
         )
 
-    def close(self) -> None:
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop the embedded service, waiting at most ``timeout`` seconds for its jobs."""
         if self.embedded is not None:
-            self.embedded.stop()
+            self.embedded.stop(timeout)
             self.embedded = None
 
     def __enter__(self) -> ServiceConnection:

@@ -15,6 +15,7 @@ import click
 from fieldwise import __version__
 from fieldwise._config import client_settings
 from fieldwise._errors import FieldwiseError
+from fieldwise.cli._context import CliContext, connection_options
 from fieldwise.cli._lazy import LazyCommand, LazyGroup
 
 # name -> (module, attribute, one-line help). The help is repeated here so that listing the
@@ -106,18 +107,7 @@ _COMMANDS: dict[str, LazyCommand] = {
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, prog_name="fieldwise")
-@click.option(
-    "--base-url",
-    metavar="URL",
-    help="Service to talk to [env FIELDWISE_BASE_URL]. Without it, fieldwise starts "
-    "its embedded local service.",
-)
-@click.option("--api-key", metavar="KEY", help="API key for --base-url [env FIELDWISE_API_KEY].")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Data folder of the embedded local service [default: .fieldwise/service].",
-)
+@connection_options
 @click.pass_context
 def cli(
     ctx: click.Context, base_url: str | None, api_key: str | None, data_dir: Path | None
@@ -128,9 +118,12 @@ def cli(
     Every command talks to the Document Processing Service over HTTP: the one at --base-url,
     or an embedded local service started on demand.
     """
-    from fieldwise.cli._context import CliContext  # the client stack, only when a command runs
-
-    state = CliContext(client_settings(base_url=base_url, api_key=api_key), data_dir=data_dir)
+    flags = {"base_url": base_url, "api_key": api_key, "data_dir": data_dir}
+    state = CliContext(
+        client_settings(base_url=base_url, api_key=api_key),
+        data_dir=data_dir,
+        flags={k: v for k, v in flags.items() if v is not None},
+    )
     ctx.obj = state
     ctx.call_on_close(state.close)
 

@@ -163,9 +163,14 @@ def report_cmd(
 @runset_options
 @_POLICY
 @json_option
+@pass_cli
 @click.pass_context
 def gate_cmd(
-    ctx: click.Context, target: RunsetTarget, policy_path: Path | None, as_json: bool
+    ctx: click.Context,
+    cli: CliContext,
+    target: RunsetTarget,
+    policy_path: Path | None,
+    as_json: bool,
 ) -> None:
     """Decide whether each candidate of a run set may be published.
 
@@ -174,8 +179,6 @@ def gate_cmd(
     candidates the worst verdict sets the exit code. The verdicts are saved with the run set
     for `fieldwise publish`.
     """
-    cli = ctx.find_object(CliContext)
-    assert cli is not None
     analysis: Analysis | Regated
     if cli.settings.step_summary is not None:
         # the job summary is the report's Markdown: it needs the whole comparison

@@ -5,20 +5,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import append_job_summary, echo_verdict, now_iso
 from fieldwise.cli._output import echo_json
+from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
 from fieldwise.evaluate import EvaluationOptions, evaluate
 from fieldwise.report import FORMATS
-from fieldwise.runner import Progress as RunProgress
+from fieldwise.runner import RunInterrupted
 
 
 @click.command("evaluate")
 @click.argument("dataset", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--processor",
+    metavar="ID_OR_NAME",
+    help="Evaluate this processor already on the service (an id or a unique name) instead of "
+    "setting up the dataset's [processor] configs; --baseline/--candidate name its versions.",
+)
 @click.option(
     "--baseline",
     default="published",
@@ -71,10 +76,13 @@ from fieldwise.runner import Progress as RunProgress
 @click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @json_option
+@pass_cli
 @click.pass_context
 def evaluate_cmd(
     ctx: click.Context,
+    cli: CliContext,
     dataset: Path,
+    processor: str | None,
     baseline: str,
     candidates: tuple[str, ...],
     split: str | None,
@@ -91,13 +99,13 @@ def evaluate_cmd(
     """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
 
     With no --base-url this uses the embedded local service, and creates the dataset's
-    processor from its shipped configs (baseline published, candidate drafted) if needed.
+    processor from its shipped configs (the dataset.toml [processor] table: baseline
+    published, candidate drafted) if needed; with --processor it evaluates a processor already
+    on the service instead.
     Exit 0 when the candidate passes the gate, 1 when it fails, 3 when the verdict is
     inconclusive (a margin the documents cannot decide), 2 on errors. Progress goes to
     standard error, results to standard output.
     """
-    cli = ctx.find_object(CliContext)
-    assert cli is not None
     options = EvaluationOptions(
         baseline=baseline,
         candidate=candidates[0],
@@ -110,34 +118,22 @@ def evaluate_cmd(
         use_cache=not no_cache,
         split=split,
         force=force,
+        processor=processor,
     )
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failed {task.fields[failed]} · cached {task.fields[cached]}"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("runs", total=None, failed=0, cached=0)
-
-        def stage(text: str) -> None:
-            if not quiet:
-                bar.console.print(f"[dim]›[/dim] {text}")
-
-        def progress(p: RunProgress) -> None:
-            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
-
-        outcome = evaluate(
-            cli.connection(),
-            dataset,
-            options,
-            generated_at=now_iso(),
-            stage=stage,
-            progress=progress,
-        )
+    # the stages show unless --quiet; the run step's counts also stop for --json
+    with RunDisplay(enabled=not quiet, counts=not as_json) as display:
+        try:
+            outcome = evaluate(
+                cli.connection(),
+                dataset,
+                options,
+                generated_at=now_iso(),
+                stage=display.note,
+                progress=display.update,
+            )
+        except RunInterrupted as exc:  # the same command again resumes; so does this one
+            command = cli.command("run", "--resume", exc.runset.runset_id)
+            raise RunInterrupted(exc.runset, command=command) from None
     if as_json:
         echo_json(evaluation_json(outcome))
         append_job_summary(cli, outcome.analysis)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from fieldwise.cli._context import CliContext, json_option
+from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import RESULTS_DIR_OPTION, _recorded_metadata
 from fieldwise.cli._output import echo_json
 from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
@@ -42,7 +42,7 @@ __all__ = ["export_cmd"]
 )
 @RESULTS_DIR_OPTION
 @json_option
-@click.pass_obj
+@pass_cli
 def export_cmd(
     cli: CliContext,
     runset_id: str,

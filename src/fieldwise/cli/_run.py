@@ -5,34 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.progress import Progress as Bar
-from rich.text import Text
 
 from fieldwise._shards import parse_shard
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
+from fieldwise.cli._progress import RunDisplay
 from fieldwise.runner import (
     DEFAULT_RESULTS_DIR,
     WAIT_MODES,
-    Progress,
+    RunInterrupted,
     WebhookListen,
     run_versions,
 )
-
-
-class _Rate(ProgressColumn):
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:.1f} pairs/s")
 
 
 @click.command("run")
@@ -99,7 +83,7 @@ class _Rate(ProgressColumn):
     help="Run only the items whose content hash falls in shard I of N (machines running "
     "1/N..N/N make run sets that `fieldwise runsets merge` joins).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
 @json_option
 @pass_cli
 def run(
@@ -141,40 +125,30 @@ def run(
     listen = WebhookListen(
         host=webhook_host or "127.0.0.1", port=webhook_port or 0, url=webhook_url
     )
-    console = Console(stderr=True)
-    with Bar(
-        TextColumn("running"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failed {task.fields[failed]}  cached {task.fields[cached]}"),
-        _Rate(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet or not console.is_terminal,  # CI logs get the summary, not redraws
-        transient=True,
-    ) as bar:
-        task = bar.add_task("run", total=None, failed=0, cached=0)
-
-        def show(p: Progress) -> None:
-            bar.update(task, total=p.total, completed=p.done, failed=p.failed, cached=p.cached)
-
-        result = run_versions(
-            cli.connection(),
-            eval_set=eval_set or "",
-            processor_id=processor_id or "",
-            versions=list(versions),
-            concurrency=concurrency,
-            use_cache=not no_cache,
-            resume=resume,
-            retry_failed=retry_failed,
-            results_dir=results_dir,
-            progress=show,
-            wait=wait,
-            webhook=listen,
-            shard=None if shard is None else parse_shard(shard),
-            split=split,
-            force=force,
-        )
+    with RunDisplay(enabled=not (quiet or as_json)) as display:
+        try:
+            result = run_versions(
+                cli.connection(),
+                eval_set=eval_set or "",
+                processor_id=processor_id or "",
+                versions=list(versions),
+                concurrency=concurrency,
+                use_cache=not no_cache,
+                resume=resume,
+                retry_failed=retry_failed,
+                results_dir=results_dir,
+                progress=display.update,
+                wait=wait,
+                webhook=listen,
+                shard=None if shard is None else parse_shard(shard),
+                split=split,
+                force=force,
+            )
+        except RunInterrupted as exc:  # a resume command that works as printed
+            words = ["run", "--resume", exc.runset.runset_id]
+            if results_dir != DEFAULT_RESULTS_DIR:
+                words += ["--results-dir", str(results_dir)]
+            raise RunInterrupted(exc.runset, command=cli.command(*words)) from None
     if as_json:
         echo_json(result.summary())
         return

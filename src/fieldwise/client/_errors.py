@@ -33,13 +33,29 @@ _BY_STATUS: dict[int, type[APIStatusError]] = {
 
 @contextmanager
 def map_transport_errors(request_desc: str) -> Iterator[None]:
-    """Translate httpx transport failures (refused, reset, timeout, protocol) once, here."""
+    """Translate httpx transport failures (refused, reset, timeout, protocol) once, here.
+
+    The message names the whole URL tried: "connection refused" alone does not say which
+    service, and the base URL may have come from a flag, the environment or the default.
+    """
     try:
         yield
     except httpx.TimeoutException as exc:
-        raise TransportError(f"{request_desc}: timed out ({type(exc).__name__})") from exc
+        raise TransportError(
+            f"{_tried(exc, request_desc)}: timed out ({type(exc).__name__})"
+        ) from exc
     except (httpx.TransportError, httpx.DecodingError) as exc:
-        raise TransportError(f"{request_desc}: {type(exc).__name__}: {exc}") from exc
+        raise TransportError(f"{_tried(exc, request_desc)}: {type(exc).__name__}: {exc}") from exc
+
+
+def _tried(exc: httpx.RequestError, request_desc: str) -> str:
+    """``METHOD URL`` of the failed request, else ``request_desc`` (an error raised without
+    its request)."""
+    try:
+        request = exc.request
+    except RuntimeError:  # httpx raises this when the error carries no request
+        return request_desc
+    return f"{request.method} {request.url}"
 
 
 def status_error(response: httpx.Response) -> APIStatusError:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fieldwise._errors import ConfigError
+from fieldwise._errors import ConfigError, NotFoundError
 from fieldwise.client import Client, Version, ops
 from fieldwise.datasets import Dataset
 from fieldwise.runner import alias_targets
@@ -31,6 +31,26 @@ def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+def existing_processor(client: Client, wanted: str) -> ProcessorSetup:
+    """The processor ``wanted`` (an id, else a unique name) as it is on the service: nothing is
+    created, and the versions are whatever --baseline/--candidate name."""
+    try:
+        processor = client.get_processor(wanted)
+    except NotFoundError:
+        named = [p for p in client.list_processors() if p.name == wanted]
+        if len(named) > 1:
+            ids = ", ".join(p.id for p in named)
+            raise ConfigError(
+                f"several processors are named {wanted!r} ({ids}); pass an id"
+            ) from None
+        if not named:
+            raise ConfigError(f"no processor {wanted!r} (an id or a name) on the service") from None
+        processor = named[0]
+    versions = list(client.list_versions(processor.id))
+    aliases = alias_targets(processor.default_version_id, versions)
+    return ProcessorSetup(processor.id, None, None, (), aliases)
+
+
 def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
     """Make sure the dataset's processor and its shipped version configs exist.
 
@@ -40,8 +60,9 @@ def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
     section = dataset.processor
     if section is None:
         raise ConfigError(
-            f"{dataset.root / 'dataset.toml'}: no [processor] table; "
-            "add one or pass the processor and versions explicitly"
+            f"{dataset.root / 'dataset.toml'}: no [processor] table; add one (see "
+            "docs/datasets.md) or pass --processor ID_OR_NAME of a processor on the service, "
+            "with --baseline/--candidate naming its versions"
         )
     created: list[str] = []
     # the service names processors' ids; the toolkit finds its processor by name over HTTP

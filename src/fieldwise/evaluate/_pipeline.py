@@ -12,7 +12,7 @@ from fieldwise.client import Client, Version
 from fieldwise.compare import FieldSpec, parse_field_specs
 from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.evaluate._analysis import Analysis, analyze, resolve_policy, write_outputs
-from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
+from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor, existing_processor
 from fieldwise.gate import Policy, publish_if_passed
 from fieldwise.report import make_environment
 from fieldwise.runner import (
@@ -51,6 +51,8 @@ class EvaluationOptions:
     seed: int = 0
     split: str | None = None
     force: bool = False
+    #: An existing processor (id or name) to evaluate instead of the dataset's [processor].
+    processor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,11 @@ def _evaluate(
     )
     assert synced.eval_set_id is not None
     stage("setting up the processor and its versions")
-    setup = ensure_processor(client, dataset)
+    setup = (
+        existing_processor(client, options.processor)
+        if options.processor is not None
+        else ensure_processor(client, dataset)
+    )
     versions = [
         _version_arg(options.baseline, setup, "published", setup.baseline),
         *(

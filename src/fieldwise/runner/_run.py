@@ -31,11 +31,14 @@ class RunInterrupted(RunnerError):
 
     exit_code = 130
 
-    def __init__(self, runset: RunSet) -> None:
+    def __init__(self, runset: RunSet, *, command: str | None = None) -> None:
+        """``command``: how to resume, as the caller knows it (the CLI adds the options the
+        run was given); by default ``fieldwise run --resume RUNSET_ID``."""
         self.runset = runset
+        command = command or f"fieldwise run --resume {runset.runset_id}"
         super().__init__(
             f"interrupted: {runset.done} of {runset.total} pairs saved in {runset.directory}; "
-            f"resume with: fieldwise run --resume {runset.runset_id}"
+            f"resume with: {command}"
         )
 
 

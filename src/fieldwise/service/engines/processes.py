@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -120,6 +121,10 @@ def _start(parent: int, threads: int) -> None:
     """A child's initializer: watch the parent, keep documents from now on, and OCR on
     ``threads`` threads (its models load on its first scan)."""
     global _kept, _ocr
+    # Ctrl-C reaches the whole process group: the parent decides when its children stop (it
+    # shuts the pool down, or they follow it out, see _watch_parent). A child that took the
+    # SIGINT itself died with a KeyboardInterrupt traceback per process on the user's terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _kept = _Kept()
     _ocr = OcrEngine(threads)
     _watch_parent(parent)
