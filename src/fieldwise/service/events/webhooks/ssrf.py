@@ -87,26 +87,13 @@ def embedded_ipv4(address: IPAddress) -> tuple[ipaddress.IPv4Address, ...]:
     return tuple(found)
 
 
-def _public_v4(address: ipaddress.IPv4Address) -> bool:
+def _public(address: IPAddress) -> bool:
+    # is_global is False for private, loopback, link-local and unspecified addresses (v4 and
+    # v6); multicast, reserved and IPv6 site-local ranges are global to ipaddress, so say no.
     return address.is_global and not (
-        address.is_private
-        or address.is_loopback
-        or address.is_link_local
+        address.is_multicast
         or address.is_reserved
-        or address.is_multicast
-        or address.is_unspecified
-    )
-
-
-def _public_v6(address: ipaddress.IPv6Address) -> bool:
-    return address.is_global and not (
-        address.is_private
-        or address.is_loopback
-        or address.is_link_local
-        or address.is_site_local
-        or address.is_reserved
-        or address.is_multicast
-        or address.is_unspecified
+        or (isinstance(address, ipaddress.IPv6Address) and address.is_site_local)
     )
 
 
@@ -114,17 +101,16 @@ def is_public(address: IPAddress) -> bool:
     """Whether the service may connect to ``address``: a public address, carrying no private,
     loopback, link-local, reserved, multicast or unspecified IPv4 address in any IPv6 form."""
     if isinstance(address, ipaddress.IPv4Address):
-        return _public_v4(address)
-    embedded = embedded_ipv4(address)
-    if not any(address in prefix for prefix in _TRANSLATED) and not _public_v6(address):
+        return _public(address)
+    if not any(address in prefix for prefix in _TRANSLATED) and not _public(address):
         return False
-    return all(_public_v4(v4) for v4 in embedded)
+    return all(_public(v4) for v4 in embedded_ipv4(address))
 
 
 def _why_not(host: str, address: IPAddress) -> str:
     """The refusal of ``host`` (a literal or a name) that is or resolves to ``address``."""
     shown = str(address)
-    embedded = [str(v4) for v4 in embedded_ipv4(address) if not _public_v4(v4)]
+    embedded = [str(v4) for v4 in embedded_ipv4(address) if not _public(v4)]
     carries = f", which carries the IPv4 address {embedded[0]}" if embedded else ""
     if _literal(host) is not None:
         return f"{host} is {_NOT_PUBLIC}{carries}"
