@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from fieldwise._config import ServiceSettings
 from fieldwise.client import Client
 from fieldwise.service import RunningService, create_app, start_in_thread
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 TEST_KEY = "fw_test_key_0123456789"
 
@@ -62,3 +65,17 @@ def service(start_service: ServiceFactory) -> RunningService:
 def client(service: RunningService) -> Iterator[Client]:
     with Client(service.base_url, service.api_key, max_retries=0) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless and with no network (tests.chromium), one per test module.
+    Playwright is imported here, so tests that use no browser do not pay for it."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.chromium import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
@@ -27,7 +27,7 @@ from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.clock import ManualClock
 from fieldwise.service.ids import isoformat
 from tests.conftest import TEST_KEY
-from tests.console._browser import ARGS, CHROMIUM, Camera, watch
+from tests.console._browser import Camera, watch
 from tests.evaluations.conftest import make_set, wait_evaluation
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_for, wait_run
 from tests.webhooks.receivers import ScriptedReceiver
@@ -35,14 +35,6 @@ from tests.webhooks.receivers import ScriptedReceiver
 pytestmark = pytest.mark.slow
 
 XSS = "<script>alert(1)</script>"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

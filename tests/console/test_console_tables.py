@@ -11,12 +11,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from fieldwise.client import Client, ops
 from fieldwise.service import RunningService
 from tests.conftest import ServiceFactory
-from tests.console._browser import ARGS, CHROMIUM, watch
+from tests.console._browser import watch
 from tests.evaluations.conftest import make_set, wait_evaluation
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_for, wait_run
 from tests.webhooks.receivers import ScriptedReceiver
@@ -38,14 +38,6 @@ _OFF_SCREEN_JS = """
   return off;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

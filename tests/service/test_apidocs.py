@@ -3,27 +3,18 @@ leaving the service; the page is public, the OpenAPI document it renders is not.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Request, expect, sync_playwright
+from playwright.sync_api import Browser, Request, expect
 
 from fieldwise.service import RunningService
 from tests.conftest import TEST_KEY
-from tests.console._browser import ARGS, CHROMIUM, Camera, watch
+from tests.console._browser import Camera, watch
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def test_page_and_assets_are_public_and_the_document_is_not(service: RunningService) -> None:
