@@ -7,8 +7,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from fieldwise.client import Client, ops
 
 CONFIG = {
@@ -49,11 +47,3 @@ def wait_run(client: Client, processor_id: str, run_id: str, timeout: float = 20
         return run if run.status in TERMINAL else None
 
     return wait_for(done, timeout)
-
-
-@pytest.fixture
-def upload(client: Client) -> Callable[[bytes, str], str]:
-    def put(content: bytes, name: str = "doc.txt") -> str:
-        return client.upload_file(content, filename=name).id
-
-    return put

@@ -7,7 +7,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from fieldwise.service.engines.parsing import parse_document
-from tests.parsing.conftest import make_invoice_pdf
+from tests.service.engines.parsing.conftest import make_invoice_pdf
 
 
 def test_parallel_pdf_parsing_is_safe_and_correct() -> None:

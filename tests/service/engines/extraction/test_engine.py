@@ -8,7 +8,7 @@ import pytest
 
 from fieldwise.service.engines.extraction import extract, extract_key_values, validate_config
 from fieldwise.service.engines.parsing import ParsedDocument
-from tests.extraction.conftest import Invoice
+from tests.service.engines.extraction.conftest import Invoice
 
 ITEMS = {
     "name": "line_items",

@@ -16,7 +16,7 @@ from fieldwise.service.engines.parsing import (
     UnsupportedFormat,
     parse_document,
 )
-from tests.parsing.conftest import make_invoice_pdf
+from tests.service.engines.parsing.conftest import make_invoice_pdf
 
 
 def _png(width: int, height: int) -> bytes:

@@ -23,10 +23,10 @@ import pypdfium2 as pdfium
 import pytest
 
 from fieldwise.service.engines.parsing import parse_document
-from tests.parsing.test_pdf_words import CORPUS
+from tests.service.engines.parsing.test_pdf_words import CORPUS
 from tests.shared_data import SHARED_DATASETS
 
-DIGESTS = Path(__file__).resolve().parent.parent / "snapshots" / "parse-digests.json"
+DIGESTS = Path(__file__).resolve().parents[3] / "snapshots" / "parse-digests.json"
 UPDATE = os.environ.get("FIELDWISE_UPDATE_SNAPSHOTS") == "1"
 
 

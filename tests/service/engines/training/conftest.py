@@ -11,7 +11,7 @@ import pytest
 from fieldwise.service.engines.parsing import parse_document
 from fieldwise.service.engines.training import TrainingExample, TrainParams
 
-DATASET = Path(__file__).resolve().parents[2] / "datasets" / "invoices"
+DATASET = Path(__file__).resolve().parents[4] / "datasets" / "invoices"
 COUNT = 12  # enough documents for every layout to repeat, few enough to train in seconds
 
 

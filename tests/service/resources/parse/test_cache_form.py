@@ -13,9 +13,9 @@ import pytest
 
 from fieldwise.service.engines.parsing import parse_document
 from fieldwise.service.resources.parse.cache import document_from_json, document_to_json
-from tests.parsing.conftest import make_invoice_pdf
+from tests.service.engines.parsing.conftest import make_invoice_pdf
 
-DOCS = Path(__file__).resolve().parents[2] / "datasets" / "invoices" / "documents"
+DOCS = Path(__file__).resolve().parents[4] / "datasets" / "invoices" / "documents"
 SAMPLES = {
     "invoice.pdf": make_invoice_pdf(2),
     "note.txt": "Invoice No: INV-7\nTotal: 12.50 €\n".encode(),

@@ -26,7 +26,7 @@ from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse
 from fieldwise.service.engines.parsing.stored import StoredDocument, decode_document
 from tests.runs.conftest import CONFIG, invoice, make_processor, wait_run
 
-INVOICES = Path(__file__).resolve().parents[2] / "datasets" / "invoices"
+INVOICES = Path(__file__).resolve().parents[3] / "datasets" / "invoices"
 
 POISON = b"KILL-THE-WORKER"
 

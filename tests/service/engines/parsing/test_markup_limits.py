@@ -16,7 +16,7 @@ from fieldwise.service.engines.parsing import (
     TimeBudgetExceeded,
     parse_document,
 )
-from tests.parsing.bombs import MIB, docx_with_body, paragraphs
+from tests.service.engines.parsing.bombs import MIB, docx_with_body, paragraphs
 
 _SMALL = b"<w:p><w:r><w:t>a small paragraph</w:t></w:r></w:p>"
 
@@ -78,7 +78,7 @@ def test_words_and_pages_are_bounded_before_lines_are_built() -> None:
 
 
 def test_a_parse_stops_at_its_time_budget() -> None:
-    from tests.parsing.conftest import make_invoice_pdf
+    from tests.service.engines.parsing.conftest import make_invoice_pdf
 
     document = make_invoice_pdf(pages=3)
     assert len(parse_document(document, limits=ParseLimits(max_seconds=60)).pages) == 3

@@ -221,7 +221,7 @@ def test_the_bytes_do_not_depend_on_the_process(
     import subprocess
     import sys
 
-    from tests.training.conftest import DATASET
+    from tests.service.engines.training.conftest import DATASET
 
     rows = [json.loads(x) for x in (DATASET / "ground_truth.jsonl").read_text().splitlines()]
     by_truth = {json.dumps(r["ground_truth"], sort_keys=True): r for r in rows}

@@ -6,7 +6,7 @@ import io
 import json
 
 from fieldwise.service.engines.parsing import ParsedDocument, parse_document, sniff_format
-from tests.parsing.conftest import make_invoice_pdf
+from tests.service.engines.parsing.conftest import make_invoice_pdf
 
 
 def test_pdf_text_layer_words_lines_and_boxes(invoice_pdf: bytes) -> None:

@@ -32,7 +32,7 @@ from fieldwise.service.engines.parsing.safety import REPLACEMENT, join_utf16
 from tests.shared_data import SHARED_DATASETS, shared_dataset
 
 TOLERANCE = 0.5
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 SETS = ("zugferd-dev", "parsee-invoices-dev")
 
 
