@@ -22,7 +22,7 @@ from tests.reliability.conftest import wait_for
 
 __all__ = ["api", "pg_url"]  # fixtures, imported for pytest
 
-GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
 _BOUND = 60.0  # guards against a hang only
 
 

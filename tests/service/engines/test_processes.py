@@ -24,7 +24,7 @@ from fieldwise.service.engines import processes
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
 from fieldwise.service.engines.parsing.stored import StoredDocument, decode_document
-from tests.runs.conftest import CONFIG, invoice, make_processor, wait_run
+from tests.service.resources.runs.conftest import CONFIG, invoice, make_processor, wait_run
 
 INVOICES = Path(__file__).resolve().parents[3] / "datasets" / "invoices"
 

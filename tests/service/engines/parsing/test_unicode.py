@@ -15,7 +15,7 @@ from fieldwise.client import Client, ops
 from fieldwise.service.engines.parsing import parse_document
 from fieldwise.service.engines.parsing.safety import safe_text
 from tests.service.engines.parsing.unicode_pdf import unicode_pdf
-from tests.runs.conftest import make_processor, wait_run
+from tests.service.resources.runs.conftest import make_processor, wait_run
 
 EMOJI = "\U0001f600"
 EMOJI_PDF = {"A": "D83DDE00"}

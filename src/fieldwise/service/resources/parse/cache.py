@@ -103,7 +103,8 @@ class ParseCache:
                 stored = StoredDocument.of(key, parse_document(data, limits=limits, **named))
             self._store(key, stored.data, input_file.id)
             # The stored form reads back as the parsed document (full-precision floats, same
-            # nesting: tests/service/resources/parse/test_cache_form.py), so a hit and a miss extract alike.
+            # nesting: tests/service/resources/parse/test_cache_form.py), so a hit and a miss
+            # extract alike.
             return stored
 
     def _lookup(self, key: str) -> StoredDocument | None:
