@@ -4,9 +4,10 @@ nothing is lost: every run ends terminal once, and every completion event reache
 receiver (retries may repeat an event id; receivers deduplicate by it).
 
 The kill comes on an observed state, never after a sleep: a run is held in its extract stage by
-the gated test engine (``tests.service.resources.runs.slow_engine:gated``), and the receiver answers the first
-``HELD_FROM`` deliveries and holds every later one open, so at the kill some deliveries are in
-flight and the rest wait behind them, on an idle machine and under load alike.
+the gated test engine (``tests.service.resources.runs.slow_engine:gated``), and the receiver
+answers the first ``HELD_FROM`` deliveries and holds every later one open, so at the kill some
+deliveries are in flight and the rest wait behind them, on an idle machine and under load
+alike.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from fieldwise.service.engines.processes import EnginePool
-from fieldwise.service.resources.parse import cache as parse_cache
 from fieldwise.service.resources.parse import lifecycle as parse_lifecycle
+from fieldwise.service.resources.parse import ops_cache as parse_cache
 from tests.reliability.backends import Api, api, pg_url, unique
 from tests.reliability.conftest import wait_for
 

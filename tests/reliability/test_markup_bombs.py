@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tests.service.engines.parsing.bombs import MIB, hostile_docx
 from tests.reliability.conftest import TERMINAL, raw, wait_for
 from tests.reliability.proc import peak_rss, tree, tree_rss
+from tests.service.engines.parsing.bombs import MIB, hostile_docx
 from tests.service.jobs.test_crash_recovery import _serve
 
 GIB = 1024**3

@@ -23,8 +23,8 @@ from fieldwise.client import ops
 from fieldwise.service.clock import SystemClock
 from fieldwise.webhooks import SIGNATURE_HEADER, Receiver, sign
 from tests.service.events.webhooks.conftest import WebhookService
-from tests.webhooks.receivers import ScriptedReceiver, free_port, send_cut_off, wait_for
 from tests.service.events.webhooks.test_delivery import emit
+from tests.webhooks.receivers import ScriptedReceiver, free_port, send_cut_off, wait_for
 
 SECRET = "whsec_test_secret"
 GUARD = 60.0  # seconds: only guards against a test that never releases

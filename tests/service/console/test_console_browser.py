@@ -29,7 +29,13 @@ from fieldwise.service.ids import isoformat
 from tests.conftest import TEST_KEY
 from tests.service.console._browser import Camera, watch
 from tests.service.resources.evaluation_runs.conftest import make_set, wait_evaluation
-from tests.service.resources.runs.conftest import CONFIG, invoice, make_processor, wait_for, wait_run
+from tests.service.resources.runs.conftest import (
+    CONFIG,
+    invoice,
+    make_processor,
+    wait_for,
+    wait_run,
+)
 from tests.webhooks.receivers import ScriptedReceiver
 
 pytestmark = pytest.mark.slow

@@ -18,7 +18,13 @@ from fieldwise.service import RunningService
 from tests.conftest import ServiceFactory
 from tests.service.console._browser import watch
 from tests.service.resources.evaluation_runs.conftest import make_set, wait_evaluation
-from tests.service.resources.runs.conftest import CONFIG, invoice, make_processor, wait_for, wait_run
+from tests.service.resources.runs.conftest import (
+    CONFIG,
+    invoice,
+    make_processor,
+    wait_for,
+    wait_run,
+)
 from tests.webhooks.receivers import ScriptedReceiver
 
 pytestmark = pytest.mark.slow

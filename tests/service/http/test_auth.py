@@ -25,7 +25,8 @@ def _routes(service: RunningService) -> list[tuple[str, str]]:
     for route in service.app.routes:  # type: ignore[attr-defined]
         for method in sorted(set(getattr(route, "methods", None) or ()) - {"HEAD"}):
             found.append((method, _concrete(route.path)))
-    # The console answers with its own sign-in redirect (tests/service/console/test_console_auth.py).
+    # The console answers with its own sign-in redirect
+    # (tests/service/console/test_console_auth.py).
     return sorted({(m, p) for m, p in found if not p.startswith("/console")})
 
 

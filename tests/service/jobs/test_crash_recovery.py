@@ -25,6 +25,8 @@ RUNS = 240
 _REPO = Path(__file__).resolve().parents[3]
 _GUARD = 300.0  # seconds: only guards against a hang, never races the work
 
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -86,9 +88,7 @@ def test_sigkill_mid_way_loses_nothing_and_finishes_nothing_twice(tmp_path: Path
     gate = tmp_path / "gate"
     with _serve(data_dir, log) as (proc, base_url), Client(base_url, TEST_KEY) as client:
         pid = make_processor(client)
-        slow = make_processor(
-            client, "slow", {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
-        )
+        slow = make_processor(client, "slow", GATED)
         # Still in flight at the kill however long the 240 submissions take on a loaded machine.
         gated_text = f"gate: {gate}\nlimit: {_GUARD}\n"
         gated_file = client.upload_file(gated_text.encode(), filename="g.txt").id

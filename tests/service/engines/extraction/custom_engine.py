@@ -1,4 +1,5 @@
-"""Python engines used by test_python_engine (entrypoints ``tests.service.engines.extraction.custom_engine:*``)."""
+"""Python engines used by test_python_engine (entrypoints
+``tests.service.engines.extraction.custom_engine:*``)."""
 
 from __future__ import annotations
 

@@ -8,17 +8,20 @@ from fieldwise.service.engines.extraction import ExtractionError, extract, valid
 from fieldwise.service.engines.parsing import ParsedDocument
 from tests.service.engines.extraction.conftest import Invoice
 
+#: The package of the test engines (entrypoints are module paths).
+HERE = "tests.service.engines.extraction"
+
 
 def _config(name: str) -> object:
     return validate_config(
-        {"engine": "python", "entrypoint": f"tests.service.engines.extraction.custom_engine:{name}"},
+        {"engine": "python", "entrypoint": f"{HERE}.custom_engine:{name}"},
         allow_python=True,
     )
 
 
 def test_user_function_output_is_completed(invoices: list[tuple[Invoice, ParsedDocument]]) -> None:
     config = validate_config(
-        {"engine": "python", "entrypoint": "tests.service.engines.extraction.custom_engine:first_line"},
+        {"engine": "python", "entrypoint": f"{HERE}.custom_engine:first_line"},
         allow_python=True,
     )
     out = extract(invoices[0][1], config, confidence_threshold=0.5)
@@ -34,11 +37,11 @@ def test_user_function_output_is_completed(invoices: list[tuple[Invoice, ParsedD
 @pytest.mark.parametrize(
     ("entrypoint", "message"),
     [
-        ("tests.service.engines.extraction.custom_engine:wrong_shape", "must return"),
-        ("tests.service.engines.extraction.custom_engine:bad_confidence", "confidence must be within 0..1"),
-        ("tests.service.engines.extraction.custom_engine:boom", "raised RuntimeError: model not loaded"),
-        ("tests.service.engines.extraction.custom_engine:missing", "is not a callable"),
-        ("tests.service.engines.extraction.no_such_module:f", "cannot import"),
+        (f"{HERE}.custom_engine:wrong_shape", "must return"),
+        (f"{HERE}.custom_engine:bad_confidence", "confidence must be within 0..1"),
+        (f"{HERE}.custom_engine:boom", "raised RuntimeError: model not loaded"),
+        (f"{HERE}.custom_engine:missing", "is not a callable"),
+        (f"{HERE}.no_such_module:f", "cannot import"),
     ],
 )
 def test_failures_are_extraction_errors(

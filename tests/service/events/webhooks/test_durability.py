@@ -12,8 +12,8 @@ from fieldwise.service.clock import ManualClock
 from fieldwise.service.events.webhooks import MAX_ATTEMPTS, RETRY_DELAYS, run_due
 from fieldwise.service.events.webhooks.delivery import DEFAULT_TIMEOUT
 from tests.service.events.webhooks.conftest import START, WebhookService
-from tests.webhooks.receivers import ScriptedReceiver
 from tests.service.events.webhooks.test_delivery import emit, register
+from tests.webhooks.receivers import ScriptedReceiver
 
 Receivers = Callable[..., ScriptedReceiver]
 Start = Callable[..., WebhookService]

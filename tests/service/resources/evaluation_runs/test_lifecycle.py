@@ -1,6 +1,7 @@
 """Cancel, and a service restart while an evaluation waits for its processor runs.
 
-The version is the test-only gated python engine of ``tests.service.resources.runs.slow_engine``: a run waits in
+The version is the test-only gated python engine of
+``tests.service.resources.runs.slow_engine``: a run waits in
 its extract stage until the gate file named in the document exists.
 """
 

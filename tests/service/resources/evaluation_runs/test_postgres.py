@@ -9,8 +9,12 @@ import pytest
 from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
 from fieldwise.service import create_app, start_in_thread
-from tests.service.resources.evaluation_runs.conftest import make_processor, make_set, wait_evaluation
 from tests.postgres import postgres_server
+from tests.service.resources.evaluation_runs.conftest import (
+    make_processor,
+    make_set,
+    wait_evaluation,
+)
 
 
 def test_evaluation_on_postgresql(tmp_path: Path) -> None:

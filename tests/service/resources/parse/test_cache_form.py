@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fieldwise.service.engines.parsing import parse_document
-from fieldwise.service.resources.parse.cache import document_from_json, document_to_json
+from fieldwise.service.resources.parse.ops_cache import document_from_json, document_to_json
 from tests.service.engines.parsing.conftest import make_invoice_pdf
 
 DOCS = Path(__file__).resolve().parents[4] / "datasets" / "invoices" / "documents"

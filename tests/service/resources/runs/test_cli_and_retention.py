@@ -16,7 +16,7 @@ from fieldwise.client import Client, ops
 from fieldwise.service import RunningService, create_app, start_in_thread
 from fieldwise.service.app import app_state
 from fieldwise.service.clock import ManualClock
-from fieldwise.service.resources.runs.retention import sweep_once
+from fieldwise.service.resources.runs.ops_retention import sweep_once
 from tests.conftest import TEST_KEY
 from tests.service.resources.runs.conftest import CONFIG, invoice, make_processor, wait_run
 

@@ -18,6 +18,9 @@ from tests.service.resources.runs.conftest import invoice, make_processor, wait_
 
 Upload = Callable[..., str]
 
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
+BROKEN = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:broken"}
+
 
 def _events(service_dir: Path) -> list[tuple[str, dict[str, object]]]:
     engine = create_engine(f"sqlite:///{service_dir / 'fieldwise.db'}")
@@ -136,9 +139,7 @@ def test_cancel_in_progress_stops_between_stages(
 ) -> None:
     gate = tmp_path / "gate"
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(
-            client, "slow", {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
-        )
+        pid = make_processor(client, "slow", GATED)
         file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
         run = client.call(ops.create_run(pid, file_id))
         wait_for(lambda: Path(f"{gate}.started").exists())
@@ -158,9 +159,7 @@ def test_cancel_in_progress_stops_between_stages(
 def test_cancel_queued_and_terminal_409(python_service: RunningService, tmp_path: Path) -> None:
     gate = tmp_path / "gate"
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(
-            client, "slow", {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
-        )
+        pid = make_processor(client, "slow", GATED)
         file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
         first = client.call(ops.create_run(pid, file_id))
         wait_for(lambda: Path(f"{gate}.started").exists())
@@ -185,9 +184,7 @@ def test_cancel_queued_and_terminal_409(python_service: RunningService, tmp_path
 def test_delete_in_progress_run_cancels_it(python_service: RunningService, tmp_path: Path) -> None:
     gate = tmp_path / "gate"
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(
-            client, "slow", {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
-        )
+        pid = make_processor(client, "slow", GATED)
         file_id = client.upload_file(f"gate: {gate}\n".encode(), filename="g.txt").id
         run = client.call(ops.create_run(pid, file_id))
         wait_for(lambda: Path(f"{gate}.started").exists())
@@ -203,9 +200,7 @@ def test_delete_in_progress_run_cancels_it(python_service: RunningService, tmp_p
 
 def test_python_engine_failure_is_recorded(python_service: RunningService, tmp_path: Path) -> None:
     with Client(python_service.base_url, python_service.api_key, max_retries=0) as client:
-        pid = make_processor(
-            client, "bad", {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:broken"}
-        )
+        pid = make_processor(client, "bad", BROKEN)
         file_id = client.upload_file(b"hello", filename="g.txt").id
         run = wait_run(client, pid, client.call(ops.create_run(pid, file_id)).id)
         assert run.status == "failed"

@@ -8,7 +8,7 @@ import pytest
 
 from fieldwise.service.engines.parsing import ParseError, parse_document
 from fieldwise.service.engines.parsing.stored import StoredDocument
-from fieldwise.service.resources.runs.documents import RecentDocuments
+from fieldwise.service.resources.runs.job_documents import RecentDocuments
 from tests.service.resources.runs.conftest import wait_for
 
 

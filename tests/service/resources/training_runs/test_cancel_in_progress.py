@@ -22,9 +22,14 @@ from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
 from fieldwise.service.events.outbox import events
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.training_runs import handler
+from fieldwise.service.resources.training_runs import job as training_job
 from tests.conftest import ServiceFactory
-from tests.service.resources.training_runs.conftest import FAST, mini_invoices, synced, wait_training
+from tests.service.resources.training_runs.conftest import (
+    FAST,
+    mini_invoices,
+    synced,
+    wait_training,
+)
 
 #: Only guards against a hang; nothing waits this long when the code is right.
 _BOUND = 600.0
@@ -47,7 +52,7 @@ class _Gate:
 
 def _gated_training(gate: _Gate, hold: bool) -> Callable[..., bytes]:
     """The real training; with ``hold``, it waits at its first step."""
-    real = handler.train_model
+    real = training_job.train_model
 
     def train(examples: Any, fields: Any, params: Any, **hooks: Any) -> bytes:
         progress = hooks.pop("progress")
@@ -71,24 +76,24 @@ def test_a_training_canceled_in_progress_leaves_no_version_model_or_event(
     start_service: ServiceFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     gate = _Gate()
-    monkeypatch.setattr(handler, "train_model", _gated_training(gate, where == "training"))
+    monkeypatch.setattr(training_job, "train_model", _gated_training(gate, where == "training"))
     if where == "storing":  # trained, past the last check for a cancel, about to store
-        real_record = handler.TrainingRunHandler._record
+        real_record = training_job.TrainingRunJob._record
 
-        def record(self: handler.TrainingRunHandler, *args: Any) -> None:
+        def record(self: training_job.TrainingRunJob, *args: Any) -> None:
             gate.hold()
             real_record(self, *args)
 
-        monkeypatch.setattr(handler.TrainingRunHandler, "_record", record)
-    real_run = handler.TrainingRunHandler.run
+        monkeypatch.setattr(training_job.TrainingRunJob, "_record", record)
+    real_run = training_job.TrainingRunJob.run
 
-    def run(self: handler.TrainingRunHandler, state: Any, job: Any) -> None:
+    def run(self: training_job.TrainingRunJob, state: Any, job: Any) -> None:
         try:
             real_run(self, state, job)
         finally:
             gate.finished.set()
 
-    monkeypatch.setattr(handler.TrainingRunHandler, "run", run)
+    monkeypatch.setattr(training_job.TrainingRunJob, "run", run)
     service = start_service()
     with Client(service.base_url, service.api_key, max_retries=0) as client:
         root = mini_invoices(tmp_path / "mini", train=3, test=1)

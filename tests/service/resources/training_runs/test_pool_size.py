@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fieldwise._config import ServiceSettings
 from fieldwise.service.app import build_state, run_workers
-from fieldwise.service.resources.training_runs.handler import training_services
+from fieldwise.service.resources.training_runs.job import training_services
 
 
 def test_training_threads_are_capped_at_the_cores(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, resolve_target
 from fieldwise.service.ids import parse_iso
 from fieldwise.webhooks import SIGNATURE_HEADER, verify
 from tests.service.events.webhooks.conftest import WebhookService
-from tests.webhooks.receivers import ScriptedReceiver
 from tests.service.events.webhooks.test_delivery import emit, register
+from tests.webhooks.receivers import ScriptedReceiver
 
 Receivers = Callable[..., ScriptedReceiver]
 

@@ -13,8 +13,8 @@ import httpx
 from fieldwise.client import ops
 from tests.conftest import TEST_KEY
 from tests.service.events.webhooks.conftest import Start
-from tests.webhooks.receivers import wait_for
 from tests.service.events.webhooks.test_delivery import Receivers, register
+from tests.webhooks.receivers import wait_for
 
 SENDS = 6
 GUARD = 60.0  # seconds: only guards against a hang, never races the work

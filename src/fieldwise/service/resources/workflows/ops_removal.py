@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, select
 
-from fieldwise.service.resources.runs.removal import delete_processor_runs
+from fieldwise.service.resources.runs.ops_removal import delete_processor_runs
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.workflows.tables import workflow_runs
 from fieldwise.service.state import ServiceState

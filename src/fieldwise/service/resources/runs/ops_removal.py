@@ -7,7 +7,7 @@ from sqlalchemy import Connection, delete, select
 from fieldwise.service.jobs import delete_jobs
 from fieldwise.service.resources.files.ops import delete_files
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.runs.lifecycle import finish_run
+from fieldwise.service.resources.runs.lifecycle import RUNS
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.state import ServiceState
 
@@ -33,7 +33,7 @@ def delete_processor_runs(state: ServiceState, conn: Connection, run_ids: list[s
     """Cancel unfinished runs, then delete rows, jobs and owned files; return blobs to unlink
     after commit."""
     for run_id in run_ids:
-        finish_run(conn, state.clock, run_id, "canceled", from_states=("queued", "in_progress"))
+        RUNS.cancel(conn, state.clock, run_id)
     doomed = _owned_files(conn, run_ids)
     unused = delete_files(state, conn, doomed) if doomed else []
     delete_jobs(conn, run_ids)

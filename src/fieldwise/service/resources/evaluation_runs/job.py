@@ -2,7 +2,7 @@
 processor run, wait for them, score with :mod:`fieldwise.compare`, and finish in one
 transaction (cells, metrics, ``evaluation.completed``).
 
-Evaluation jobs run in their own worker pool (:class:`EvaluationServices`): an evaluation
+Evaluation jobs run in their own worker pool (:func:`evaluation_services`): an evaluation
 waits for its processor runs, which the runs pool executes, so the two never starve each
 other. A stopping service requeues the evaluation it was waiting on; the processor runs
 already made are kept and reused by the next attempt.
@@ -13,21 +13,18 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, Row, func, insert, select, update
 
 from fieldwise._errors import CompareError, FieldwiseError
 from fieldwise.compare import specs_from_recorded
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import isoformat
-from fieldwise.service.jobs import Job, fail_or_release, requeue
-from fieldwise.service.jobs.durable import ACTIVE, TERMINAL, RunFailed, RunInterrupted, RunStopped
-from fieldwise.service.jobs.pool import WorkerPool
-from fieldwise.service.resources.evaluation_runs.lifecycle import (
-    EVALUATIONS,
-    JOB_KIND,
-    finish_evaluation,
-)
-from fieldwise.service.resources.evaluation_runs.scoring import Scoring, score
+from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.durable import RunFailed, RunInterrupted, RunStopped
+from fieldwise.service.jobs.pool import StoppingPool
+from fieldwise.service.jobs.template import RunJob
+from fieldwise.service.resources.evaluation_runs.job_scoring import Scoring, score
+from fieldwise.service.resources.evaluation_runs.lifecycle import EVALUATIONS, JOB_KIND
 from fieldwise.service.resources.evaluation_runs.tables import (
     evaluation_results,
     evaluation_run_items,
@@ -36,45 +33,25 @@ from fieldwise.service.resources.evaluation_runs.tables import (
 from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
 from fieldwise.service.resources.runs.lifecycle import create_processor_run
 from fieldwise.service.resources.runs.tables import processor_runs
+from fieldwise.service.run_states import TERMINAL
 from fieldwise.service.state import ServiceState
 
 _POLL_MIN = 0.02
 _POLL_MAX = 0.5
 
 
-class EvaluationRunHandler:
+class EvaluationRunJob(RunJob[ServiceState]):
     """The ``evaluation_run`` job kind; ``stopping`` is set when the service shuts down."""
 
     def __init__(self, stopping: threading.Event) -> None:
+        super().__init__(EVALUATIONS)
         self.stopping = stopping
 
-    def run(self, state: ServiceState, job: Job) -> None:
-        row = EVALUATIONS.start(state.engine, state.clock, job)
-        if row is None:
-            return
-        try:
-            self._snapshot(state, row)
-            self._wait(state, row.id, job)
-            scoring, summary = self._score(state, row)
-            self._commit(state, row, job, scoring, summary)
-        except RunStopped:
-            return
-        except RunInterrupted:
-            with state.engine.begin() as conn:
-                if requeue(conn, job):
-                    EVALUATIONS.requeue(conn, state.clock, row.id)
-        except RunFailed as failure:
-            with state.engine.begin() as conn:
-                finish_evaluation(
-                    conn,
-                    state.clock,
-                    row.id,
-                    "failed",
-                    job=job,
-                    metrics=failure.metrics,
-                    reason=failure.reason,
-                    message=failure.message,
-                )
+    def work(self, state: ServiceState, row: Row[Any], job: Job) -> None:
+        self._snapshot(state, row)
+        self._wait(state, row.id, job)
+        scoring, summary = self._score(state, row)
+        self._commit(state, row, job, scoring, summary)
 
     def _snapshot(self, state: ServiceState, row: Any) -> None:
         """Create one processor run per item, once (a requeued evaluation keeps its runs)."""
@@ -105,7 +82,7 @@ class EvaluationRunHandler:
                 raise RunFailed(
                     "empty_evaluation_set",
                     f"evaluation set {row.eval_set_id} has no items",
-                    {"items": 0, "runs": _run_counts([])},
+                    {"metrics": {"items": 0, "runs": _run_counts([])}},
                 )
             conn.execute(
                 insert(evaluation_run_items),
@@ -130,10 +107,7 @@ class EvaluationRunHandler:
         while True:
             if self.stopping.is_set():
                 raise RunInterrupted
-            if state.leases.lost(job) or EVALUATIONS.status_of(state.engine, run_id) != (
-                "in_progress"
-            ):
-                raise RunStopped
+            self.check(state, run_id, job)
             with state.engine.connect() as conn:
                 pending = conn.execute(pending_query).scalar_one()
             if not pending:
@@ -179,18 +153,19 @@ class EvaluationRunHandler:
             for r in rows
         ]
         base = {"items": len(rows), "runs": _run_counts(rows)}
+        so_far = {"metrics": base}  # a failed evaluation shows what it counted
         outputs = {r.item_id: r.output for r in rows if r.status == "succeeded" and r.output}
         if not outputs:
-            raise RunFailed("all_runs_failed", _all_failed_message(rows), base)
+            raise RunFailed("all_runs_failed", _all_failed_message(rows), so_far)
         try:
             specs = specs_from_recorded((set_metadata or {}).get("compare_spec"))
         except FieldwiseError as exc:
-            raise RunFailed("invalid_compare_spec", str(exc), base) from None
+            raise RunFailed("invalid_compare_spec", str(exc), so_far) from None
         truth = {r.item_id: r.ground_truth for r in rows}
         try:
             scoring = score(truth, outputs, specs, version_id=row.version_id)
         except CompareError as exc:
-            raise RunFailed("compare_error", str(exc), base) from None
+            raise RunFailed("compare_error", str(exc), so_far) from None
         scoring.metrics.update(base)
         return scoring, summary
 
@@ -217,36 +192,14 @@ class EvaluationRunHandler:
             }
             for cell in scoring.cells
         ]
-        try:
-            with state.engine.begin() as conn:
-                if records:
-                    conn.execute(insert(evaluation_results), records)
-                if not finish_evaluation(
-                    conn, state.clock, row.id, "succeeded", job=job, metrics=scoring.metrics
-                ):
-                    raise RunStopped  # canceled meanwhile, or lease lost: roll the cells back too
-        except RunStopped:
-            return
-
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        fail_or_release(
-            state.engine,
-            state.clock,
-            job,
-            lambda conn: finish_evaluation(
-                conn,
-                state.clock,
-                job.target_id,
-                "failed",
-                job=job,
-                from_states=ACTIVE,
-                reason=reason,
-                message=message,
-            ),
-        )
-
-    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return EVALUATIONS.requeue(conn, clock, target_id)
+        with state.engine.begin() as conn:
+            if records:
+                conn.execute(insert(evaluation_results), records)
+            done = EVALUATIONS.finish(
+                conn, state.clock, row.id, "succeeded", job=job, values={"metrics": scoring.metrics}
+            )
+            if done is None:
+                raise RunStopped  # canceled meanwhile, or lease lost: roll the cells back too
 
 
 def _start_item(conn: Connection, clock: Clock, row: Any, item: Any) -> dict[str, Any]:
@@ -284,22 +237,7 @@ def _all_failed_message(rows: list[Any]) -> str:
     )
 
 
-class EvaluationServices:
-    """The worker pool of evaluation jobs (recovers interrupted ones first)."""
-
-    def __init__(self, state: ServiceState) -> None:
-        self._stopping = threading.Event()
-        self.pool = WorkerPool(state, {JOB_KIND: EvaluationRunHandler(self._stopping)})
-
-    def start(self, *, every_other_owner: bool = False) -> None:
-        self._stopping.clear()
-        self.pool.start(every_other_owner=every_other_owner)
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self.pool.stop()
-
-
-def evaluation_services(state: ServiceState) -> EvaluationServices:
-    """The factory in ``fieldwise.service.app.BACKGROUND``."""
-    return EvaluationServices(state)
+def evaluation_services(state: ServiceState) -> StoppingPool[ServiceState]:
+    """The worker pool of evaluation jobs, apart from the runs pool that the evaluations wait
+    on (so neither starves the other); the factory in ``fieldwise.service.app``."""
+    return StoppingPool(state, JOB_KIND, EvaluationRunJob)

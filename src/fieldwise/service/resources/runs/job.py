@@ -4,13 +4,11 @@ stages whether the run was canceled, and finishing with one conditional transact
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
 
 from fieldwise._errors import ConfigError
-from fieldwise.service.clock import Clock
 from fieldwise.service.engines.extraction import (
     ExtractionConfig,
     ExtractionError,
@@ -21,15 +19,16 @@ from fieldwise.service.engines.extraction import (
 )
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
-from fieldwise.service.jobs import Job, fail_or_release, held
-from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunStopped
+from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.durable import RunFailed, RunStopped
+from fieldwise.service.jobs.template import RunJob
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.ops_cache import ParseCache
 from fieldwise.service.resources.processors.tables import processors, versions
-from fieldwise.service.resources.runs.documents import RecentDocuments
-from fieldwise.service.resources.runs.lifecycle import finish_run, requeue_run, start_run, status_of
-from fieldwise.service.resources.training_runs.models import (
+from fieldwise.service.resources.runs.job_documents import RecentDocuments
+from fieldwise.service.resources.runs.lifecycle import RUNS
+from fieldwise.service.resources.training_runs.job_models import (
     ModelCache,
     TrainedRunError,
     extract_trained,
@@ -39,18 +38,17 @@ from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
 from fieldwise.service.store.prepared import by_id, prepared
 
-log = logging.getLogger("fieldwise.service.jobs")
-
 #: Validated configs kept per handler (a run set uses a handful of versions).
 _CONFIGS_KEPT = 256
 
 
-class ProcessorRunHandler:
+class ProcessorRunJob(RunJob[ServiceState]):
     """The ``processor_run`` job kind; ``models`` holds the trained versions' loaded models."""
 
     def __init__(
         self, cache: ParseCache, models: ModelCache, pool: EnginePool | None = None
     ) -> None:
+        super().__init__(RUNS)
         self.cache = cache
         self.models = models
         self.pool = pool  # rules configs are extracted on its worker processes, when given
@@ -65,36 +63,16 @@ class ProcessorRunHandler:
         if self.pool is not None:
             self.pool.close()
 
-    def run(self, state: ServiceState, job: Job) -> None:
+    def work(self, state: ServiceState, row: Any, job: Job) -> None:
         if self.pool is not None:
             # Every process at once, on the first run: a service that never runs one (most
             # CLI commands start one) spawns none, and a run set does not start on one core.
             self.pool.warm()
-        row = start_run(state.engine, state.clock, job)
-        if row is None:
-            return
-        # whatever the outcome, the pool then wakes a client holding GET ?wait= on this run
-        self._run(state, row, job)
-
-    def _run(self, state: ServiceState, row: Any, job: Job) -> None:
-        try:
-            output = self._work(state, row, job)
-        except RunStopped:
-            _report_lost(state, job)
-            return
-        except RunFailed as failure:
-            _finish_failed(state, row, job, failure)
-            return
-        self._store(state, row, job, output)
-
-    def _check(self, state: ServiceState, row: Any, job: Job) -> None:
-        """Between stages: stop when the run was canceled or deleted, or our lease was lost."""
-        if state.leases.lost(job) or status_of(state.engine, row.id) != "in_progress":
-            raise RunStopped
+        self._store(state, row, job, self._work(state, row, job))
 
     def _work(self, state: ServiceState, row: Any, job: Job) -> dict[str, Any]:
         with state.engine.connect() as conn:
-            input_file = conn.execute(by_id(files), {"p_id": row.input_file_id}).first()
+            input_file = conn.execute(by_id(conn, files), {"p_id": row.input_file_id}).first()
             config_raw, threshold = self._version(conn, row)
         if input_file is None or not state.blobs.exists(input_file.sha256):
             raise RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
@@ -106,7 +84,7 @@ class ProcessorRunHandler:
             raise RunFailed(exc.code, str(exc)) from None
         except WorkerCrashed as exc:
             raise RunFailed("worker_crashed", str(exc)) from None
-        self._check(state, row, job)
+        self.check(state, row.id, job)
         if config_raw is None:
             return extract_key_values(stored.doc, confidence_threshold=threshold)
         if is_trained(config_raw):
@@ -116,7 +94,7 @@ class ProcessorRunHandler:
                 )
             except TrainedRunError as exc:
                 raise RunFailed(exc.reason, exc.message) from None
-            self._check(state, row, job)
+            self.check(state, row.id, job)
             return output
         try:
             config = self._config(row.version_id, config_raw, state.settings.allow_python_engines)
@@ -153,6 +131,7 @@ class ProcessorRunHandler:
         if row.processor_id is None:
             return None, None
         query = prepared(
+            conn,
             "runs.version_config",
             lambda: (
                 select(versions.c.config, processors.c.confidence_threshold)
@@ -172,17 +151,15 @@ class ProcessorRunHandler:
         blob = state.blobs.stage_bytes(body)
         try:
             self._commit(state, row, job, blob, output)
-        except RunStopped:
-            _report_lost(state, job)
-            # Canceled or deleted while we stored, or our lease was lost (another process
-            # recovered the run): the transaction rolled back, keep nothing of it.
-            discard(state, blob)
         except ParentGone:
             # The input file was deleted while the run worked: no output may derive from it.
             discard(state, blob)
-            missing = RunFailed("input_missing", f"the input file {row.input_file_id} was deleted")
-            _finish_failed(state, row, job, missing)
+            raise RunFailed(
+                "input_missing", f"the input file {row.input_file_id} was deleted"
+            ) from None
         except BaseException:
+            # Canceled or deleted while we stored, or our lease was lost (another process
+            # recovered the run), or worse: the transaction rolled back, keep nothing of it.
             discard(state, blob)
             raise
 
@@ -200,70 +177,6 @@ class ProcessorRunHandler:
                 metadata={"run_id": row.id},
                 derived_from=row.input_file_id,
             )
-            done = finish_run(
-                conn,
-                state.clock,
-                row.id,
-                "succeeded",
-                job=job,
-                output=output,
-                output_file_id=out_file.id,
-            )
-            if not done:
+            values = {"output": output, "output_file_id": out_file.id}
+            if RUNS.finish(conn, state.clock, row.id, "succeeded", job=job, values=values) is None:
                 raise RunStopped
-
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        try:
-            self._fail(state, job, reason, message)
-        finally:
-            state.waiters.notify(job.target_id)
-
-    def _fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        fail_or_release(
-            state.engine,
-            state.clock,
-            job,
-            lambda conn: finish_run(
-                conn,
-                state.clock,
-                job.target_id,
-                "failed",
-                job=job,
-                from_states=ACTIVE,
-                reason=reason,
-                message=message,
-            ),
-        )
-
-    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return requeue_run(conn, clock, target_id)
-
-
-def _finish_failed(state: ServiceState, row: Any, job: Job, failure: RunFailed) -> None:
-    with state.engine.begin() as conn:
-        finish_run(
-            conn,
-            state.clock,
-            row.id,
-            "failed",
-            job=job,
-            reason=failure.reason,
-            message=failure.message,
-        )
-
-
-def _report_lost(state: ServiceState, job: Job) -> None:
-    """Say so when work is dropped because another process took the job over (not merely
-    because the run was canceled or deleted)."""
-    with state.engine.connect() as conn:
-        still_ours = held(conn, job)
-    if not still_ours and not _finished_by_cancel(state, job):
-        log.warning(
-            "job %s (run %s): its lease was lost to another process; the result is dropped",
-            job.id,
-            job.target_id,
-        )
-
-
-def _finished_by_cancel(state: ServiceState, job: Job) -> bool:
-    return status_of(state.engine, job.target_id) in (None, "canceled")

@@ -11,13 +11,13 @@ from sqlalchemy import Connection, Row
 from fieldwise.service.http.dependencies import fetch
 from fieldwise.service.http.waiting import hold
 from fieldwise.service.resources.processors.tables import processors
-from fieldwise.service.resources.runs.inputs import resolve_input
 from fieldwise.service.resources.runs.lifecycle import (
+    RUNS,
     create_processor_run,
-    get_run,
     new_run_id,
     resolve_version,
 )
+from fieldwise.service.resources.runs.ops_inputs import resolve_input
 from fieldwise.service.state import ServiceState
 
 
@@ -83,13 +83,13 @@ async def submit_and_hold(
                 base_url=base_url,
                 run_id=run_id,
             )
-            row = get_run(conn, run_id)
+            row = RUNS.get(conn, run_id)
         assert row is not None  # inserted by this transaction
         return row
 
     def read() -> Row[Any] | None:
         with state.engine.connect() as conn:
-            return get_run(conn, run_id)
+            return RUNS.get(conn, run_id)
 
     with state.waiters.watching(run_id) as changed:
         created = await run_in_threadpool(insert)

@@ -1,7 +1,7 @@
 """The ``training_run`` job: parse the items' files (through the parse cache), train, store
 the model as a blob, and finish in one transaction with the drafted version and the event.
 
-Training jobs run in a worker pool of their own (:class:`TrainingServices`): a training run
+Training jobs run in a worker pool of their own (:func:`training_services`): a training run
 takes minutes of CPU, and processor runs must not queue behind it. Between items, and inside
 training through ``should_stop``, the worker checks whether the run was canceled (or its lease
 lost, or the service is stopping: then the run is requeued and trained again later).
@@ -14,9 +14,8 @@ import threading
 import time
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Row, select
 
-from fieldwise.service.clock import Clock
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.training import (
     TrainingCanceled,
@@ -25,21 +24,17 @@ from fieldwise.service.engines.training import (
     train_model,
 )
 from fieldwise.service.ids import isoformat
-from fieldwise.service.jobs import Job, fail_or_release, requeue
-from fieldwise.service.jobs.durable import ACTIVE, RunFailed, RunInterrupted, RunStopped
-from fieldwise.service.jobs.pool import WorkerPool
+from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.durable import RunFailed, RunInterrupted, RunStopped
+from fieldwise.service.jobs.pool import StoppingPool
+from fieldwise.service.jobs.template import RunJob
 from fieldwise.service.resources.evaluation_sets.tables import items
 from fieldwise.service.resources.files.ops import discard, store_file
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.ops_cache import ParseCache
 from fieldwise.service.resources.processors.ops import insert_version
-from fieldwise.service.resources.training_runs.lifecycle import (
-    JOB_KIND,
-    TRAININGS,
-    finish_training,
-    set_progress,
-)
-from fieldwise.service.resources.training_runs.models import trained_config
+from fieldwise.service.resources.training_runs.job_models import trained_config
+from fieldwise.service.resources.training_runs.lifecycle import JOB_KIND, TRAININGS, set_progress
 from fieldwise.service.resources.training_runs.tables import training_runs
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
@@ -83,55 +78,35 @@ class _Watch:
             raise RunInterrupted if self.stopping.is_set() else RunStopped
 
 
-class TrainingRunHandler:
+class TrainingRunJob(RunJob[ServiceState]):
     """The ``training_run`` job kind; ``stopping`` is set when the service shuts down."""
 
     def __init__(self, cache: ParseCache, stopping: threading.Event) -> None:
+        super().__init__(TRAININGS)
         self.cache = cache
         self.stopping = stopping
 
-    def run(self, state: ServiceState, job: Job) -> None:
-        row = TRAININGS.start(state.engine, state.clock, job)
-        if row is None:
-            return
+    def work(self, state: ServiceState, row: Row[Any], job: Job) -> None:
         watch = _Watch(state, row.id, job, self.stopping)
+        examples = self._examples(state, row, watch)
+        watch.stage = "training"
+        params = TrainParams.from_mapping(row.params)
         try:
-            examples = self._examples(state, row, watch)
-            watch.stage = "training"
-            params = TrainParams.from_mapping(row.params)
-            try:
-                blob = train_model(
-                    examples,
-                    row.fields,
-                    params,
-                    progress=watch.progress,
-                    should_stop=watch.should_stop,
-                )
-            except TrainingCanceled:
-                watch.check()
-                raise RunStopped from None
-            except ValueError as exc:  # the engine's TrainingError: what it cannot learn from
-                raise RunFailed("training_error", str(exc)) from None
-            watch.stage = "storing"
+            blob = train_model(
+                examples,
+                row.fields,
+                params,
+                progress=watch.progress,
+                should_stop=watch.should_stop,
+            )
+        except TrainingCanceled:
             watch.check()
-            self._commit(state, row, job, blob)
-        except RunStopped:
-            return
-        except RunInterrupted:
-            with state.engine.begin() as conn:
-                if requeue(conn, job):
-                    TRAININGS.requeue(conn, state.clock, row.id)
-        except RunFailed as failure:
-            with state.engine.begin() as conn:
-                finish_training(
-                    conn,
-                    state.clock,
-                    row.id,
-                    "failed",
-                    job=job,
-                    reason=failure.reason,
-                    message=failure.message,
-                )
+            raise RunStopped from None
+        except ValueError as exc:  # the engine's TrainingError: what it cannot learn from
+            raise RunFailed("training_error", str(exc)) from None
+        watch.stage = "storing"
+        watch.check()
+        self._commit(state, row, job, blob)
 
     def _examples(self, state: ServiceState, row: Any, watch: _Watch) -> list[TrainingExample]:
         """The items' parsed documents and ground truth, ordered by document content (so the
@@ -210,7 +185,7 @@ class TrainingRunHandler:
                 description=f"trained by {row.id} on {len(row.item_ids)} items"
                 + (f" of split {row.split}" if row.split else ""),
             )
-            done = finish_training(
+            done = TRAININGS.finish(
                 conn,
                 state.clock,
                 row.id,
@@ -227,50 +202,13 @@ class TrainingRunHandler:
             if done is None:
                 raise RunStopped
 
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        fail_or_release(
-            state.engine,
-            state.clock,
-            job,
-            lambda conn: (
-                finish_training(
-                    conn,
-                    state.clock,
-                    job.target_id,
-                    "failed",
-                    job=job,
-                    from_states=ACTIVE,
-                    reason=reason,
-                    message=message,
-                )
-                is not None
-            ),
-        )
 
-    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return TRAININGS.requeue(conn, clock, target_id)
-
-
-class TrainingServices:
-    """The worker pool of training jobs (recovers interrupted ones first)."""
-
-    def __init__(self, state: ServiceState) -> None:
-        self._stopping = threading.Event()
-        handler = TrainingRunHandler(ParseCache(state), self._stopping)
-        # A training is minutes of CPU: more at once than cores only take turns on them
-        # (``workers`` sizes the run pools, whose threads mostly wait on engine processes).
-        threads = min(state.settings.workers, os.cpu_count() or 1)
-        self.pool = WorkerPool(state, {JOB_KIND: handler}, threads=threads)
-
-    def start(self, *, every_other_owner: bool = False) -> None:
-        self._stopping.clear()
-        self.pool.start(every_other_owner=every_other_owner)
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self.pool.stop()
-
-
-def training_services(state: ServiceState) -> TrainingServices:
-    """The factory in ``fieldwise.service.app`` (beside the other job pools)."""
-    return TrainingServices(state)
+def training_services(state: ServiceState) -> StoppingPool[ServiceState]:
+    """The worker pool of training jobs; the factory in ``fieldwise.service.app``."""
+    # A training is minutes of CPU: more at once than cores only take turns on them
+    # (``workers`` sizes the run pools, whose threads mostly wait on engine processes).
+    threads = min(state.settings.workers, os.cpu_count() or 1)
+    cache = ParseCache(state)
+    return StoppingPool(
+        state, JOB_KIND, lambda stopping: TrainingRunJob(cache, stopping), threads=threads
+    )

@@ -15,13 +15,12 @@ from sqlalchemy import Connection, Row, insert, select, update
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat, new_id
-from fieldwise.service.jobs import Job, release
-from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
+from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.processors.tables import processors
 from fieldwise.service.resources.runs.lifecycle import WORKFLOW_STEP, create_processor_run
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.workflows.tables import workflow_runs, workflows
-from fieldwise.service.state import ServiceState
+from fieldwise.service.run_states import ACTIVE
 
 #: Workflow runs ride on their node runs' jobs; their own moves share the durable lifecycle.
 WORKFLOW_RUNS = DurableRuns(WORKFLOW_STEP, workflow_runs, "run")
@@ -160,22 +159,6 @@ def take_step(conn: Connection, clock: Clock, workflow_run_id: str) -> None:
         message=f"node {node_run.node_id!r} (run {node_run.id}) {node_run.status}{detail}",
         node_id=node_run.node_id,
     )
-
-
-class WorkflowStepHandler:
-    """The ``workflow_step`` job kind: one :func:`take_step` in one transaction."""
-
-    def run(self, state: ServiceState, job: Job) -> None:
-        with state.engine.begin() as conn:
-            if release(conn, state.clock, job):  # else another process took this step
-                take_step(conn, state.clock, job.target_id)
-
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        with state.engine.begin() as conn:
-            release(conn, state.clock, job)
-
-    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return True  # a step is idempotent: taking it again is always safe
 
 
 def _finish(
