@@ -84,6 +84,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def upload(client: Client) -> Callable[[bytes, str], str]:
     """Upload bytes to the test service under a file name; gives the file id."""
+
     def put(content: bytes, name: str = "doc.txt") -> str:
         return client.upload_file(content, filename=name).id
 
