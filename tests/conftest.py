@@ -79,3 +79,13 @@ def browser() -> Iterator[Browser]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def upload(client: Client) -> Callable[[bytes, str], str]:
+    """Upload bytes to the test service under a file name; gives the file id."""
+
+    def put(content: bytes, name: str = "doc.txt") -> str:
+        return client.upload_file(content, filename=name).id
+
+    return put

@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.console.test_serve import _lines_until
+from tests.service.console.test_serve import _lines_until
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "fieldwise"

@@ -90,7 +90,8 @@ def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
         data_dir=data_dir,
         database_url=database_url,
         api_keys=(KEY,),
-        allow_python_engines=True,  # the gated test engine (tests.runs.slow_engine)
+        # the gated test engine (tests.service.resources.runs.slow_engine)
+        allow_python_engines=True,
     )
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     with (

@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, select
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.store.blobs import BlobCorrupt, BlobStore
 from tests.conftest import TEST_KEY, ServiceFactory
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 
 _GUARD = 300.0  # seconds: only guards against a hang on a loaded machine
 _ROOT = Path(__file__).resolve().parents[2]

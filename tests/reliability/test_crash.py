@@ -4,9 +4,10 @@ nothing is lost: every run ends terminal once, and every completion event reache
 receiver (retries may repeat an event id; receivers deduplicate by it).
 
 The kill comes on an observed state, never after a sleep: a run is held in its extract stage by
-the gated test engine (``tests.runs.slow_engine:gated``), and the receiver answers the first
-``HELD_FROM`` deliveries and holds every later one open, so at the kill some deliveries are in
-flight and the rest wait behind them, on an idle machine and under load alike.
+the gated test engine (``tests.service.resources.runs.slow_engine:gated``), and the receiver
+answers the first ``HELD_FROM`` deliveries and holds every later one open, so at the kill some
+deliveries are in flight and the rest wait behind them, on an idle machine and under load
+alike.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from fieldwise.service.events.webhooks.tables import deliveries as delivery_rows
 from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY
 from tests.reliability.conftest import TERMINAL, TRIVIAL, invoice, make_processor, wait_for
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 from tests.webhooks.receivers import ScriptedReceiver
 
 RUNS = 120
 HELD_FROM = 15
-GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
 # Generous bounds that only guard against hangs. After the restart, deliveries that were in
 # flight at the kill are claimed for (claim slack 60 s + attempt timeout 10 s) before they
 # are sent again.

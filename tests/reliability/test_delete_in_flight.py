@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from fieldwise.service.engines.processes import EnginePool
-from fieldwise.service.resources.parse import cache as parse_cache
-from fieldwise.service.resources.parse import lifecycle as parse_lifecycle
+from fieldwise.service.resources.parse import job as parse_job
+from fieldwise.service.resources.parse import ops_cache as parse_cache
 from tests.reliability.backends import Api, api, pg_url, unique
 from tests.reliability.conftest import wait_for
 
 __all__ = ["api", "pg_url"]  # fixtures, imported for pytest
 
-GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
 _BOUND = 60.0  # guards against a hang only
 
 
@@ -60,7 +60,7 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
     held = _Held()
     real_parse = parse_cache.parse_document
     real_pool_parse = EnginePool.parse
-    real_execute = parse_lifecycle.execute_parse
+    real_execute = parse_job.execute_parse
 
     def parse(*args: Any, **kwargs: Any) -> Any:
         held.started.set()
@@ -81,7 +81,7 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
 
     monkeypatch.setattr(parse_cache, "parse_document", parse)
     monkeypatch.setattr(EnginePool, "parse", pool_parse)
-    monkeypatch.setattr(parse_lifecycle, "execute_parse", execute)
+    monkeypatch.setattr(parse_job, "execute_parse", execute)  # what the parse job calls
     yield held
     held.release.set()
 

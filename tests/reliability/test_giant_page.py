@@ -10,7 +10,7 @@ from fieldwise.service import RunningService
 from tests.conftest import ServiceFactory
 from tests.reliability.conftest import raw
 from tests.reliability.test_hostile import _pdf
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 
 GIANT = 14400  # pt: the largest page size PDF allows
 GIB = 1024**3

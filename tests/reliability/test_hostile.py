@@ -20,8 +20,8 @@ from fieldwise.service import RunningService
 from fieldwise.service.app import app_state
 from fieldwise.service.resources.files.tables import files
 from tests.conftest import ServiceFactory
-from tests.parsing.bombs import MIB, docx_with_body
 from tests.reliability.conftest import CONFIG, invoice, make_processor, raw
+from tests.service.engines.parsing.bombs import MIB, docx_with_body
 
 
 def _refused(response: httpx.Response, *statuses: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from fieldwise.client import AsyncClient, Client, ops
 from fieldwise.service.events.outbox import events
 from tests.conftest import TEST_KEY
 from tests.reliability.conftest import TERMINAL, TRIVIAL, make_processor
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 
 pytestmark = pytest.mark.slow  # about 85 s on 2 cores; runs in CI (nothing deselects it)
 

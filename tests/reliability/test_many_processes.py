@@ -35,13 +35,13 @@ from fieldwise.service.resources.runs.tables import processor_runs
 from tests.conftest import TEST_KEY
 from tests.postgres import postgres_server
 from tests.reliability.conftest import TERMINAL, TRIVIAL, invoice, make_processor, wait_for
-from tests.runs.test_crash_recovery import _serve as serve_process
+from tests.service.jobs.test_crash_recovery import _serve as serve_process
 from tests.webhooks.receivers import ScriptedReceiver
 
 RUNS = 500
 LEASE_SECONDS = "3"
 _REPO = Path(__file__).resolve().parents[2]
-GATED = {"engine": "python", "entrypoint": "tests.runs.slow_engine:gated"}
+GATED = {"engine": "python", "entrypoint": "tests.service.resources.runs.slow_engine:gated"}
 #: The gated runs wait for their gate file, or this long: a hang guard only. The engine's default
 #: (30 s) is shorter than a loaded machine takes to queue 500 runs, and a gate that opens by
 #: itself before the kill leaves nothing to prove.

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tests.parsing.bombs import MIB, hostile_docx
 from tests.reliability.conftest import TERMINAL, raw, wait_for
 from tests.reliability.proc import peak_rss, tree, tree_rss
-from tests.runs.test_crash_recovery import _serve
+from tests.service.engines.parsing.bombs import MIB, hostile_docx
+from tests.service.jobs.test_crash_recovery import _serve
 
 GIB = 1024**3
 INFLATED = 256 * MIB

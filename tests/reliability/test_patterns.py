@@ -17,7 +17,7 @@ from fieldwise._errors import UnprocessableError
 from fieldwise.client import Client, ops
 from tests.conftest import TEST_KEY
 from tests.reliability.conftest import CONFIG, TERMINAL, invoice, make_processor, wait_for
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 
 EVIL = {"fields": [{"name": "code", "type": "string", "pattern": "(a|aa)+$"}]}
 # A long line the pattern almost matches: each extra "a" multiplies re's work by ~1.6.

@@ -23,8 +23,8 @@ from fieldwise.service import RunningService
 from fieldwise.service.http.middleware import RateLimitMiddleware
 from fieldwise.service.http.ratelimit import TokenBucket
 from tests.conftest import TEST_KEY, ServiceFactory
-from tests.console.conftest import csrf_of
 from tests.reliability.conftest import MakeWorld
+from tests.service.console.conftest import csrf_of
 
 OTHER_KEY = "fw_other_key_9876543210"
 

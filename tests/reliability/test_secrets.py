@@ -1,7 +1,7 @@
 """Secrets stay secret: API keys never reach logs, error bodies, reports or disk; webhook
 signing secrets are shown only in the create and rotate answers.
 
-(Every route refusing a missing or wrong key is tests/service/test_auth.py: it walks the
+(Every route refusing a missing or wrong key is tests/service/http/test_auth.py: it walks the
 OpenAPI route table, so a new route without auth fails there.)
 """
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.reliability.conftest import raw, wait_for
 from tests.reliability.proc import cpu_seconds
-from tests.runs.test_crash_recovery import _serve
+from tests.service.jobs.test_crash_recovery import _serve
 
 BUDGET = 2.0  # seconds
 PAGES = 200

@@ -1,8 +1,10 @@
-"""The service's layering, checked on its source: imports flow one way, modules stay small.
+"""The service's layering, checked on its source: imports flow one way, modules stay small,
+and every resource names its modules with one vocabulary.
 
-app/server → resources → core (http, store, jobs, events, and the state/clock/ids kernel)
-→ engines. Every import counts, including the ones inside functions (a circle hidden behind a
-function-level import is still a circle).
+app/server → resources → core → engines, and inside the core, lowest first: the kernel
+(clock, ids, run_states) → store → http → jobs → state → events. Every import counts,
+including the ones inside functions (a circle hidden behind a function-level import is still a
+circle).
 """
 
 from __future__ import annotations
@@ -15,8 +17,22 @@ import fieldwise.service
 
 ROOT = Path(fieldwise.service.__file__).parent
 PACKAGE = "fieldwise.service"
-CORE = ("http", "store", "jobs", "events", "state", "clock", "ids")
+#: The core's layers, lowest first: a module imports its own layer and those below it only.
+CORE_ORDER = {
+    "clock": 0,
+    "ids": 0,
+    "run_states": 0,
+    "store": 1,
+    "http": 2,
+    "jobs": 3,
+    "state": 4,
+    "events": 5,
+}
+CORE = tuple(CORE_ORDER)
 MAX_LINES = 400
+#: The roles of a resource's modules (the README's "Inside a resource"): each module is named
+#: for its role, alone or with a topic after an underscore (``ops_retention``, ``job_scoring``).
+VOCABULARY = ("routes", "schemas", "tables", "ops", "views", "lifecycle", "job")
 
 
 def _module_name(path: Path) -> str:
@@ -122,6 +138,64 @@ def _layer(module: str) -> tuple[str, ...]:
 
 def _is_routes(parts: tuple[str, ...]) -> bool:
     return parts[-1] == "routes" or parts[-1].startswith("routes_")
+
+
+def upward_arrows(graph: Mapping[str, set[str]]) -> list[str]:
+    """The imports inside the core from a lower layer to a higher one."""
+    found = []
+    for module, deps in graph.items():
+        here = _layer(module)[0]
+        for dep in deps:
+            there = _layer(dep)[0]
+            if here in CORE_ORDER and there in CORE_ORDER and CORE_ORDER[there] > CORE_ORDER[here]:
+                found.append(f"{module} -> {dep}")
+    return sorted(found)
+
+
+def off_vocabulary(resources: Path) -> list[str]:
+    """The modules under ``resources`` (one folder per resource) not named for a role of
+    :data:`VOCABULARY`, and any module in a folder deeper than a resource's."""
+    found = []
+    for path in sorted(resources.rglob("*.py")):
+        parts = path.relative_to(resources).parts
+        if len(parts) == 1:  # resources/__init__.py
+            continue
+        role = path.stem.split("_", 1)[0]
+        if len(parts) > 2 or (path.stem != "__init__" and role not in VOCABULARY):
+            found.append("/".join(parts))
+    return found
+
+
+def test_every_resource_module_is_named_for_its_role() -> None:
+    assert off_vocabulary(ROOT / "resources") == []
+
+
+def test_the_vocabulary_check_finds_a_stray_module(tmp_path: Path) -> None:
+    """A resource that adds ``helpers.py`` (or a sub-package) fails the check above."""
+    resource = tmp_path / "resources" / "things"
+    (resource / "deep").mkdir(parents=True)
+    names = ("__init__", "routes", "ops", "ops_import", "job", "helpers", "opsish", "deep/routes")
+    for name in names:
+        (resource / f"{name}.py").write_text('"""A module."""\n', encoding="utf-8")
+    (tmp_path / "resources" / "__init__.py").write_text("", encoding="utf-8")
+    found = off_vocabulary(tmp_path / "resources")
+    assert found == ["things/deep/routes.py", "things/helpers.py", "things/opsish.py"]
+
+
+def test_no_upward_arrows_inside_the_core() -> None:
+    assert upward_arrows(import_graph()) == []
+
+
+def test_the_arrow_check_finds_an_upward_arrow() -> None:
+    graph = {
+        "fieldwise.service.store.engine": {"fieldwise.service.http.unicode"},
+        "fieldwise.service.http.unicode": {"fieldwise.service.store.json_reader"},
+        "fieldwise.service.jobs.pool": {"fieldwise.service.state", "fieldwise.service.clock"},
+    }
+    assert upward_arrows(graph) == [
+        "fieldwise.service.jobs.pool -> fieldwise.service.state",
+        "fieldwise.service.store.engine -> fieldwise.service.http.unicode",
+    ]
 
 
 def test_no_resource_imports_another_resources_routes() -> None:

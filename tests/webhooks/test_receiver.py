@@ -22,9 +22,9 @@ from fieldwise.cli import cli
 from fieldwise.client import ops
 from fieldwise.service.clock import SystemClock
 from fieldwise.webhooks import SIGNATURE_HEADER, Receiver, sign
-from tests.webhooks.conftest import WebhookService
+from tests.service.events.webhooks.conftest import WebhookService
+from tests.service.events.webhooks.test_delivery import emit
 from tests.webhooks.receivers import ScriptedReceiver, free_port, send_cut_off, wait_for
-from tests.webhooks.test_delivery import emit
 
 SECRET = "whsec_test_secret"
 GUARD = 60.0  # seconds: only guards against a test that never releases

@@ -39,8 +39,9 @@ from fieldwise.service.jobs.workers import JobWorkers
 from fieldwise.service.resources.api_keys import routes as api_keys_routes
 from fieldwise.service.resources.api_keys.ops import KeyAuthenticator, bootstrap_keys
 from fieldwise.service.resources.api_keys.tables import upgrade_api_keys
+from fieldwise.service.resources.deliveries import routes as deliveries_routes
 from fieldwise.service.resources.evaluation_runs import routes as evaluation_runs_routes
-from fieldwise.service.resources.evaluation_runs.handler import evaluation_services
+from fieldwise.service.resources.evaluation_runs.job import evaluation_services
 from fieldwise.service.resources.evaluation_runs.tables import EVALUATION_TABLES
 from fieldwise.service.resources.evaluation_sets import routes as evaluation_sets_routes
 from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
@@ -49,10 +50,11 @@ from fieldwise.service.resources.files import routes as files_routes
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.parse import lifecycle as parse_runs_lifecycle
 from fieldwise.service.resources.parse import routes as parse_routes
-from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.job import ParseRunJob
+from fieldwise.service.resources.parse.ops_cache import ParseCache
 from fieldwise.service.resources.parse.tables import parse_cache, parse_runs
 from fieldwise.service.resources.processors import routes as processors_routes
-from fieldwise.service.resources.processors.configs import config_validator
+from fieldwise.service.resources.processors.ops_configs import config_validator
 from fieldwise.service.resources.processors.tables import (
     processors,
     unique_version_numbers,
@@ -60,16 +62,16 @@ from fieldwise.service.resources.processors.tables import (
 )
 from fieldwise.service.resources.runs import lifecycle as runs_lifecycle
 from fieldwise.service.resources.runs import routes as runs_routes
-from fieldwise.service.resources.runs.execute import ProcessorRunHandler
-from fieldwise.service.resources.runs.retention import Sweeper
+from fieldwise.service.resources.runs.job import ProcessorRunJob
+from fieldwise.service.resources.runs.ops_retention import Sweeper
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.training_runs import routes as training_runs_routes
-from fieldwise.service.resources.training_runs.handler import training_services
-from fieldwise.service.resources.training_runs.models import ModelCache
+from fieldwise.service.resources.training_runs.job import training_services
+from fieldwise.service.resources.training_runs.job_models import ModelCache
 from fieldwise.service.resources.training_runs.tables import training_runs
 from fieldwise.service.resources.webhook_endpoints import routes as webhook_endpoints_routes
 from fieldwise.service.resources.workflows import routes as workflows_routes
-from fieldwise.service.resources.workflows.execution import WorkflowStepHandler
+from fieldwise.service.resources.workflows.job import WorkflowStepHandler
 from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
 from fieldwise.service.state import Background, ServiceState
 from fieldwise.service.store import Migration, adding, creating, make_engine, migrate
@@ -81,6 +83,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     processors_routes.router,
     evaluation_sets_routes.router,
     webhook_endpoints_routes.router,
+    deliveries_routes.router,
     runs_routes.router,
     extract_routes.router,
     parse_routes.router,
@@ -114,15 +117,15 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
-def run_workers(state: ServiceState) -> WorkerPool:
+def run_workers(state: ServiceState) -> WorkerPool[ServiceState]:
     """The pool of processor-run, parse-run and workflow-step jobs (one parse cache for both)."""
     pool = EnginePool(state.settings.workers)  # parse and extract on every core
     cache = ParseCache(state, pool)
     return WorkerPool(
         state,
         {
-            runs_lifecycle.JOB_KIND: ProcessorRunHandler(cache, ModelCache(state.blobs), pool),
-            parse_runs_lifecycle.JOB_KIND: parse_runs_lifecycle.ParseRunHandler(cache),
+            runs_lifecycle.JOB_KIND: ProcessorRunJob(cache, ModelCache(state.blobs), pool),
+            parse_runs_lifecycle.JOB_KIND: ParseRunJob(cache),
             runs_lifecycle.WORKFLOW_STEP: WorkflowStepHandler(),
         },
     )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
-from fastapi import Request
+from fastapi import Depends, Request
 from sqlalchemy import Engine
 
 from fieldwise._config import ServiceSettings
@@ -15,6 +15,7 @@ from fieldwise.service.clock import Clock
 from fieldwise.service.http.auth import KeyRing
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.waiting import Waiters
+from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs.leases import LeaseKeeper
 from fieldwise.service.store.blobs import BlobStore
 
@@ -59,3 +60,12 @@ async def get_state(request: Request) -> ServiceState:
     # async: a plain ``def`` dependency would cost every request a hop to the thread pool
     state: ServiceState = request.app.state.fieldwise
     return state
+
+
+#: A route's parameter that is the service's state.
+State = Annotated[ServiceState, Depends(get_state)]
+
+
+def now(state: ServiceState) -> str:
+    """The service clock's time, as stored (ISO 8601 UTC)."""
+    return isoformat(state.clock.now())

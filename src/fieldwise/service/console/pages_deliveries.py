@@ -11,14 +11,15 @@ from fastapi.responses import HTMLResponse, Response
 from fieldwise.service.console.guard import Posted, SignedIn
 from fieldwise.service.console.web import PREFIX, ConsoleDep, redirect, render
 from fieldwise.service.http.errors import not_found
+from fieldwise.service.resources.deliveries import ops as delivery_ops
+from fieldwise.service.resources.deliveries.schemas import DeliveryPublic
 from fieldwise.service.resources.webhook_endpoints import ops
-from fieldwise.service.resources.webhook_endpoints.schemas import DeliveryPublic
 
 router = APIRouter(prefix=PREFIX + "/settings/webhooks", include_in_schema=False)
 
 
 def _delivery(console: ConsoleDep, endpoint_id: str, delivery_id: str) -> DeliveryPublic:
-    delivery = ops.get_delivery(console.state, delivery_id)
+    delivery = delivery_ops.get_delivery(console.state, delivery_id)
     if delivery.endpoint_id != endpoint_id:
         raise not_found("webhook delivery", delivery_id)
     return delivery
@@ -49,5 +50,5 @@ def delivery_page(
 def resend(endpoint_id: str, delivery_id: str, console: ConsoleDep, session: Posted) -> Response:
     """Send the same payload (same event id) again now, to the endpoint's current URL."""
     _delivery(console, endpoint_id, delivery_id)
-    ops.retry_delivery(console.state, delivery_id)
+    delivery_ops.retry_delivery(console.state, delivery_id)
     return redirect(f"/settings/webhooks/{endpoint_id}/deliveries/{delivery_id}?resent=1")

@@ -22,6 +22,7 @@ from fieldwise.service.console.web import (
 )
 from fieldwise.service.events.outbox import EVENT_TYPES
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.resources.deliveries import ops as delivery_ops
 from fieldwise.service.resources.webhook_endpoints import ops
 from fieldwise.service.resources.webhook_endpoints.schemas import (
     MAX_GRACE_SECONDS,
@@ -105,7 +106,7 @@ def _detail(
 ) -> Response:
     endpoint = ops.get_endpoint(console.state, endpoint_id)
     # Newest first, filtered by state: a failing delivery is on the first page, not the last.
-    deliveries, next_before = ops.recent_deliveries(
+    deliveries, next_before = delivery_ops.recent_deliveries(
         console.state,
         endpoint_id,
         limit=PAGE_SIZE,
@@ -122,7 +123,7 @@ def _detail(
         next_before=next_before,
         paged=before is not None,
         filter_state=filter_state,
-        delivery_filters=ops.DELIVERY_FILTERS,
+        delivery_filters=delivery_ops.DELIVERY_FILTERS,
         grace_hours=GRACE_HOURS,
         error=error,
     )

@@ -68,6 +68,7 @@ def record_event(
         "dispatched_at": None,
     }
     statement = prepared(
+        conn,
         "events.insert",
         lambda: insert(events).values(**{name: bindparam(f"p_{name}") for name in params}),
     )

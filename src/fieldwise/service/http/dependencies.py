@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, Query
+from fastapi import Query
 from sqlalchemy import Connection, Row, Table, select
 
 from fieldwise.service.http.errors import not_found
-from fieldwise.service.ids import isoformat
-from fieldwise.service.state import ServiceState, get_state
 from fieldwise.service.store.locks import lock_row
 from fieldwise.service.store.prepared import by_id
 
-State = Annotated[ServiceState, Depends(get_state)]
 Limit = Annotated[int, Query(ge=1, le=1000, description="Page size (1-1000).")]
 Cursor = Annotated[str | None, Query(description="`next_cursor` of the previous page.")]
-
-
-def now(state: ServiceState) -> str:
-    return isoformat(state.clock.now())
 
 
 def fetch(
@@ -29,7 +22,7 @@ def fetch(
 
     ``for_update``: lock it until the transaction ends, for a read-modify-write (a merge)."""
     if not scope and not for_update:  # the common case, a statement built once
-        row = conn.execute(by_id(table), {"p_id": ident}).first()
+        row = conn.execute(by_id(conn, table), {"p_id": ident}).first()
         if row is None:
             raise not_found(kind, ident)
         return row

@@ -7,31 +7,28 @@ labels, a version config) used to make every later answer that held it a 500.
 - :class:`LoneSurrogateMiddleware` refuses any JSON request body holding one (422, ``param``
   naming the field), for every route at once;
 - :func:`refuse_lone_surrogates` does the same for JSON that arrives inside a form field;
-- :func:`safe_json_loads` is the database's JSON reader: whatever was stored before (or by a
-  path that does not check) comes back with U+FFFD in place of each lone surrogate.
+- the database's JSON reader (:func:`~fieldwise.service.store.json_reader.safe_json_loads`)
+  hands back whatever was stored before (or by a path that does not check) with U+FFFD in
+  place of each lone surrogate.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fieldwise.service.http.errors import ApiError, error_body
+from fieldwise.service.store.json_reader import LONE_SURROGATE as _LONE
+from fieldwise.service.store.json_reader import REPLACEMENT as _REPLACEMENT
+from fieldwise.service.store.json_reader import SURROGATE_ESCAPE as _ESCAPE
 
 __all__ = [
     "LoneSurrogateMiddleware",
     "lone_surrogate_path",
     "refuse_lone_surrogates",
-    "safe_json_loads",
-    "scrub_surrogates",
 ]
-
-_LONE = re.compile("[\ud800-\udfff]")  # a valid pair decodes to one code point above U+FFFF
-_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_REPLACEMENT = "\ufffd"
 
 
 def lone_surrogate_path(value: Any, prefix: str = "") -> str | None:
@@ -67,25 +64,6 @@ def refuse_lone_surrogates(value: Any, param: str) -> None:
     path = lone_surrogate_path(value, param)
     if path is not None:
         raise ApiError(422, _message(path), param=path)
-
-
-def scrub_surrogates(value: Any) -> Any:
-    """``value`` with every lone surrogate (in strings and keys) replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _LONE.sub(_REPLACEMENT, value)
-    if isinstance(value, dict):
-        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [scrub_surrogates(v) for v in value]
-    return value
-
-
-def safe_json_loads(data: str | bytes | bytearray | memoryview) -> Any:
-    """``json.loads`` that never hands back a lone surrogate (the database's JSON reader)."""
-    raw = bytes(data) if isinstance(data, memoryview | bytearray) else data
-    value = json.loads(raw)
-    probe = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    return scrub_surrogates(value) if _ESCAPE.search(probe) else value
 
 
 def _is_json(scope: Scope) -> bool:

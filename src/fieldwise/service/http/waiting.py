@@ -27,7 +27,7 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from fieldwise.service.jobs.durable import TERMINAL
+from fieldwise.service.run_states import TERMINAL
 
 __all__ = ["MAX_WAIT_SECONDS", "RECHECK_SECONDS", "Waiters", "hold", "wait_terminal"]
 

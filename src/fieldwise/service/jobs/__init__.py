@@ -5,6 +5,8 @@
   :class:`~fieldwise.service.jobs.leases.LeaseKeeper` renews it while the work runs.
 - :class:`~fieldwise.service.jobs.durable.DurableRuns` is the one lifecycle of every job-backed
   run kind; its terminal moves succeed only under the job's lease.
+- :class:`~fieldwise.service.jobs.template.RunJob` is the one job of every run kind: a kind
+  writes its body, the template starts the run and stops, requeues or fails it.
 - :class:`~fieldwise.service.jobs.pool.WorkerPool` runs ``settings.workers`` threads and
   recovers jobs whose lease expired (re-queued up to ``max_attempts``, then failed).
 - :class:`~fieldwise.service.jobs.workers.JobWorkers` starts the pools once this process may

@@ -20,6 +20,7 @@ its job) exactly one changes the row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -37,6 +38,7 @@ from fieldwise.service.jobs.queue import (
     release,
     renew,
 )
+from fieldwise.service.run_states import ACTIVE
 from fieldwise.service.store.prepared import by_id, prepared, updated_row
 
 
@@ -51,35 +53,43 @@ class RunInterrupted(Exception):
 
 class RunFailed(Exception):
     """A job handler's signal: end the run ``failed`` with ``reason`` (its error code),
-    ``message`` and, for evaluation runs, the metrics computed so far."""
+    ``message`` and ``values``, columns of the kind's own stored with the failure (an
+    evaluation's metrics computed so far)."""
 
-    def __init__(self, reason: str, message: str, metrics: dict[str, Any] | None = None) -> None:
+    def __init__(self, reason: str, message: str, values: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
-        self.metrics = metrics
+        self.values = values
 
 
-#: Every durable run's states; the last three are terminal.
-RUN_STATES = ("queued", "in_progress", "succeeded", "failed", "canceled")
-TERMINAL = ("succeeded", "failed", "canceled")
-ACTIVE = ("queued", "in_progress")
+#: What a run kind does in the transaction of one of its moves (record its event, give its
+#: workflow a step), given the row as the move wrote it.
+MoveHook = Callable[[Connection, Clock, Row[Any]], None]
 
 
 @dataclass(frozen=True)
 class DurableRuns:
-    """The lifecycle of one run kind: rows of ``table``, jobs of kind ``kind``."""
+    """The lifecycle of one run kind: rows of ``table``, jobs of kind ``kind``.
+
+    ``started`` runs in the transaction of a worker's :meth:`start`, ``ended`` in that of every
+    terminal move (:meth:`finish`, :meth:`fail`, :meth:`cancel`): what a kind adds to them
+    (its events, a workflow's step) commits or rolls back with the move itself.
+    """
 
     kind: str
     table: Table
     prefix: str
+    started: MoveHook | None = None
+    ended: MoveHook | None = None
 
     def get(self, conn: Connection, run_id: str) -> Row[Any] | None:
-        return conn.execute(by_id(self.table), {"p_id": run_id}).first()
+        return conn.execute(by_id(conn, self.table), {"p_id": run_id}).first()
 
     def status_of(self, engine: Engine, run_id: str) -> str | None:
         """The current status, read in its own connection (workers check it between stages)."""
         query = prepared(
+            engine,
             ("runs.status_of", self.table),
             lambda: select(self.table.c.status).where(self.table.c.id == bindparam("p_id")),
         )
@@ -132,6 +142,8 @@ class DurableRuns:
             row = self.mark_started(conn, clock, job.target_id, attempt=job.attempts)
             if row is None:
                 release(conn, clock, job)
+            elif self.started is not None:
+                self.started(conn, clock, row)
             return row
 
     def mark_started(
@@ -155,7 +167,7 @@ class DurableRuns:
             )
             return move.returning(*self.table.c) if returning else move
 
-        move = prepared(("runs.start", self.table, attempt is not None, returning), build)
+        move = prepared(conn, ("runs.start", self.table, attempt is not None, returning), build)
         stamp = isoformat(clock.now())
         params: dict[str, Any] = {"p_id": run_id, "p_at": stamp, "p_at2": stamp}
         if attempt is not None:
@@ -215,7 +227,7 @@ class DurableRuns:
         # One statement per set of columns a kind finishes with (a handful), built once; one
         # with SQL in it is built each time (rare, and its SQL could differ).
         key = ("runs.finish", self.table, columns, returning)
-        move = build() if expressions else prepared(key, build)
+        move = build() if expressions else prepared(conn, key, build)
         stamp = isoformat(clock.now())
         params: dict[str, Any] = {
             "p_id": run_id,
@@ -229,6 +241,8 @@ class DurableRuns:
         if row is None:
             return None
         finish_jobs(conn, clock, run_id)
+        if self.ended is not None:
+            self.ended(conn, clock, row)
         return row
 
     def fail(

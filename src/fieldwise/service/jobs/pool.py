@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import Generic, Protocol, TypeVar
 
 from sqlalchemy import Connection
 
 from fieldwise.service.clock import Clock
+from fieldwise.service.jobs.context import JobContext
 from fieldwise.service.jobs.queue import (
     Job,
     claim,
@@ -30,21 +31,24 @@ from fieldwise.service.jobs.queue import (
     take_over,
 )
 from fieldwise.service.jobs.signal import job_signal
-from fieldwise.service.state import ServiceState
 
 log = logging.getLogger("fieldwise.service.jobs")
 
 _IDLE_MIN = 0.02
 _IDLE_MAX = 0.25
 
+#: The service a pool works in; its handlers get it as it is (the service's state).
+C = TypeVar("C", bound=JobContext)
+C_in = TypeVar("C_in", bound=JobContext, contravariant=True)
 
-class JobHandler(Protocol):
+
+class JobHandler(Protocol[C_in]):
     """What the pool needs to know about one kind of job."""
 
-    def run(self, state: ServiceState, job: Job) -> None:
+    def run(self, state: C_in, job: Job) -> None:
         """Do the work; the handler finishes the job in its terminal transaction."""
 
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
+    def fail(self, state: C_in, job: Job, reason: str, message: str) -> None:
         """Move the target to a failed terminal state and finish the job."""
 
     def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
@@ -52,7 +56,7 @@ class JobHandler(Protocol):
 
 
 def recover(
-    state: ServiceState, handlers: Mapping[str, JobHandler], *, every_other_owner: bool = False
+    state: C, handlers: Mapping[str, JobHandler[C]], *, every_other_owner: bool = False
 ) -> tuple[int, int]:
     """Take back jobs whose worker was lost: re-queue them, or fail them once they have used
     up their attempts. Returns ``(requeued, failed)``.
@@ -102,13 +106,13 @@ def recover(
     return requeued, failed
 
 
-class WorkerPool:
+class WorkerPool(Generic[C]):
     """``settings.workers`` threads (or ``threads``) running jobs of the kinds in ``handlers``."""
 
     def __init__(
         self,
-        state: ServiceState,
-        handlers: Mapping[str, JobHandler],
+        state: C,
+        handlers: Mapping[str, JobHandler[C]],
         *,
         threads: int | None = None,
     ) -> None:
@@ -194,3 +198,29 @@ class WorkerPool:
                 continue
             # woken: a job was queued here, claim it now; else poll again, later each time
             idle = _IDLE_MIN if self._wakes.wait(idle) else min(_IDLE_MAX, idle * 2)
+
+
+class StoppingPool(Generic[C]):
+    """A worker pool of its own for one run kind whose job body takes long (an evaluation
+    waiting on its processor runs, a training): it builds the kind's handler with the
+    ``stopping`` event that :meth:`stop` sets, so the body can hand its run back to the queue
+    (``RunInterrupted``) instead of holding the service's shutdown."""
+
+    def __init__(
+        self,
+        state: C,
+        kind: str,
+        handler: Callable[[threading.Event], JobHandler[C]],
+        *,
+        threads: int | None = None,
+    ) -> None:
+        self._stopping = threading.Event()
+        self.pool = WorkerPool(state, {kind: handler(self._stopping)}, threads=threads)
+
+    def start(self, *, every_other_owner: bool = False) -> None:
+        self._stopping.clear()
+        self.pool.start(every_other_owner=every_other_owner)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.pool.stop()

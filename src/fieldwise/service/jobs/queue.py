@@ -139,7 +139,7 @@ def claim(
 ) -> Job | None:
     """Claim the oldest queued job of the given kinds with a new lease, or return None."""
     with engine.begin() as conn:
-        candidate = conn.execute(_oldest_queued(kinds)).first()
+        candidate = conn.execute(_oldest_queued(conn, kinds)).first()
         if candidate is None:
             return None
         now = clock.now()
@@ -152,15 +152,16 @@ def claim(
         }
         claimed = updated_row(
             conn,
-            _claim_move(returning=conn.dialect.update_returning),
+            _claim_move(conn, returning=conn.dialect.update_returning),
             params,
             lambda: conn.execute(select(jobs).where(jobs.c.id == candidate.id)).one(),
         )
         return None if claimed is None else _job(claimed)
 
 
-def _oldest_queued(kinds: tuple[str, ...]) -> Select[Any]:
+def _oldest_queued(conn: Connection, kinds: tuple[str, ...]) -> Select[Any]:
     return prepared(
+        conn,
         ("jobs.oldest_queued", kinds),
         lambda: (
             select(jobs.c.id)
@@ -172,7 +173,7 @@ def _oldest_queued(kinds: tuple[str, ...]) -> Select[Any]:
     )
 
 
-def _claim_move(*, returning: bool) -> Any:
+def _claim_move(conn: Connection, *, returning: bool) -> Any:
     def build() -> Any:
         move = (
             update(jobs)
@@ -188,7 +189,7 @@ def _claim_move(*, returning: bool) -> Any:
         )
         return move.returning(*_JOB_COLUMNS) if returning else move
 
-    return prepared(("jobs.claim", returning), build)
+    return prepared(conn, ("jobs.claim", returning), build)
 
 
 def _held(job: Job) -> ColumnElement[bool]:
@@ -220,6 +221,7 @@ def release(conn: Connection, clock: Clock, job: Job) -> bool:
     """Finish a job still held under ``job.token`` (in the worker's terminal transaction);
     False when the lease was lost: the caller must then change nothing and roll back."""
     release_held = prepared(
+        conn,
         "jobs.release",
         lambda: (
             update(jobs)
@@ -256,6 +258,7 @@ def fail_or_release(
 def finish_jobs(conn: Connection, clock: Clock, target_id: str) -> None:
     """Mark every unfinished job of a target finished (it reached a terminal state)."""
     finish_all = prepared(
+        conn,
         "jobs.finish_target",
         lambda: (
             update(jobs)

@@ -6,7 +6,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 
-from fieldwise.service.http.unicode import safe_json_loads
+from fieldwise.service.store.json_reader import safe_json_loads
+from fieldwise.service.store.prepared import engine_options
 
 
 def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:
@@ -15,7 +16,7 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
     ``idle_in_transaction`` (seconds, PostgreSQL): the server ends a session that sits in an
     open transaction longer, so a process frozen mid-transaction (SIGSTOP, a stuck VM) cannot
     hold row locks that would stop the others from recovering its jobs.
-    JSON columns are read with :func:`~fieldwise.service.http.unicode.safe_json_loads`, so no
+    JSON columns are read with :func:`~fieldwise.service.store.json_reader.safe_json_loads`, so no
     stored value (a lone surrogate stored before the edge refused them) can fail a read.
     """
     if url.startswith("sqlite"):
@@ -23,6 +24,7 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
             url,
             connect_args={"check_same_thread": False, "timeout": 30},
             json_deserializer=safe_json_loads,
+            execution_options=engine_options(),
         )
 
         @event.listens_for(engine, "connect")
@@ -47,4 +49,5 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
         max_overflow=20,
         connect_args=connect_args,
         json_deserializer=safe_json_loads,
+        execution_options=engine_options(),
     )

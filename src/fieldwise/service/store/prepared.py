@@ -5,6 +5,10 @@ computing its cache key costs about as much as running it on SQLite; a statement
 never changes is built once here, with ``bindparam`` placeholders for the values that do, and
 executed with a dict of them. The compiled form is then found in the engine's cache by the
 statement's memoized key.
+
+The statements built hang off the engine they run on (:func:`engine_options` puts a
+:class:`Statements` in its execution options, which every connection carries), so two
+services in one process (tests, an embedded service beside another) share nothing mutable.
 """
 
 from __future__ import annotations
@@ -12,27 +16,50 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Row, Table, bindparam, select
+from sqlalchemy import Connection, Engine, Row, Table, bindparam, select
 
-__all__ = ["by_id", "prepared", "updated_row"]
+__all__ = ["Statements", "by_id", "engine_options", "prepared", "updated_row"]
 
 S = TypeVar("S")
 
-_built: dict[Hashable, Any] = {}
+_OPTION = "fieldwise_statements"
 
 
-def prepared(key: Hashable, build: Callable[[], S]) -> S:
-    """The statement of ``key``, built by ``build()`` the first time (a race builds it twice,
-    harmlessly: both are the same statement)."""
-    statement = _built.get(key)
-    if statement is None:
-        statement = _built[key] = build()
-    return statement
+class Statements:
+    """The statements built once for one engine, by key."""
+
+    def __init__(self) -> None:
+        self._built: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, build: Callable[[], S]) -> S:
+        """The statement of ``key``, built by ``build()`` the first time (a race builds it
+        twice, harmlessly: both are the same statement)."""
+        statement: S | None = self._built.get(key)
+        if statement is None:
+            statement = self._built[key] = build()
+        return statement
 
 
-def by_id(table: Table) -> Any:
+def engine_options() -> dict[str, Any]:
+    """The execution options of a new engine (``create_engine(execution_options=…)``): its
+    own :class:`Statements`."""
+    return {_OPTION: Statements()}
+
+
+def prepared(bind: Connection | Engine, key: Hashable, build: Callable[[], S]) -> S:
+    """The statement of ``key`` on ``bind``'s engine, built by ``build()`` the first time. An
+    engine made elsewhere (without :func:`engine_options`) builds it on every call: correct,
+    only slower."""
+    statements = bind.get_execution_options().get(_OPTION)
+    if not isinstance(statements, Statements):
+        return build()
+    return statements.get(key, build)
+
+
+def by_id(bind: Connection | Engine, table: Table) -> Any:
     """``SELECT * FROM table WHERE id = :p_id``."""
     return prepared(
+        bind,
         ("by_id", table),
         lambda: select(table).where(table.c.id == bindparam("p_id")),
     )

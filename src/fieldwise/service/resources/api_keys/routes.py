@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State
+from fieldwise.service.http.dependencies import Cursor, Limit
 from fieldwise.service.http.schemas import ListOf
 from fieldwise.service.resources.api_keys import ops
 from fieldwise.service.resources.api_keys.schemas import (
@@ -13,6 +13,7 @@ from fieldwise.service.resources.api_keys.schemas import (
     ApiKeyPublic,
     ApiKeyWithSecret,
 )
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["api-keys"])
 

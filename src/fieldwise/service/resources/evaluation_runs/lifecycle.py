@@ -1,27 +1,25 @@
 """Evaluation runs: creation and every state move, each one conditional and transactional.
 
 ``queued`` → ``in_progress`` → ``succeeded`` | ``failed`` | ``canceled`` (and ``queued`` →
-``canceled``). A move is an ``UPDATE … WHERE status IN (…)``, so a cancel racing the worker's
-finish yields one terminal state. Finishing as succeeded or failed records
-``evaluation.completed`` in the same transaction.
+``canceled``), as every durable run (:class:`~fieldwise.service.jobs.durable.DurableRuns`):
+a cancel racing the worker's finish yields one terminal state. Ending succeeded or failed
+records ``evaluation.completed`` in the same transaction.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, select
+from sqlalchemy import Connection, Row, select
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
-from fieldwise.service.jobs import Job
 from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.evaluation_runs.tables import evaluation_run_items, evaluation_runs
-from fieldwise.service.resources.runs.lifecycle import finish_run
+from fieldwise.service.resources.runs.lifecycle import RUNS
 from fieldwise.service.resources.runs.tables import processor_runs
 
 JOB_KIND = "evaluation_run"
-EVALUATIONS = DurableRuns(JOB_KIND, evaluation_runs, "evrun")
 
 #: Headline figures copied from the metrics into the event.
 _EVENT_FIGURES = ("accuracy", "precision", "recall", "f1", "all_fields_correct_rate")
@@ -51,49 +49,10 @@ def create_evaluation_run(
     return run_id
 
 
-def get_evaluation_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return EVALUATIONS.get(conn, run_id)
-
-
-def status_of(engine: Engine, run_id: str) -> str | None:
-    return EVALUATIONS.status_of(engine, run_id)
-
-
-def finish_evaluation(
-    conn: Connection,
-    clock: Clock,
-    run_id: str,
-    status: str,
-    *,
-    job: Job | None = None,
-    from_states: tuple[str, ...] = ("in_progress",),
-    metrics: dict[str, Any] | None = None,
-    reason: str | None = None,
-    message: str | None = None,
-) -> bool:
-    """Move an evaluation to a terminal ``status`` if it is in ``from_states`` (and, with
-    ``job``, while the worker still holds its lease); False if not.
-
-    In the same transaction its job is finished and, for succeeded or failed, the
-    ``evaluation.completed`` event is recorded.
-    """
-    values = {"metrics": metrics, "failure_reason": reason, "failure_message": message}
-    row = EVALUATIONS.finish(
-        conn, clock, run_id, status, job=job, from_states=from_states, values=values
-    )
-    if row is None:
-        return False
-    if status in ("succeeded", "failed"):
-        record_event(conn, clock, "evaluation.completed", event_data(row))
-    return True
-
-
 def cancel_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:
     """``queued`` / ``in_progress`` → ``canceled``, with its unfinished processor runs; False
     when the evaluation had already finished."""
-    if not finish_evaluation(
-        conn, clock, run_id, "canceled", from_states=("queued", "in_progress")
-    ):
+    if EVALUATIONS.cancel(conn, clock, run_id) is None:
         return False
     unfinished = conn.execute(
         select(processor_runs.c.id)
@@ -107,8 +66,13 @@ def cancel_evaluation(conn: Connection, clock: Clock, run_id: str) -> bool:
         )
     ).scalars()
     for processor_run_id in list(unfinished):
-        finish_run(conn, clock, processor_run_id, "canceled", from_states=("queued", "in_progress"))
+        RUNS.cancel(conn, clock, processor_run_id)
     return True
+
+
+def _ended(conn: Connection, clock: Clock, row: Row[Any]) -> None:
+    if row.status in ("succeeded", "failed"):
+        record_event(conn, clock, "evaluation.completed", event_data(row))
 
 
 def event_data(row: Any) -> dict[str, Any]:
@@ -127,3 +91,6 @@ def event_data(row: Any) -> dict[str, Any]:
     if row.status == "failed":
         data.update(failure_reason=row.failure_reason, failure_message=row.failure_message)
     return data
+
+
+EVALUATIONS = DurableRuns(JOB_KIND, evaluation_runs, "evrun", ended=_ended)

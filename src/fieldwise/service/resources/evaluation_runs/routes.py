@@ -13,14 +13,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from sqlalchemy import Connection, Row, select
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
+from fieldwise.service.http.dependencies import Cursor, Limit, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import ListOf
 from fieldwise.service.resources.evaluation_runs.lifecycle import (
+    EVALUATIONS,
     cancel_evaluation,
     create_evaluation_run,
-    get_evaluation_run,
 )
 from fieldwise.service.resources.evaluation_runs.ops import run_public
 from fieldwise.service.resources.evaluation_runs.schemas import (
@@ -33,6 +33,7 @@ from fieldwise.service.resources.evaluation_runs.schemas import (
 from fieldwise.service.resources.evaluation_runs.tables import evaluation_results, evaluation_runs
 from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets
 from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["evaluation-runs"])
 
@@ -86,7 +87,7 @@ def _version(conn: Connection, processor_id: str, version_id: str | None) -> str
 
 def _run(conn: Connection, eval_set_id: str, run_id: str) -> Row[Any]:
     fetch(conn, evaluation_sets, eval_set_id, _SET)
-    row = get_evaluation_run(conn, run_id)
+    row = EVALUATIONS.get(conn, run_id)
     if row is None or row.eval_set_id != eval_set_id:
         raise not_found("evaluation run", run_id)
     return row
@@ -117,7 +118,7 @@ def create_evaluation(
             version_id=_version(conn, body.processor_id, body.version_id),
             base_url=state.base_url(request),
         )
-        return run_public(get_evaluation_run(conn, run_id))
+        return run_public(EVALUATIONS.get(conn, run_id))
 
 
 @router.get("/evaluation-sets/{eval_set_id}/runs", response_model=ListOf[EvaluationRunPublic])
@@ -155,7 +156,7 @@ def cancel_evaluation_run(eval_set_id: str, run_id: str, state: State) -> Evalua
     with state.engine.begin() as conn:
         row = _run(conn, eval_set_id, run_id)
         if not cancel_evaluation(conn, state.clock, run_id):
-            current = get_evaluation_run(conn, run_id)
+            current = EVALUATIONS.get(conn, run_id)
             raise ApiError(
                 409,
                 f"Evaluation run {run_id!r} is already "
@@ -163,7 +164,7 @@ def cancel_evaluation_run(eval_set_id: str, run_id: str, state: State) -> Evalua
                 "evaluation runs can be canceled.",
                 code="invalid_state",
             )
-        return run_public(get_evaluation_run(conn, run_id))
+        return run_public(EVALUATIONS.get(conn, run_id))
 
 
 @router.get(

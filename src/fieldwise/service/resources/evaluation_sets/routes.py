@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from sqlalchemy import Connection, delete, insert, select, update
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch, now
+from fieldwise.service.http.dependencies import Cursor, Limit, common_fields, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
@@ -23,6 +23,7 @@ from fieldwise.service.resources.evaluation_sets.schemas import (
 )
 from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
 from fieldwise.service.resources.files.tables import files
+from fieldwise.service.state import State, now
 
 router = APIRouter(tags=["evaluation-sets"])
 

@@ -13,14 +13,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from fieldwise.service.http.dependencies import State
 from fieldwise.service.http.errors import ApiError, not_found
-from fieldwise.service.jobs.durable import TERMINAL
-from fieldwise.service.resources.runs.lifecycle import get_run
+from fieldwise.service.resources.runs.lifecycle import RUNS
+from fieldwise.service.resources.runs.ops_submit import submit_and_hold
 from fieldwise.service.resources.runs.schemas import ExtractPathCreate, ProcessorRunPublic
-from fieldwise.service.resources.runs.submit import submit_and_hold
 from fieldwise.service.resources.runs.views import run_public
-from fieldwise.service.state import ServiceState
+from fieldwise.service.run_states import TERMINAL
+from fieldwise.service.state import ServiceState, State
 
 router = APIRouter(tags=["extract"])
 
@@ -29,7 +28,7 @@ MAX_WAIT_SECONDS = 30.0
 
 def _load(state: ServiceState, run_id: str) -> Any:
     with state.engine.connect() as conn:
-        return get_run(conn, run_id)
+        return RUNS.get(conn, run_id)
 
 
 @router.post(

@@ -20,11 +20,10 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Connection, Row, bindparam, delete, func, insert, select
 from starlette.datastructures import UploadFile
 
-from fieldwise.service.http.dependencies import now
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.ids import new_id
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.state import ServiceState
+from fieldwise.service.state import ServiceState, now
 from fieldwise.service.store.blobs import BlobTooLarge, StagedBlob
 from fieldwise.service.store.locks import lock_blob, lock_row, lock_rows
 from fieldwise.service.store.prepared import prepared
@@ -77,6 +76,7 @@ def store_file(
         "updated_at": stamp,
     }
     insert_file = prepared(
+        conn,
         "files.insert",
         lambda: (
             insert(files)

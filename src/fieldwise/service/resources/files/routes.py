@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse
 from sqlalchemy import Row
 from starlette.datastructures import UploadFile
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, common_fields, fetch
+from fieldwise.service.http.dependencies import Cursor, Limit, common_fields, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
@@ -26,6 +26,7 @@ from fieldwise.service.resources.files.ops import (
 )
 from fieldwise.service.resources.files.schemas import FilePublic
 from fieldwise.service.resources.files.tables import files
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["files"])
 

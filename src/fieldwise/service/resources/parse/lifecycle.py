@@ -8,26 +8,24 @@ boxes). The output is stored as a file (purpose ``parse_output``) derived from t
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Row, select
-from sqlalchemy.exc import SQLAlchemyError
 
 from fieldwise.service.clock import Clock
 from fieldwise.service.engines.parsing import ParsedDocument, ParseError
 from fieldwise.service.events.outbox import record_event
-from fieldwise.service.jobs import Job, fail_or_release
-from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
+from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.files.ops import ParentGone, discard, store_file
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.parse.cache import ParseCache
+from fieldwise.service.resources.parse.ops_cache import ParseCache
 from fieldwise.service.resources.parse.tables import parse_runs
+from fieldwise.service.run_states import ACTIVE
 from fieldwise.service.state import ServiceState
 
 JOB_KIND = "parse_run"
 PARSE_RUNS = DurableRuns(JOB_KIND, parse_runs, "prun")
-log = logging.getLogger("fieldwise.service.parse")
 FORMATS = ("markdown", "text", "json")
 _MEDIA = {
     "markdown": ("md", "text/markdown"),
@@ -243,42 +241,3 @@ def _input_missing(state: ServiceState, row: Row[Any], job: Job, *, notify: bool
             notify=notify,
         )
     return Outcome("failed", "input_missing") if done else Outcome("lost")
-
-
-class ParseRunHandler:
-    """The ``parse_run`` job kind (``POST /parse/file/async``)."""
-
-    def __init__(self, cache: ParseCache) -> None:
-        self.cache = cache
-
-    def run(self, state: ServiceState, job: Job) -> None:
-        row = PARSE_RUNS.start(state.engine, state.clock, job)
-        if row is not None:
-            execute_parse(state, self.cache, row, job, notify=True)
-
-    def fail(self, state: ServiceState, job: Job, reason: str, message: str) -> None:
-        def fail_target(conn: Connection, *, notify: bool = True) -> bool:
-            row = PARSE_RUNS.get(conn, job.target_id)
-            return row is not None and finish_parse_run(
-                conn,
-                state.clock,
-                row,
-                "failed",
-                job=job,
-                reason=reason,
-                message=message,
-                notify=notify,
-            )
-
-        try:
-            fail_or_release(state.engine, state.clock, job, fail_target)
-        except SQLAlchemyError:
-            # Even the failure's notification cannot be stored (the database refuses its
-            # webhook_url, say): end the run failed without it rather than leave it started.
-            log.exception("parse run %s: failing it without its notification", job.target_id)
-            fail_or_release(
-                state.engine, state.clock, job, lambda conn: fail_target(conn, notify=False)
-            )
-
-    def requeue(self, conn: Connection, clock: Clock, target_id: str) -> bool:
-        return PARSE_RUNS.requeue(conn, clock, target_id)

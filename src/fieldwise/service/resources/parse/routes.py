@@ -18,10 +18,11 @@ from fastapi.concurrency import run_in_threadpool
 
 from fieldwise.service.engines.parsing import TimeBudgetExceeded
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
-from fieldwise.service.http.dependencies import State, common_fields
+from fieldwise.service.http.dependencies import common_fields
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.schemas import DeletedPublic
 from fieldwise.service.jobs import Job
+from fieldwise.service.jobs.timings import duration_ms
 from fieldwise.service.resources.files.ops import (
     discard,
     require_multipart,
@@ -30,7 +31,6 @@ from fieldwise.service.resources.files.ops import (
     store_upload,
     unlink,
 )
-from fieldwise.service.resources.parse.cache import ParseCache
 from fieldwise.service.resources.parse.lifecycle import (
     FORMATS,
     decode,
@@ -38,11 +38,11 @@ from fieldwise.service.resources.parse.lifecycle import (
     insert_parse_run,
     read_output,
 )
-from fieldwise.service.resources.parse.removal import delete_parse_runs
+from fieldwise.service.resources.parse.ops_cache import ParseCache
+from fieldwise.service.resources.parse.ops_removal import delete_parse_runs
 from fieldwise.service.resources.parse.schemas import ParseRunPublic
 from fieldwise.service.resources.parse.tables import parse_runs
-from fieldwise.service.resources.runs.lifecycle import duration_ms
-from fieldwise.service.state import ServiceState
+from fieldwise.service.state import ServiceState, State
 
 router = APIRouter(tags=["parse"])
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from fieldwise.service.resources.runs.schemas import RunTimings
+from fieldwise.service.jobs.timings import RunTimings
 
 
 class ParseRunPublic(RunTimings):

@@ -8,13 +8,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.http.dependencies import common_fields, fetch, now
+from fieldwise.service.http.dependencies import common_fields, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.ids import isoformat, new_id, parse_iso
 from fieldwise.service.resources.processors.schemas import ProcessorPublic, VersionPublic
 from fieldwise.service.resources.processors.tables import processors, versions
-from fieldwise.service.state import ServiceState
+from fieldwise.service.state import ServiceState, now
 
 
 def processor_public(row: Any) -> ProcessorPublic:

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch, now
+from fieldwise.service.http.dependencies import Cursor, Limit, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.schemas import ListOf
 from fieldwise.service.ids import slugify
@@ -20,6 +20,7 @@ from fieldwise.service.resources.processors.schemas import (
     VersionPublic,
 )
 from fieldwise.service.resources.processors.tables import processors, versions
+from fieldwise.service.state import State, now
 
 router = APIRouter(tags=["processors"])
 

@@ -15,27 +15,22 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Connection, Row
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
+from fieldwise.service.http.dependencies import Cursor, Limit, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.http.waiting import MAX_WAIT_SECONDS, wait_terminal
-from fieldwise.service.jobs.durable import TERMINAL
+from fieldwise.service.jobs.timings import RunStatus
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.processors.tables import processors
-from fieldwise.service.resources.runs.lifecycle import (
-    finish_run,
-    get_run,
-)
-from fieldwise.service.resources.runs.removal import delete_processor_runs
-from fieldwise.service.resources.runs.schemas import (
-    ProcessorRunCreate,
-    ProcessorRunPublic,
-    RunStatus,
-)
-from fieldwise.service.resources.runs.submit import submit_and_hold
+from fieldwise.service.resources.runs.lifecycle import RUNS
+from fieldwise.service.resources.runs.ops_removal import delete_processor_runs
+from fieldwise.service.resources.runs.ops_submit import submit_and_hold
+from fieldwise.service.resources.runs.schemas import ProcessorRunCreate, ProcessorRunPublic
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.resources.runs.views import run_public
+from fieldwise.service.run_states import TERMINAL
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["runs"])
 
@@ -54,7 +49,7 @@ Wait = Annotated[
 
 def _run(conn: Connection, processor_id: str, run_id: str) -> Row[Any]:
     fetch(conn, processors, processor_id, "processor")
-    row = get_run(conn, run_id)
+    row = RUNS.get(conn, run_id)
     if row is None or row.processor_id != processor_id:
         raise not_found("run", run_id)
     return row
@@ -127,17 +122,15 @@ def cancel_run(processor_id: str, run_id: str, state: State) -> ProcessorRunPubl
     409 when the run is already finished."""
     with state.engine.begin() as conn:
         row = _run(conn, processor_id, run_id)
-        if row.status in TERMINAL or not finish_run(
-            conn, state.clock, run_id, "canceled", from_states=("queued", "in_progress")
-        ):
-            current = get_run(conn, run_id)
+        if row.status in TERMINAL or RUNS.cancel(conn, state.clock, run_id) is None:
+            current = RUNS.get(conn, run_id)
             raise ApiError(
                 409,
                 f"Run {run_id!r} is already {current.status if current else row.status}; "
                 "only queued or in-progress runs can be canceled.",
                 code="invalid_state",
             )
-        canceled = get_run(conn, run_id)
+        canceled = RUNS.get(conn, run_id)
     state.waiters.notify(run_id)
     return run_public(canceled)
 

@@ -1,4 +1,4 @@
-"""Wire models of processor runs, and the status and timings every run kind shares."""
+"""Wire models of processor runs."""
 
 from __future__ import annotations
 
@@ -6,22 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from fieldwise.service.http.schemas import RequestModel, Resource
-
-RunStatus = Literal["queued", "in_progress", "succeeded", "failed", "canceled"]
-
-
-class RunTimings(Resource):
-    """The state and timings every durable run shows."""
-
-    status: RunStatus
-    attempts: int
-    queued_at: str
-    started_at: str | None
-    finished_at: str | None
-    duration_ms: int | None
-    failure_reason: str | None
-    failure_message: str | None
+from fieldwise.service.http.schemas import RequestModel
+from fieldwise.service.jobs.timings import RunTimings
 
 
 class ProcessorRunCreate(RequestModel):

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldwise.service.http.dependencies import common_fields
-from fieldwise.service.resources.runs.lifecycle import duration_ms, output_uri
+from fieldwise.service.jobs.timings import timing_fields
+from fieldwise.service.resources.runs.lifecycle import output_uri
 from fieldwise.service.resources.runs.schemas import ProcessorRunPublic
-
-
-def timing_fields(row: Any) -> dict[str, Any]:
-    """The public fields every run kind shares (see ``RunTimings``)."""
-    return {
-        **common_fields(row),
-        "status": row.status,
-        "queued_at": row.queued_at,
-        "started_at": row.started_at,
-        "finished_at": row.finished_at,
-        "duration_ms": duration_ms(row),
-        "failure_reason": row.failure_reason,
-        "failure_message": row.failure_message,
-    }
 
 
 def run_public(row: Any) -> ProcessorRunPublic:

@@ -16,12 +16,10 @@ from sqlalchemy import Connection, Engine, Row, update
 from fieldwise.service.clock import Clock
 from fieldwise.service.events.outbox import record_event
 from fieldwise.service.ids import isoformat
-from fieldwise.service.jobs import Job
-from fieldwise.service.jobs.durable import ACTIVE, DurableRuns
+from fieldwise.service.jobs.durable import DurableRuns
 from fieldwise.service.resources.training_runs.tables import training_runs
 
 JOB_KIND = "training_run"
-TRAININGS = DurableRuns(JOB_KIND, training_runs, "train")
 _EVENTS = {"succeeded": "training.run.completed", "failed": "training.run.failed"}
 
 
@@ -43,14 +41,6 @@ def create_training_run(conn: Connection, clock: Clock, values: dict[str, Any]) 
     return run_id
 
 
-def get_training_run(conn: Connection, run_id: str) -> Row[Any] | None:
-    return TRAININGS.get(conn, run_id)
-
-
-def status_of(engine: Engine, run_id: str) -> str | None:
-    return TRAININGS.status_of(engine, run_id)
-
-
 def set_progress(
     engine: Engine, clock: Clock, run_id: str, stage: str, done: int, total: int
 ) -> None:
@@ -68,38 +58,9 @@ def set_progress(
         )
 
 
-def finish_training(
-    conn: Connection,
-    clock: Clock,
-    run_id: str,
-    status: str,
-    *,
-    job: Job | None = None,
-    from_states: tuple[str, ...] = ("in_progress",),
-    values: dict[str, Any] | None = None,
-    reason: str | None = None,
-    message: str | None = None,
-) -> Row[Any] | None:
-    """Move a training run to a terminal ``status`` if it is in ``from_states`` (and, with
-    ``job``, while the worker still holds its lease); None if not. Records its event."""
-    failure = {"failure_reason": reason, "failure_message": message} if reason else {}
-    row = TRAININGS.finish(
-        conn,
-        clock,
-        run_id,
-        status,
-        job=job,
-        from_states=from_states,
-        values={**(values or {}), **failure},
-    )
-    if row is not None and status in _EVENTS:
-        record_event(conn, clock, _EVENTS[status], event_data(row))
-    return row
-
-
-def cancel_training(conn: Connection, clock: Clock, run_id: str) -> Row[Any] | None:
-    """A user's cancel: ``queued`` / ``in_progress`` → ``canceled``; None if already ended."""
-    return finish_training(conn, clock, run_id, "canceled", from_states=ACTIVE)
+def _ended(conn: Connection, clock: Clock, row: Row[Any]) -> None:
+    if row.status in _EVENTS:
+        record_event(conn, clock, _EVENTS[row.status], event_data(row))
 
 
 def event_data(row: Any) -> dict[str, Any]:
@@ -117,3 +78,6 @@ def event_data(row: Any) -> dict[str, Any]:
     if row.status == "failed":
         data.update(failure_reason=row.failure_reason, failure_message=row.failure_message)
     return data
+
+
+TRAININGS = DurableRuns(JOB_KIND, training_runs, "train", ended=_ended)

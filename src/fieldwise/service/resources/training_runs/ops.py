@@ -10,9 +10,9 @@ from sqlalchemy import Connection, select
 from fieldwise.service.engines.training import TrainParams
 from fieldwise.service.http.dependencies import fetch
 from fieldwise.service.http.errors import ApiError
+from fieldwise.service.jobs.timings import timing_fields
 from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
 from fieldwise.service.resources.processors.tables import processors, versions
-from fieldwise.service.resources.runs.views import timing_fields
 from fieldwise.service.resources.training_runs.schemas import (
     TrainingModel,
     TrainingRunCreate,

@@ -13,28 +13,28 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from sqlalchemy import Connection, Row, delete
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch
+from fieldwise.service.http.dependencies import Cursor, Limit, fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.jobs import delete_jobs
-from fieldwise.service.jobs.durable import TERMINAL
+from fieldwise.service.jobs.timings import RunStatus
 from fieldwise.service.resources.processors.tables import processors
-from fieldwise.service.resources.runs.schemas import RunStatus
 from fieldwise.service.resources.training_runs.lifecycle import (
-    cancel_training,
+    TRAININGS,
     create_training_run,
-    get_training_run,
 )
 from fieldwise.service.resources.training_runs.ops import resolve_request, training_public
 from fieldwise.service.resources.training_runs.schemas import TrainingRunCreate, TrainingRunPublic
 from fieldwise.service.resources.training_runs.tables import training_runs
+from fieldwise.service.run_states import TERMINAL
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["training runs"])
 
 
 def _run(conn: Connection, run_id: str) -> Row[Any]:
-    row = get_training_run(conn, run_id)
+    row = TRAININGS.get(conn, run_id)
     if row is None:
         raise not_found("training run", run_id)
     return row
@@ -86,8 +86,8 @@ def cancel_run(run_id: str, state: State) -> TrainingRunPublic:
     creates no version. 409 when the run is already finished."""
     with state.engine.begin() as conn:
         row = _run(conn, run_id)
-        if row.status in TERMINAL or cancel_training(conn, state.clock, run_id) is None:
-            current = get_training_run(conn, run_id)
+        if row.status in TERMINAL or TRAININGS.cancel(conn, state.clock, run_id) is None:
+            current = TRAININGS.get(conn, run_id)
             raise ApiError(
                 409,
                 f"Training run {run_id!r} is already {current.status if current else row.status}; "
@@ -103,7 +103,7 @@ def delete_run(run_id: str, state: State) -> DeletedPublic:
     created stays: it is a version of its processor like any other."""
     with state.engine.begin() as conn:
         _run(conn, run_id)
-        cancel_training(conn, state.clock, run_id)
+        TRAININGS.cancel(conn, state.clock, run_id)
         delete_jobs(conn, [run_id])
         conn.execute(delete(training_runs).where(training_runs.c.id == run_id))
     return DeletedPublic(id=run_id, object="training_run")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from fieldwise.service.http.schemas import RequestModel
-from fieldwise.service.resources.runs.schemas import RunTimings
+from fieldwise.service.jobs.timings import RunTimings
 
 
 class TrainingRunCreate(RequestModel):

@@ -1,1 +1,1 @@
-"""Webhook endpoints, deliveries, the workspace secret and dead-letter notifications."""
+"""Webhook endpoints (with their signing secrets and test sends) and the workspace secret."""

@@ -1,4 +1,4 @@
-"""Operations on webhook endpoints and their deliveries: what the routes and the console call.
+"""Operations on webhook endpoints: what the routes and the console call.
 
 Secrets appear only in the answers that create them (:func:`create_endpoint`,
 :func:`rotate_endpoint_secret`).
@@ -11,38 +11,36 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
-from fieldwise.service.events.webhooks.dispatcher import attempt, nudge
+from fieldwise.service.events.webhooks.dispatcher import nudge
 from fieldwise.service.events.webhooks.signing import new_secret, rotation_values
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, check_registration
 from fieldwise.service.events.webhooks.store import (
-    FAILING_STATES,
     OPEN_STATES,
-    STATES,
     create_delivery,
     encode_body,
 )
-from fieldwise.service.events.webhooks.tables import deliveries, endpoints
-from fieldwise.service.http.dependencies import fetch, now
+from fieldwise.service.http.dependencies import fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.ids import new_id
+from fieldwise.service.resources.deliveries.ops import get_delivery
+from fieldwise.service.resources.deliveries.schemas import DeliveryPublic
+from fieldwise.service.resources.deliveries.tables import deliveries
 from fieldwise.service.resources.webhook_endpoints.schemas import (
-    DeliveryPublic,
     EndpointCreate,
     EndpointPublic,
     EndpointUpdate,
     EndpointWithSecret,
 )
+from fieldwise.service.resources.webhook_endpoints.tables import endpoints
 from fieldwise.service.resources.webhook_endpoints.views import (
-    delivery_public,
     endpoint_public,
     endpoint_with_secret,
     sample_data,
 )
-from fieldwise.service.state import ServiceState
+from fieldwise.service.state import ServiceState, now
 
 ENDPOINT = "webhook endpoint"
-DELIVERY = "webhook delivery"
 
 
 def checked_url(state: ServiceState, url: str) -> str:
@@ -137,73 +135,6 @@ def rotate_endpoint_secret(
             .values(**rotation_values(row, state.clock.now(), grace))
         )
         return endpoint_with_secret(fetch(conn, endpoints, endpoint_id, ENDPOINT))
-
-
-def list_deliveries(
-    state: ServiceState,
-    *,
-    limit: int,
-    cursor: str | None,
-    endpoint_id: str | None = None,
-    event_id: str | None = None,
-) -> tuple[list[DeliveryPublic], str | None]:
-    """Deliveries in creation order, of one endpoint and/or one event when given."""
-    where = []
-    if endpoint_id is not None:
-        where.append(deliveries.c.endpoint_id == endpoint_id)
-    if event_id:
-        where.append(deliveries.c.event_id == event_id)
-    with state.engine.connect() as conn:
-        if endpoint_id is not None:
-            fetch(conn, endpoints, endpoint_id, ENDPOINT)
-        rows, next_cursor = page(conn, deliveries, where, limit=limit, cursor=cursor)
-        return [delivery_public(conn, r) for r in rows], next_cursor
-
-
-#: The console's delivery filters: every state, and ``failing`` (retrying or dead).
-DELIVERY_FILTERS = (*STATES, "failing")
-
-
-def recent_deliveries(
-    state: ServiceState,
-    endpoint_id: str,
-    *,
-    limit: int,
-    before: int | None = None,
-    filter_state: str | None = None,
-) -> tuple[list[DeliveryPublic], int | None]:
-    """An endpoint's deliveries newest first, for the console (the API's list keeps creation
-    order, which its cursors promise), only those in ``filter_state`` when given (a state or
-    ``failing``); ``before`` is the position the previous page returned, None at the end."""
-    query = select(deliveries).where(deliveries.c.endpoint_id == endpoint_id)
-    if filter_state == "failing":
-        query = query.where(deliveries.c.state.in_(FAILING_STATES))
-    elif filter_state:
-        if filter_state not in STATES:
-            raise ApiError(422, f"state: not one of {', '.join(DELIVERY_FILTERS)}.", param="state")
-        query = query.where(deliveries.c.state == filter_state)
-    if before is not None:
-        query = query.where(deliveries.c.seq < before)
-    with state.engine.connect() as conn:
-        fetch(conn, endpoints, endpoint_id, ENDPOINT)
-        rows = list(conn.execute(query.order_by(deliveries.c.seq.desc()).limit(limit + 1)))
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [delivery_public(conn, r) for r in rows], (rows[-1].seq if more else None)
-
-
-def get_delivery(state: ServiceState, delivery_id: str) -> DeliveryPublic:
-    with state.engine.connect() as conn:
-        return delivery_public(conn, fetch(conn, deliveries, delivery_id, DELIVERY))
-
-
-def retry_delivery(state: ServiceState, delivery_id: str) -> DeliveryPublic:
-    """Send the same payload (same event id) now, from any state; the answer shows the attempt."""
-    with state.engine.connect() as conn:
-        fetch(conn, deliveries, delivery_id, DELIVERY)
-    if attempt(state, delivery_id, trigger="manual") is None:
-        raise ApiError(409, "The delivery is being sent right now; try again shortly.")
-    return get_delivery(state, delivery_id)
 
 
 def send_test(

@@ -1,4 +1,4 @@
-"""Webhooks: endpoints (with signing secrets), deliveries, test sends, retries, and the
+"""Webhooks: endpoints (with signing secrets), test sends, and the
 workspace signing secret that signs ``webhook_url`` notifications of ``/parse/file/async``.
 
 Secrets are shown only in the answers that create them: ``POST /webhooks/endpoints``,
@@ -12,24 +12,21 @@ from datetime import timedelta
 from fastapi import APIRouter, Request
 
 from fieldwise.service.events.webhooks.signing import rotate_workspace_secret, workspace_row
-from fieldwise.service.events.webhooks.tables import notifications
-from fieldwise.service.http.dependencies import Cursor, Limit, State
-from fieldwise.service.http.pagination import page
+from fieldwise.service.http.dependencies import Cursor, Limit
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
+from fieldwise.service.resources.deliveries.schemas import DeliveryPublic
 from fieldwise.service.resources.webhook_endpoints import ops
 from fieldwise.service.resources.webhook_endpoints.schemas import (
-    DeliveryPublic,
     EndpointCreate,
     EndpointPublic,
     EndpointUpdate,
     EndpointWithSecret,
-    NotificationPublic,
     RotateSecret,
     TestDelivery,
     WorkspaceSecretPublic,
     WorkspaceSecretWithSecret,
 )
-from fieldwise.service.resources.webhook_endpoints.views import notification_public
+from fieldwise.service.state import State
 
 router = APIRouter(tags=["webhooks"])
 
@@ -74,36 +71,6 @@ def rotate_endpoint_secret(
     return ops.rotate_endpoint_secret(state, endpoint_id, grace)
 
 
-@router.get("/webhooks/endpoints/{endpoint_id}/deliveries", response_model=ListOf[DeliveryPublic])
-def list_endpoint_deliveries(
-    endpoint_id: str, state: State, limit: Limit = 100, cursor: Cursor = None
-) -> ListOf[DeliveryPublic]:
-    data, next_cursor = ops.list_deliveries(
-        state, limit=limit, cursor=cursor, endpoint_id=endpoint_id
-    )
-    return ListOf[DeliveryPublic](data=data, next_cursor=next_cursor)
-
-
-@router.get("/webhooks/deliveries", response_model=ListOf[DeliveryPublic])
-def list_deliveries(
-    state: State, limit: Limit = 100, cursor: Cursor = None, event_id: str | None = None
-) -> ListOf[DeliveryPublic]:
-    """Every delivery (also those to a request's ``webhook_url``), optionally of one event."""
-    data, next_cursor = ops.list_deliveries(state, limit=limit, cursor=cursor, event_id=event_id)
-    return ListOf[DeliveryPublic](data=data, next_cursor=next_cursor)
-
-
-@router.get("/webhooks/deliveries/{delivery_id}", response_model=DeliveryPublic)
-def get_delivery(delivery_id: str, state: State) -> DeliveryPublic:
-    return ops.get_delivery(state, delivery_id)
-
-
-@router.post("/webhooks/deliveries/{delivery_id}/retry", response_model=DeliveryPublic)
-def retry_delivery(delivery_id: str, state: State) -> DeliveryPublic:
-    """Send the same payload (same event id) now, from any state; the answer shows the attempt."""
-    return ops.retry_delivery(state, delivery_id)
-
-
 @router.post("/webhooks/test", response_model=DeliveryPublic)
 def send_test(body: TestDelivery, state: State, request: Request) -> DeliveryPublic:
     """Queue a signed test event of type ``event`` to one endpoint and answer at once with the
@@ -135,14 +102,3 @@ def rotate_workspace(state: State, body: RotateSecret | None = None) -> Workspac
         previous_secret_expires_at=row.previous_secret_expires_at,
         secret=row.secret,
     )
-
-
-@router.get("/webhooks/notifications", response_model=ListOf[NotificationPublic])
-def list_notifications(
-    state: State, limit: Limit = 100, cursor: Cursor = None
-) -> ListOf[NotificationPublic]:
-    """Dead-letter e-mails to the admins, with whether each was sent or only logged."""
-    with state.engine.connect() as conn:
-        rows, next_cursor = page(conn, notifications, [], limit=limit, cursor=cursor)
-    data = [notification_public(r) for r in rows]
-    return ListOf[NotificationPublic](data=data, next_cursor=next_cursor)

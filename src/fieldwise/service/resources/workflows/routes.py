@@ -18,19 +18,18 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.http.dependencies import Cursor, Limit, State, fetch, now
+from fieldwise.service.http.dependencies import Cursor, Limit, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.http.waiting import wait_terminal
 from fieldwise.service.ids import new_id, slugify
-from fieldwise.service.jobs.durable import TERMINAL
+from fieldwise.service.jobs.timings import RunStatus
 from fieldwise.service.resources.files.ops import unlink
 from fieldwise.service.resources.files.tables import files
-from fieldwise.service.resources.runs.schemas import RunStatus
-from fieldwise.service.resources.workflows.execution import create_workflow_run
-from fieldwise.service.resources.workflows.plan import plan
-from fieldwise.service.resources.workflows.removal import delete_workflow_runs
+from fieldwise.service.resources.workflows.lifecycle import create_workflow_run
+from fieldwise.service.resources.workflows.ops_plan import plan
+from fieldwise.service.resources.workflows.ops_removal import delete_workflow_runs
 from fieldwise.service.resources.workflows.schemas import (
     MAX_BATCH_FILES,
     BatchPublic,
@@ -43,7 +42,8 @@ from fieldwise.service.resources.workflows.schemas import (
 )
 from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
 from fieldwise.service.resources.workflows.views import workflow_public, workflow_run_public
-from fieldwise.service.state import ServiceState
+from fieldwise.service.run_states import TERMINAL
+from fieldwise.service.state import ServiceState, State, now
 
 router = APIRouter(tags=["workflows"])
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from fieldwise.service.http.schemas import RequestModel, Resource
-from fieldwise.service.resources.runs.schemas import RunStatus, RunTimings
+from fieldwise.service.jobs.timings import RunStatus, RunTimings
 
 #: Most files one batch run may name; more is a 422.
 MAX_BATCH_FILES = 100

@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from fieldwise.service.http.dependencies import common_fields
+from fieldwise.service.jobs.timings import timing_fields
 from fieldwise.service.resources.runs.lifecycle import output_uri
 from fieldwise.service.resources.runs.tables import processor_runs
-from fieldwise.service.resources.runs.views import timing_fields
 from fieldwise.service.resources.workflows.schemas import (
     NodeRunPublic,
     WorkflowPublic,
