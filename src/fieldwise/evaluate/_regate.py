@@ -1,9 +1,9 @@
 """Gate a run set from its merged sufficient statistics: the gate reads counts, not cells.
 
 The statistics (:class:`~fieldwise.compare._sufficient.Sufficient`) are stored with the run set
-(``statistics.json``, see :mod:`fieldwise.evaluate._stored`) by the first command that scores
-it: ``compare --executor in-process|dask`` merges them shard by shard, and ``gate`` itself
-scores the run set as one partition when nothing is stored yet. Whichever produced them,
+(see :mod:`fieldwise.evaluate._scored_cache`) by the first command that scores it:
+``compare --executor in-process|dask`` merges them shard by shard, and ``gate`` itself scores
+the run set as one partition when nothing is stored yet. Whichever produced them,
 they are the same integers, and :func:`regate` reduces them under the policy's alpha and
 decides with :func:`~fieldwise.gate.decide` on a
 :class:`~fieldwise.gate.GateInput`: gating again under a new policy reads neither the cell
@@ -19,14 +19,14 @@ from fieldwise._errors import CompareError
 from fieldwise.compare import FieldSpec, score_cells
 from fieldwise.compare._reduce import ReducedResult, reduce_statistics
 from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
-from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
-from fieldwise.evaluate._stored import (
+from fieldwise.evaluate._scored_cache import (
     load_scored,
     load_statistics,
     save_statistics,
     scored_key,
     statistics_key,
 )
+from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
 from fieldwise.gate import EXIT_CODES, GateInput, Policy, Verdict, decide_all, worst
 from fieldwise.runner import LoadedRunSet
 

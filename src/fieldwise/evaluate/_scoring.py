@@ -16,7 +16,7 @@ from fieldwise._errors import CompareError
 from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
 from fieldwise.compare._outcomes import cell_specs
 from fieldwise.compare._result import compare_scored
-from fieldwise.evaluate._stored import load_scored, save_scored, scored_key
+from fieldwise.evaluate._scored_cache import load_scored, save_scored, scored_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, RunRecord
 
@@ -139,7 +139,7 @@ def score_runset(
     and are listed as failed runs, so a version never gains by failing. Raises
     :class:`CompareError` for a run set without documents or versions.
 
-    ``store`` keeps the scored cells with the run set (see :mod:`fieldwise.evaluate._stored`)
+    ``store`` keeps the scored cells with the run set (see :mod:`fieldwise.evaluate._scored_cache`)
     and reuses them when nothing they depend on changed: re-gating under another policy runs
     no comparator.
     """

@@ -6,18 +6,12 @@ import logging
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from fieldwise._errors import FieldwiseError
+from fieldwise._errors import PublishRefused
 from fieldwise.gate._verdict import Verdict
 
-__all__ = ["PublishRefused", "Publisher", "publish_if_passed"]
+__all__ = ["Publisher", "publish_if_passed"]
 
 T_co = TypeVar("T_co", covariant=True)
-
-
-class PublishRefused(FieldwiseError):
-    """The version was not published: its verdict failed or belongs to another version."""
-
-    exit_code = 1
 
 
 class Publisher(Protocol[T_co]):

@@ -10,10 +10,8 @@ from typing import Any
 from urllib.parse import quote
 
 from fieldwise._errors import DatasetError, NotFoundError
-from fieldwise.client import Client, EvaluationSet, Op, ops
-from fieldwise.client._lookup import NAME_PAGE, one_named
-from fieldwise.datasets import Dataset
-from fieldwise.datasets._sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
+from fieldwise.client import NAME_PAGE, Client, EvaluationSet, Op, one_named, ops
+from fieldwise.datasets import Dataset, LocalItem, RemoteItem, SyncPlan, plan_sync
 from fieldwise.sync._state import SyncState
 from fieldwise.sync._unchanged import LocalView, local_view
 

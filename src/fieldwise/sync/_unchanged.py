@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
-from fieldwise.datasets._sync_plan import LocalItem, SyncPlan
+from fieldwise.datasets import Dataset, HashCache, LocalItem, SyncPlan, ground_truth_hash
 from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 

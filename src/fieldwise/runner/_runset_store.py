@@ -1,5 +1,13 @@
-"""The result store: ``<results_dir>/<runset_id>/`` with a manifest, an item snapshot and
-append-only records.
+"""The run-set store: the only module that knows the layout of a run set's folder.
+
+``<results_dir>/<runset_id>/`` holds the manifest (``runset.json``), the item snapshot
+(``items.jsonl``) and the append-only records (``records.jsonl``): what the runner wrote. What
+analysis keeps beside them goes through here too, so no other module names a file in the
+folder: the saved verdicts (:func:`verdict_path`), the merged statistics
+(:func:`read_statistics` / :func:`write_statistics`), the scored cells (:func:`read_scored` /
+:func:`write_scored`) and the optional partitioned cell store (:func:`cells_path`). Those are
+caches and records of decisions, written whole or not at all and best effort: a read-only run
+set is scored again next time, nothing fails.
 
 ``records.jsonl`` is written one line per finished pair and flushed at once, so a killed
 process loses nothing; it is fsynced at most every :data:`SYNC_SECONDS` (and when the writer
@@ -30,24 +38,13 @@ DEFAULT_RESULTS_DIR = Path(".fieldwise") / "results"
 MANIFEST = "runset.json"
 ITEMS = "items.jsonl"
 RECORDS = "records.jsonl"
-
-RESULT_COLUMNS = (
-    "item_id",
-    "file",
-    "file_sha256",
-    "version_id",
-    "version_alias",
-    "run_id",
-    "status",
-    "cached",
-    "attempts",
-    "latency_ms",
-    "error_reason",
-    "error_message",
-    "value",
-    "metadata",
-    "ground_truth",
-)
+VERDICT = "verdict.json"
+STATISTICS = "statistics.json"
+SCORED = "scored"  # a folder: one Parquet file per frame and the key they were scored under
+SCORED_HEADER = "header.json"
+CELLS = "cells"  # a folder: the partitioned cell store (``fieldwise.scale``)
+#: Every name the store gives to an entry of a run-set folder.
+RUNSET_ENTRIES = (MANIFEST, ITEMS, RECORDS, VERDICT, STATISTICS, SCORED, CELLS)
 
 
 def new_runset_id(now: datetime) -> str:
@@ -213,41 +210,6 @@ def list_runsets(results_dir: Path = DEFAULT_RESULTS_DIR) -> list[LoadedRunSet]:
     return found
 
 
-def load_results(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> pd.DataFrame:
-    """One row per recorded (item, version) pair, with the item's ground truth alongside.
-
-    Columns: ``RESULT_COLUMNS``; ``value`` and ``metadata`` are the run output's dicts (None
-    for failed pairs). Rows are sorted by item, then by the order the versions were given.
-    """
-    loaded = load_runset(runset_id, results_dir)
-    truth = {i.item_id: i.ground_truth for i in loaded.items}
-    order = {v.version_id: n for n, v in enumerate(loaded.manifest.versions)}
-    rows = []
-    for r in sorted(loaded.records, key=lambda r: (r.item_id, order.get(r.version_id, 0))):
-        output = r.output or {}
-        error = r.error or {}
-        rows.append(
-            {
-                "item_id": r.item_id,
-                "file": r.file,
-                "file_sha256": r.file_sha256,
-                "version_id": r.version_id,
-                "version_alias": r.version_alias,
-                "run_id": r.run_id,
-                "status": r.status,
-                "cached": r.cached,
-                "attempts": r.attempts,
-                "latency_ms": r.latency_ms,
-                "error_reason": error.get("reason"),
-                "error_message": error.get("message"),
-                "value": output.get("value") if r.output is not None else None,
-                "metadata": output.get("metadata") if r.output is not None else None,
-                "ground_truth": truth.get(r.item_id),
-            }
-        )
-    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
-
-
 def find_incomplete(
     results_dir: Path, match: dict[str, Any], *, keys: tuple[str, ...]
 ) -> LoadedRunSet | None:
@@ -264,3 +226,72 @@ def find_incomplete(
         if all(args.get(k) == match.get(k) for k in keys) and not loaded.complete:
             return loaded
     return None
+
+
+def verdict_path(directory: Path) -> Path:
+    """Where the run set's verdicts are saved (see :func:`fieldwise.gate.save_verdict`)."""
+    return directory / VERDICT
+
+
+def cells_path(directory: Path) -> Path:
+    """The folder of the run set's partitioned cell store (written by ``fieldwise.scale``)."""
+    return directory / CELLS
+
+
+def records_stamp(directory: Path) -> list[int] | None:
+    """Size and modification time (ns) of the records file: what a cache scored from the
+    records must match to be reused (None when there are no records)."""
+    try:
+        stat = (directory / RECORDS).stat()
+    except FileNotFoundError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def read_statistics(directory: Path) -> dict[str, Any] | None:
+    """The statistics document saved with the run set; None when absent or unreadable."""
+    try:
+        data = json.loads((directory / STATISTICS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_statistics(directory: Path, document: dict[str, Any]) -> None:
+    """Save the statistics document whole (best effort: nothing fails on a read-only set)."""
+    try:
+        tmp = directory / f".{STATISTICS}.tmp"
+        tmp.write_text(json.dumps(document, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, directory / STATISTICS)
+    except (OSError, ValueError, TypeError):
+        return
+
+
+def read_scored(
+    directory: Path, names: tuple[str, ...]
+) -> tuple[dict[str, Any], dict[str, pd.DataFrame]] | None:
+    """The header and the frames ``names`` of the scored cells kept with the run set; None
+    when absent, incomplete or unreadable."""
+    folder = directory / SCORED
+    try:
+        header = json.loads((folder / SCORED_HEADER).read_text(encoding="utf-8"))
+        frames = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
+    except (OSError, ValueError):
+        return None
+    return (header, frames) if isinstance(header, dict) else None
+
+
+def write_scored(directory: Path, header: dict[str, Any], frames: dict[str, pd.DataFrame]) -> None:
+    """Keep scored frames with the run set; the header is written last, so a folder without
+    one is incomplete (best effort: nothing fails on a read-only set)."""
+    folder = directory / SCORED
+    try:
+        folder.mkdir(exist_ok=True)
+        (folder / SCORED_HEADER).unlink(missing_ok=True)  # incomplete until rewritten
+        for name, frame in frames.items():
+            frame.to_parquet(folder / f".{name}.tmp", index=False)
+            os.replace(folder / f".{name}.tmp", folder / f"{name}.parquet")
+        text = json.dumps(header, indent=2, sort_keys=True) + "\n"
+        (folder / SCORED_HEADER).write_text(text, encoding="utf-8")
+    except (OSError, ValueError, TypeError):
+        return
