@@ -298,3 +298,21 @@ def test_the_runset_name_scan_sees_strings_and_path_joins(tmp_path: Path) -> Non
     )
     found = _runset_names_in(probe, ("records.jsonl", "verdict.json"), ("cells",))
     assert sorted(found) == ["cells", "records.jsonl", "verdict.json"]
+
+
+def test_only_the_service_names_its_database_file() -> None:
+    """The toolkit learns what the service holds over HTTP, never from its storage."""
+    from fieldwise.service.store.engine import SQLITE_FILE
+
+    toolkit = [p for p in sorted(SRC.rglob("*.py")) if "service" not in p.relative_to(SRC).parts]
+    naming = sorted(
+        _module_name(path)
+        for path in toolkit
+        if any(
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and SQLITE_FILE in node.value
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    )
+    assert naming == []
