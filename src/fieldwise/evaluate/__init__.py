@@ -9,7 +9,6 @@ from fieldwise.evaluate._analysis import (
     save_verdict,
     write_outputs,
 )
-from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.evaluate._combine import (
     Combined,
     IncomparableError,
@@ -27,6 +26,7 @@ from fieldwise.evaluate._open import (
 )
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._planning import plan_dataset
+from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor
 from fieldwise.evaluate._publish import publish_passed
 from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale

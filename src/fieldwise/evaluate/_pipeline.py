@@ -12,7 +12,7 @@ from fieldwise.client import Client, Version
 from fieldwise.compare import FieldSpec
 from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.evaluate._analysis import Analysis, analyze, resolve_policy, write_outputs
-from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor, existing_processor
+from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor, existing_processor
 from fieldwise.evaluate._specs import spec_file, specs_of
 from fieldwise.gate import Policy, publish_if_passed
 from fieldwise.report import make_environment
