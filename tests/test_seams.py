@@ -147,8 +147,8 @@ PENDING_COMPARE: frozenset[tuple[str, str, str | None]] = frozenset(
         ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_number"),
         ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "spec_digest"),
         ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.evaluate._scored_cache", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.evaluate._scored_cache", "fieldwise.compare._sufficient", "Sufficient"),
+        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._sufficient", "Sufficient"),
         ("fieldwise.evaluate._planning", "fieldwise.compare._power", "PlanRow"),
         ("fieldwise.evaluate._planning", "fieldwise.compare._power", "document_support"),
         ("fieldwise.evaluate._planning", "fieldwise.compare._power", "plan_fields"),
@@ -159,8 +159,6 @@ PENDING_COMPARE: frozenset[tuple[str, str, str | None]] = frozenset(
         ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "weight_classes"),
         ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "spec_digest"),
         ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.evaluate._scoring", "fieldwise.compare._outcomes", "cell_specs"),
-        ("fieldwise.evaluate._scoring", "fieldwise.compare._result", "compare_scored"),
         ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_changes"),
         ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_digest"),
         ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "truth_changes"),
@@ -279,8 +277,8 @@ def test_only_the_runset_store_names_a_file_of_a_runset_folder() -> None:
     store = SRC / "runner" / "_runset_store.py"
     files = tuple(name for name in RUNSET_ENTRIES if "." in name)
     folders = tuple(name for name in RUNSET_ENTRIES if "." not in name)
-    assert len(files) == 5  # manifest, items, records, statistics, verdict
-    assert set(folders) == {"scored", "cells"}
+    assert len(files) == 5  # manifest, items, records, statistics, verdict; the cell store
+    assert folders == ("cells",)
     assert _runset_names_in(store, files, folders)  # the scan sees the store's own names
     spelled = {
         _module_name(path): found

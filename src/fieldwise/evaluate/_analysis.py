@@ -85,14 +85,12 @@ def analyze(
     seed: int = 0,
     spec_hash: str | None = None,
     forced: tuple[str, ...] = (),
-    store: bool = False,
 ) -> Analysis:
     """Score the run set (the baseline against every candidate), decide one verdict per
     candidate when there is a policy, and build the report.
 
     ``spec_hash`` fingerprints the specs used (default: the spec recorded with the run set);
-    ``forced`` lists the ground-truth or spec differences ``--force`` overrode. ``store``
-    keeps (and reuses) the scored cells with the run set.
+    ``forced`` lists the ground-truth or spec differences ``--force`` overrode.
     """
     alpha = policy.alpha if policy is not None else 0.05
     scored = score_runset(
@@ -103,7 +101,6 @@ def analyze(
         candidates=candidates,
         seed=seed,
         alpha=alpha,
-        store=store,
     )
     verdicts: tuple[Verdict, ...] = ()
     if policy is not None and scored.candidates:

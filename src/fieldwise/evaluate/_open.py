@@ -2,9 +2,9 @@
 equivalents make. Load the run sets, merge them (refused when not comparable, unless
 ``force``), pick the specs and the policy, then score, decide or score at scale.
 
-Whether the scored cells and statistics are kept with the run set is decided here, once: only
-for one whole run set (merged run sets and one split are scored each time, since no single
-folder holds what they were scored from).
+Whether statistics are kept with the run set is decided here, once: only for one whole run
+set (merged run sets are scored each time, since no single folder holds what they were scored
+from).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class RunsetSelection:
 class Opened:
     """Run sets opened for analysis: merged (restricted to a split when asked), their specs,
     what ``force`` overrode, and whether they are one whole run set on disk (``keep``: its
-    scored cells and statistics may be stored with it)."""
+    statistics may be stored with it)."""
 
     runset: LoadedRunSet
     resolved: ResolvedSpecs
@@ -113,8 +113,6 @@ def analyze_runsets(
         candidates=selection.candidates,
         spec_hash=resolved.spec_hash,
         forced=opened.forced,
-        # gating one whole run set again under another policy then runs no comparator
-        store=opened.keep,
     )
 
 

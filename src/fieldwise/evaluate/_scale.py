@@ -19,8 +19,8 @@ from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.evaluate._combine import runset_truth
 from fieldwise.evaluate._regate import N_RESAMPLES
-from fieldwise.evaluate._scored_cache import save_statistics, statistics_key
 from fieldwise.evaluate._scoring import resolve_pair, runset_frame
+from fieldwise.evaluate._statistics_cache import save_statistics, statistics_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, cells_path
 from fieldwise.scale import ReducedResult, read_header, score_store, write_cells

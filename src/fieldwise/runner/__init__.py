@@ -37,11 +37,9 @@ from fieldwise.runner._runset_store import (
     create_runset,
     list_runsets,
     load_runset,
-    read_scored,
     read_statistics,
     records_stamp,
     verdict_path,
-    write_scored,
     write_statistics,
 )
 from fieldwise.runner._webhook_wait import WebhookListen
@@ -75,11 +73,9 @@ __all__ = [
     "load_results",
     "load_runset",
     "merge_runsets",
-    "read_scored",
     "read_statistics",
     "records_stamp",
     "run_versions",
     "verdict_path",
-    "write_scored",
     "write_statistics",
 ]

@@ -4,10 +4,9 @@
 (``items.jsonl``) and the append-only records (``records.jsonl``): what the runner wrote. What
 analysis keeps beside them goes through here too, so no other module names a file in the
 folder: the saved verdicts (:func:`verdict_path`), the merged statistics
-(:func:`read_statistics` / :func:`write_statistics`), the scored cells (:func:`read_scored` /
-:func:`write_scored`) and the optional partitioned cell store (:func:`cells_path`). Those are
-caches and records of decisions, written whole or not at all and best effort: a read-only run
-set is scored again next time, nothing fails.
+(:func:`read_statistics` / :func:`write_statistics`: a cache, written whole or not at all and
+best effort, so a read-only run set is scored again next time and nothing fails) and the
+optional partitioned cell store (:func:`cells_path`).
 
 ``records.jsonl`` is written one line per finished pair and flushed at once, so a killed
 process loses nothing; it is fsynced at most every :data:`SYNC_SECONDS` (and when the writer
@@ -28,8 +27,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-import pandas as pd
-
 from fieldwise._errors import RunnerError
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest, RunRecord
 
@@ -40,11 +37,9 @@ ITEMS = "items.jsonl"
 RECORDS = "records.jsonl"
 VERDICT = "verdict.json"
 STATISTICS = "statistics.json"
-SCORED = "scored"  # a folder: one Parquet file per frame and the key they were scored under
-SCORED_HEADER = "header.json"
 CELLS = "cells"  # a folder: the partitioned cell store (``fieldwise.scale``)
 #: Every name the store gives to an entry of a run-set folder.
-RUNSET_ENTRIES = (MANIFEST, ITEMS, RECORDS, VERDICT, STATISTICS, SCORED, CELLS)
+RUNSET_ENTRIES = (MANIFEST, ITEMS, RECORDS, VERDICT, STATISTICS, CELLS)
 
 
 def new_runset_id(now: datetime) -> str:
@@ -263,35 +258,5 @@ def write_statistics(directory: Path, document: dict[str, Any]) -> None:
         tmp = directory / f".{STATISTICS}.tmp"
         tmp.write_text(json.dumps(document, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, directory / STATISTICS)
-    except (OSError, ValueError, TypeError):
-        return
-
-
-def read_scored(
-    directory: Path, names: tuple[str, ...]
-) -> tuple[dict[str, Any], dict[str, pd.DataFrame]] | None:
-    """The header and the frames ``names`` of the scored cells kept with the run set; None
-    when absent, incomplete or unreadable."""
-    folder = directory / SCORED
-    try:
-        header = json.loads((folder / SCORED_HEADER).read_text(encoding="utf-8"))
-        frames = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
-    except (OSError, ValueError):
-        return None
-    return (header, frames) if isinstance(header, dict) else None
-
-
-def write_scored(directory: Path, header: dict[str, Any], frames: dict[str, pd.DataFrame]) -> None:
-    """Keep scored frames with the run set; the header is written last, so a folder without
-    one is incomplete (best effort: nothing fails on a read-only set)."""
-    folder = directory / SCORED
-    try:
-        folder.mkdir(exist_ok=True)
-        (folder / SCORED_HEADER).unlink(missing_ok=True)  # incomplete until rewritten
-        for name, frame in frames.items():
-            frame.to_parquet(folder / f".{name}.tmp", index=False)
-            os.replace(folder / f".{name}.tmp", folder / f"{name}.parquet")
-        text = json.dumps(header, indent=2, sort_keys=True) + "\n"
-        (folder / SCORED_HEADER).write_text(text, encoding="utf-8")
     except (OSError, ValueError, TypeError):
         return

@@ -1,16 +1,14 @@
-"""What scoring keeps with a run set, so that gating again (another policy, another alpha)
-or reporting again runs no comparator and never asks the service. The run-set store decides
-where it lives; this module decides what it holds and when it may be reused.
+"""The statistics a run set keeps, so that gating again (another policy, another alpha) reads
+neither the cells nor the records, runs no comparator and never asks the service. The run-set
+store decides where they live; this module decides what they hold and when they may be reused.
 
-The scored cells: the ``cells`` and ``row_counts`` frames (values typed, see
-:func:`fieldwise.scale.encode_values`) with the key they were scored under: the records
-file's size and modification time, the spec's digest and the versions. A key that differs
-(new records, another spec or other versions) means scoring again.
+They are the merged sufficient statistics (:class:`~fieldwise.compare._sufficient.Sufficient`)
+under a key: the records file's size and modification time, the spec's digest, the versions,
+the bootstrap seed and replicates. A key that differs means computing them again.
 
-The statistics: the merged sufficient statistics
-(:class:`~fieldwise.compare._sufficient.Sufficient`) under the same key plus the bootstrap seed
-and replicates: what ``fieldwise gate`` decides from, so gating again under a new policy
-reads neither the cells nor the scored cells.
+The only cache a run set keeps besides the cell store: a second ``gate`` reads them in about
+a third of the time it takes to score the records again. Scored cells were kept too, once;
+reading them back was no faster than scoring again, so they are not.
 """
 
 from __future__ import annotations
@@ -21,74 +19,20 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from fieldwise import __version__
 from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest
 from fieldwise.compare._sufficient import Sufficient
-from fieldwise.runner import (
-    LoadedRunSet,
-    read_scored,
-    read_statistics,
-    records_stamp,
-    write_scored,
-    write_statistics,
-)
-from fieldwise.scale import decode_values, encode_values
+from fieldwise.runner import LoadedRunSet, read_statistics, records_stamp, write_statistics
 
 __all__ = [
-    "load_scored",
     "load_statistics",
-    "save_scored",
     "save_statistics",
-    "scored_key",
     "statistics_from_json",
     "statistics_json",
     "statistics_key",
 ]
-
-_FRAMES = ("cells", "row_counts")
-
-
-def scored_key(
-    runset: LoadedRunSet, specs: Mapping[str, FieldSpec], versions: Sequence[str]
-) -> dict[str, Any]:
-    """What the stored cells must have been scored from to be reused."""
-    return {
-        "fieldwise_version": __version__,
-        "runset_id": runset.manifest.runset_id,
-        "records": records_stamp(runset.directory),
-        "spec": spec_digest({name: repr(spec) for name, spec in sorted(specs.items())}),
-        "versions": list(versions),
-    }
-
-
-def load_scored(
-    directory: Path, key: Mapping[str, Any]
-) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """The stored (cells, row_counts) when they were scored under ``key``, else None."""
-    stored = read_scored(directory, _FRAMES)
-    if stored is None or stored[0].get("key") != dict(key):
-        return None  # nothing stored, unreadable or scored from something else: score again
-    try:
-        frames = [decode_values(stored[1][name]) for name in _FRAMES]
-    except (KeyError, ValueError):
-        return None
-    return frames[0], frames[1]
-
-
-def save_scored(
-    directory: Path, key: Mapping[str, Any], cells: pd.DataFrame, row_counts: pd.DataFrame
-) -> None:
-    """Store the scored cells under ``key`` (best effort: a read-only run set is scored again
-    next time, nothing fails)."""
-    try:
-        frames = {"cells": encode_values(cells), "row_counts": encode_values(row_counts)}
-    except (ValueError, TypeError):
-        return
-    write_scored(directory, {"key": dict(key)}, frames)
-
 
 STATISTICS_FORMAT = "fieldwise-statistics/1"
 
@@ -101,9 +45,16 @@ def statistics_key(
     seed: int,
     n_resamples: int,
 ) -> dict[str, Any]:
-    """What stored statistics must have been computed from to be reused: the scored key, the
-    bootstrap seed and replicates."""
-    return {**scored_key(runset, specs, versions), "seed": seed, "n_resamples": n_resamples}
+    """What stored statistics must have been computed from to be reused."""
+    return {
+        "fieldwise_version": __version__,
+        "runset_id": runset.manifest.runset_id,
+        "records": records_stamp(runset.directory),
+        "spec": spec_digest({name: repr(spec) for name, spec in sorted(specs.items())}),
+        "versions": list(versions),
+        "seed": seed,
+        "n_resamples": n_resamples,
+    }
 
 
 def _pairs(table: Mapping[tuple[str, str], tuple[int, ...]]) -> list[list[Any]]:
