@@ -32,6 +32,4 @@ def publish_passed(
         processor_id=processor_id,
         version_id=version_id,
     )
-    if log is None:
-        return publish_if_passed(client, processor_id, version_id, verdict, force=force)
     return publish_if_passed(client, processor_id, version_id, verdict, force=force, log=log)

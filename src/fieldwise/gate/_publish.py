@@ -31,13 +31,13 @@ def publish_if_passed(
     version_id: str,
     verdict: Verdict,
     force: bool = False,
-    log: Callable[[str], None] = _warn,
+    log: Callable[[str], None] | None = None,
 ) -> T_co:
     """Publish ``version_id`` of ``processor_id`` through ``client`` if ``verdict`` passed and
     is the verdict *for* that version; returns what ``client.publish_version`` returned.
 
     Raises :class:`PublishRefused` otherwise. ``force=True`` publishes anyway and reports the
-    override through ``log``.
+    override through ``log`` (default: the ``fieldwise.gate`` logger).
     """
     problems = []
     if verdict.candidate != version_id:
@@ -50,5 +50,6 @@ def publish_if_passed(
             raise PublishRefused(
                 f"not publishing {processor_id}/{version_id}: " + "; ".join(problems)
             )
-        log(f"FORCED publish of {processor_id}/{version_id} despite: " + "; ".join(problems))
+        told = log or _warn
+        told(f"FORCED publish of {processor_id}/{version_id} despite: " + "; ".join(problems))
     return client.publish_version(processor_id, version_id)
