@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -25,10 +24,6 @@ from fieldwise.report import append_summary
 from fieldwise.runner import DEFAULT_RESULTS_DIR
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 #: What the RUNSET... options select (the library's own value: commands pass it on as is).
@@ -125,7 +120,6 @@ def load_analysis(
         policy_path=policy_path,
         with_policy=with_policy,
         split=split,
-        generated_at=now_iso(),
     )
 
 

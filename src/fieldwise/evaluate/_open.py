@@ -27,6 +27,7 @@ __all__ = [
     "Opened",
     "RunsetSelection",
     "analyze_runsets",
+    "now_iso",
     "open_runsets",
     "regate_runsets",
     "score_runsets_at_scale",
@@ -87,7 +88,8 @@ def open_runsets(
     return Opened(runset, resolved, combined.forced, len(loaded) == 1 and split is None)
 
 
-def _now() -> str:
+def now_iso() -> str:
+    """Now, UTC, to the second: the ``generated_at`` of reports made now."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -108,7 +110,7 @@ def analyze_runsets(
         opened.runset,
         resolved.specs,
         opened.policy(policy_path) if with_policy else None,
-        generated_at=generated_at or _now(),
+        generated_at=generated_at or now_iso(),
         baseline=selection.baseline,
         candidates=selection.candidates,
         spec_hash=resolved.spec_hash,
