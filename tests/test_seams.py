@@ -1,6 +1,7 @@
 """The toolkit's seams: it reaches the service only over HTTP. Only the modules that start a
 service may import ``fieldwise.service`` (checked on every import statement, including the
-ones inside functions)."""
+ones inside functions). No package reaches into another package's private modules or names:
+what a neighbour uses is exported from the package's ``__init__``."""
 
 from __future__ import annotations
 
@@ -118,3 +119,198 @@ def test_one_private_module_convention() -> None:
         if path.name != "__init__.py" and not path.name.startswith("_")
     )
     assert public == []
+
+
+#: Imports into ``compare``'s private modules still waiting for ``compare/__init__`` to export
+#: what they use (that package is being regrouped in parallel; this list is emptied when the
+#: regrouping lands, and must only shrink): (importing module, imported module, name).
+PENDING_COMPARE: frozenset[tuple[str, str, str | None]] = frozenset(
+    {
+        ("fieldwise._api", "fieldwise.compare._columnwise", "compare_columns"),
+        ("fieldwise._api", "fieldwise.compare._inputs", "as_outputs"),
+        ("fieldwise._api", "fieldwise.compare._inputs", "as_truth"),
+        ("fieldwise.evaluate._specs", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.cli._export", "fieldwise.compare._export", "EXPORT_FORMATS"),
+        ("fieldwise.cli._export", "fieldwise.compare._export", "export_bytes"),
+        ("fieldwise.cli._export", "fieldwise.compare._export", "export_table"),
+        ("fieldwise.cli._export", "fieldwise.compare._export", "write_export"),
+        ("fieldwise.cli._scaled", "fieldwise.compare._stats", "format_p"),
+        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "Unparsed"),
+        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "is_empty"),
+        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "parse_currency"),
+        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "parse_date"),
+        ("fieldwise.datasets._truth", "fieldwise.compare._normalize", "parse_bool"),
+        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "Unparsed"),
+        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_bool"),
+        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_currency"),
+        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_date"),
+        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_number"),
+        ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "truth_digest"),
+        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._sufficient", "Sufficient"),
+        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "PlanRow"),
+        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "document_support"),
+        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "plan_fields"),
+        ("fieldwise.evaluate._regate", "fieldwise.compare._reduce", "ReducedResult"),
+        ("fieldwise.evaluate._regate", "fieldwise.compare._reduce", "reduce_statistics"),
+        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "Sufficient"),
+        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "partition_statistics"),
+        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "weight_classes"),
+        ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "truth_digest"),
+        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_changes"),
+        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "truth_changes"),
+        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "truth_digest"),
+        ("fieldwise.gate._fields", "fieldwise.compare._intervals", "overall_paired"),
+        ("fieldwise.gate._fields", "fieldwise.compare._power", "connor_sample_size"),
+        ("fieldwise.gate._fields", "fieldwise.compare._stats", "p_phrase"),
+        ("fieldwise.gate._inputs", "fieldwise.compare._outcomes", "cell_specs"),
+        ("fieldwise.gate._inputs", "fieldwise.compare._reduce", "ReducedResult"),
+        ("fieldwise.gate._inputs", "fieldwise.compare._result", "_declared"),
+        ("fieldwise.report._build", "fieldwise.compare._field_intervals", "field_intervals"),
+        ("fieldwise.report._items", "fieldwise.compare._codes", "sorted_codes"),
+        ("fieldwise.runner._plan", "fieldwise.compare._provenance", "spec_digest"),
+        ("fieldwise.runner._plan", "fieldwise.compare._provenance", "truth_digest"),
+        ("fieldwise.runner._resolve", "fieldwise.compare._provenance", "config_digest"),
+        ("fieldwise.scale", "fieldwise.compare._reduce", "ReducedResult"),
+        ("fieldwise.scale._execute", "fieldwise.compare._outcomes", "score_cells"),
+        ("fieldwise.scale._execute", "fieldwise.compare._reduce", "ReducedResult"),
+        ("fieldwise.scale._execute", "fieldwise.compare._reduce", "reduce_statistics"),
+        ("fieldwise.scale._execute", "fieldwise.compare._spec", "FieldSpec"),
+        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "Sufficient"),
+        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "empty_statistics"),
+        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "merge"),
+        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "partition_statistics"),
+        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "weight_classes"),
+        (
+            "fieldwise.service.resources.evaluation_runs.scoring",
+            "fieldwise.compare._outcomes",
+            "OUTCOMES",
+        ),
+    }
+)
+
+
+def _package(module: str) -> str | None:
+    """The package a module belongs to: a direct subfolder of ``src/fieldwise`` (top-level
+    modules such as ``fieldwise._errors`` belong to none: they are shared ground)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "fieldwise" or parts[1].startswith("_"):
+        return None
+    if len(parts) == 2 and not (SRC / parts[1]).is_dir():
+        return None
+    return parts[1]
+
+
+def _private_reaches(path: Path, importer: str | None = None) -> set[tuple[str, str, str | None]]:
+    """Every import in ``path`` (module ``importer``, by default its name under ``src``) of
+    another package's private module (a ``_x`` part below the package) or private name
+    (``from fieldwise.pkg import _x``)."""
+    importer = importer or _module_name(path)
+    own = _package(importer)
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[tuple[str, str, str | None]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [(alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            targets = [(node.module, alias.name) for alias in node.names]
+        else:
+            continue
+        for module, name in targets:
+            package = _package(module)
+            if package is None or package == own:
+                continue
+            below = module.split(".")[2:]
+            if any(part.startswith("_") for part in below) or (name or "").startswith("_"):
+                found.add((importer, module, name))
+    return found
+
+
+def test_no_package_imports_another_packages_private_modules() -> None:
+    reaches = set().union(*(_private_reaches(p) for p in sorted(SRC.rglob("*.py"))))
+    assert len(list(SRC.rglob("*.py"))) > 100  # the walk found the whole source tree
+    assert {r for r in reaches if r not in PENDING_COMPARE} == set()
+    # the list of pending imports only shrinks: an entry no longer found must be deleted
+    assert {r for r in PENDING_COMPARE if r not in reaches} == set()
+    assert {module.split(".")[1] for _, module, _ in PENDING_COMPARE} == {"compare"}
+
+
+def test_the_private_import_walk_sees_every_form(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import fieldwise.client._models\n"
+        "from fieldwise.gate import _policy\n"
+        "def f():\n    from fieldwise.runner._runset_store import RecordWriter\n"
+        "from fieldwise.client import Client\n"
+        "from fieldwise._errors import ConfigError\n"
+    )
+    found = _private_reaches(probe, "fieldwise.webhooks._probe")
+    assert {(module, name) for _, module, name in found} == {
+        ("fieldwise.client._models", None),
+        ("fieldwise.gate", "_policy"),
+        ("fieldwise.runner._runset_store", "RecordWriter"),
+    }
+
+
+def _runset_names_in(path: Path, files: tuple[str, ...], folders: tuple[str, ...]) -> list[str]:
+    """The run-set entry names ``path`` spells: any string (docstrings included) containing a
+    file name of the folder, and any folder name joined onto a path (``x / "cells"``; a plain
+    ``"cells"`` is also a JSON key, so only the path join is telling)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [name for name in files if name in node.value]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            right = node.right
+            if isinstance(right, ast.Constant) and right.value in folders:
+                found.append(str(right.value))
+    return found
+
+
+def test_only_the_runset_store_names_a_file_of_a_runset_folder() -> None:
+    from fieldwise.runner import RUNSET_ENTRIES
+
+    store = SRC / "runner" / "_runset_store.py"
+    files = tuple(name for name in RUNSET_ENTRIES if "." in name)
+    folders = tuple(name for name in RUNSET_ENTRIES if "." not in name)
+    assert len(files) == 5  # manifest, items, records, statistics, verdict; the cell store
+    assert folders == ("cells",)
+    assert _runset_names_in(store, files, folders)  # the scan sees the store's own names
+    spelled = {
+        _module_name(path): found
+        for path in sorted(SRC.rglob("*.py"))
+        if path != store and (found := _runset_names_in(path, files, folders))
+    }
+    assert spelled == {}
+
+
+def test_the_runset_name_scan_sees_strings_and_path_joins(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        '"""Reads records.jsonl."""\n'
+        'def f(d):\n    return d / "cells", {"cells": 1}, f"{d}/verdict.json"\n'
+    )
+    found = _runset_names_in(probe, ("records.jsonl", "verdict.json"), ("cells",))
+    assert sorted(found) == ["cells", "records.jsonl", "verdict.json"]
+
+
+def test_only_the_service_names_its_database_file() -> None:
+    """The toolkit learns what the service holds over HTTP, never from its storage."""
+    from fieldwise.service.store.engine import SQLITE_FILE
+
+    toolkit = [p for p in sorted(SRC.rglob("*.py")) if "service" not in p.relative_to(SRC).parts]
+    naming = sorted(
+        _module_name(path)
+        for path in toolkit
+        if any(
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and SQLITE_FILE in node.value
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    )
+    assert naming == []

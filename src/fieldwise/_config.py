@@ -65,12 +65,6 @@ class ServiceSettings:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
-    def resolved_database_url(self) -> str:
-        if self.database_url:
-            return self.database_url
-        return f"sqlite:///{(self.data_dir / 'fieldwise.db').resolve()}"
-
-    @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
 

@@ -9,8 +9,13 @@ code the CLI uses (2: "could not decide"; a failing gate is a value, not an exce
     │   ├── DatasetNotFound         (also a FileNotFoundError)
     │   └── DatasetValidationError  every problem found, each naming file and line
     ├── CompareError                inputs the comparison cannot score
+    │   └── IncomparableError       run sets scored against different ground truth or specs
     ├── ReportError                 a report cannot be rendered or written
+    ├── GateError                   the gate could not decide (a failing gate is a value)
+    ├── PublishRefused              a version was not published: its verdict did not pass (exit 1)
+    ├── TrainingFailed              a training run failed or was canceled
     ├── RunnerError                 a run set cannot be started, resumed or loaded
+    │   └── RunInterrupted          stopped by the user; what finished is saved (exit 130)
     ├── WebhookVerificationError    a webhook body or signature does not verify (also a ValueError)
     └── ClientError                 talking to the service failed
         ├── TransportError          no usable HTTP response (connection refused, reset, timeout)
@@ -26,7 +31,8 @@ code the CLI uses (2: "could not decide"; a failing gate is a value, not an exce
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import httpx
@@ -42,11 +48,16 @@ __all__ = [
     "DatasetNotFound",
     "DatasetValidationError",
     "FieldwiseError",
+    "GateError",
+    "IncomparableError",
     "NotFoundError",
+    "PublishRefused",
     "RateLimitError",
     "ReportError",
+    "RunInterrupted",
     "RunnerError",
     "ServerError",
+    "TrainingFailed",
     "TransportError",
     "UnprocessableError",
     "WebhookVerificationError",
@@ -85,12 +96,66 @@ class CompareError(FieldwiseError):
     """The comparison cannot be computed from the given inputs."""
 
 
+class IncomparableError(CompareError):
+    """Results were scored against different ground truth or specs (``--force`` overrides)."""
+
+
 class ReportError(FieldwiseError):
     """A report cannot be rendered or written."""
 
 
+class GateError(FieldwiseError):
+    """The gate could not decide (no data, no candidate, a policy naming unknown fields).
+
+    A *failing* gate is not an error: it is a ``Verdict`` with ``status="fail"``.
+    """
+
+
+class PublishRefused(FieldwiseError):
+    """The version was not published: its verdict failed or belongs to another version."""
+
+    exit_code = 1
+
+
+class TrainingFailed(FieldwiseError):
+    """The training run failed or was canceled (exit 2)."""
+
+
 class RunnerError(FieldwiseError):
     """A run set cannot be started, resumed or loaded."""
+
+
+class InterruptedRunSet(Protocol):
+    """What :class:`RunInterrupted` says about the run set (a ``fieldwise.runner.RunSet``;
+    structural, so this module imports nothing of the runner)."""
+
+    @property
+    def runset_id(self) -> str: ...
+
+    @property
+    def done(self) -> int: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def directory(self) -> Path: ...
+
+
+class RunInterrupted(RunnerError):
+    """The run set was interrupted; everything finished so far is saved and can be resumed."""
+
+    exit_code = 130
+
+    def __init__(self, runset: InterruptedRunSet, *, command: str | None = None) -> None:
+        """``command``: how to resume, as the caller knows it (the CLI adds the options the
+        run was given); by default ``fieldwise run --resume RUNSET_ID``."""
+        self.runset = runset
+        command = command or f"fieldwise run --resume {runset.runset_id}"
+        super().__init__(
+            f"interrupted: {runset.done} of {runset.total} pairs saved in {runset.directory}; "
+            f"resume with: {command}"
+        )
 
 
 class WebhookVerificationError(ValueError, FieldwiseError):

@@ -7,8 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fieldwise.runner import ItemSnapshot, Manifest, RunRecord, VersionRef
-from fieldwise.runner._store import RecordWriter, create_runset
+from fieldwise.runner import (
+    ItemSnapshot,
+    Manifest,
+    RecordWriter,
+    RunRecord,
+    VersionRef,
+    create_runset,
+)
 
 SPEC = {
     "date_order": "YMD",

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from fieldwise._errors import ConfigError
 from fieldwise.client import Client
-from fieldwise.gate import Policy, PublishRefused, Verdict, decide, publish_if_passed
+from fieldwise.gate import (
+    Policy,
+    PublishRefused,
+    Verdict,
+    decide,
+    load_verdict,
+    publish_if_passed,
+    save_verdict,
+)
 from tests.gate._build import scores
 
 
@@ -63,3 +73,23 @@ def test_force_default_log_goes_to_logging(
     with caplog.at_level("WARNING", logger="fieldwise.gate"):
         publish_if_passed(client, "inv", version_id, verdict_for("x", passed=True), force=True)
     assert "FORCED publish" in caplog.text
+
+
+def test_a_saved_verdict_loads_back_for_each_candidate(tmp_path: Path) -> None:
+    passed, failed = verdict_for("ver_b", passed=True), verdict_for("ver_c", passed=False)
+    path = save_verdict(tmp_path / "v.json", [passed, failed], runset_id="rs_1", processor_id="p")
+    for version, wanted in (("ver_b", passed), ("ver_c", failed)):
+        loaded = load_verdict(path, runset_id="rs_1", processor_id="p", version_id=version)
+        assert (loaded.candidate, loaded.status, loaded.reasons, loaded.baseline) == (
+            wanted.candidate,
+            wanted.status,
+            wanted.reasons,
+            wanted.baseline,
+        )
+    # a version the run set did not judge gets the first verdict, which publish then refuses
+    other = load_verdict(path, runset_id="rs_1", processor_id="p", version_id="ver_x")
+    assert other.candidate == "ver_b"
+    with pytest.raises(ConfigError, match="evaluated processor 'p', not 'q'"):
+        load_verdict(path, runset_id="rs_1", processor_id="q", version_id="ver_b")
+    with pytest.raises(ConfigError, match="run `fieldwise gate rs_2` first"):
+        load_verdict(tmp_path / "none.json", runset_id="rs_2", processor_id="p", version_id="b")

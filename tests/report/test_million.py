@@ -20,8 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from fieldwise.cli import main
-from fieldwise.runner import Manifest, VersionRef
-from fieldwise.runner._store import create_runset
+from fieldwise.runner import Manifest, VersionRef, create_runset
 
 DOCUMENTS = 1_000_000
 RESULTS = Path("results")

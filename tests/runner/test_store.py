@@ -1,4 +1,4 @@
-"""The result store and the cache on their own: durability rules and lookups."""
+"""The run-set store and the run cache on their own: durability rules and lookups."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from fieldwise.runner import (
     RunCache,
     RunRecord,
     VersionRef,
-    _store,
     load_runset,
 )
-from fieldwise.runner._store import RecordWriter, create_runset, find_incomplete
+from fieldwise.runner import _runset_store as store
+from fieldwise.runner._runset_store import RecordWriter, create_runset, find_incomplete
 
 ITEMS = [
     ItemSnapshot("item_a", "documents/a.txt", "aa", "file_a", {"n": 1}),
@@ -72,7 +72,7 @@ def test_each_record_is_on_disk_at_once_and_fsynced_in_batches(
     synced: list[int] = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
-    monkeypatch.setattr(_store, "SYNC_SECONDS", 3600.0)  # no batch falls due in this test
+    monkeypatch.setattr(store, "SYNC_SECONDS", 3600.0)  # no batch falls due in this test
     directory = create_runset(tmp_path, _manifest("rs_1"), ITEMS)
     synced.clear()
     writer = RecordWriter(directory)
@@ -84,7 +84,7 @@ def test_each_record_is_on_disk_at_once_and_fsynced_in_batches(
     assert synced == []
     writer.close()
     assert len(synced) == 1  # closing makes the tail durable
-    monkeypatch.setattr(_store, "SYNC_SECONDS", 0.0)
+    monkeypatch.setattr(store, "SYNC_SECONDS", 0.0)
     with RecordWriter(directory) as writer:
         writer.append(_record("item_a", value=2))
         writer.append(_record("item_b", value=2))

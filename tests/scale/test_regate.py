@@ -1,6 +1,6 @@
 """``fieldwise gate RUNSET --policy NEW.toml`` decides from the merged statistics stored with
 the run set: under any policy the verdict equals a fresh compare + gate, with the cell store
-and the scored cells deleted, no comparator run, and no service (the run set's base URL
+deleted, no comparator run, and no service (the run set's base URL
 answers nothing: the spec and gate come from what the run set recorded)."""
 
 from __future__ import annotations
@@ -64,9 +64,8 @@ def test_gate_decides_from_stored_statistics_without_cells_or_scoring(
     stored = json.loads((folder / "statistics.json").read_text())
     assert stored["statistics"]["candidates"] == ["v2", "v3"]
 
-    # nothing left to read but the statistics: no cell store, no scored cells
+    # nothing left to read but the statistics: no cell store
     shutil.rmtree(folder / "cells")
-    shutil.rmtree(folder / "scored", ignore_errors=True)
     wanted = {}
     for name, text in POLICIES.items():
         policy = tmp_path / f"{name}.toml"
@@ -78,14 +77,13 @@ def test_gate_decides_from_stored_statistics_without_cells_or_scoring(
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("re-gating must not score cells")
 
-    for name in ("score_cells", "partition_statistics", "runset_frame", "load_scored"):
+    for name in ("score_cells", "partition_statistics", "runset_frame"):
         monkeypatch.setattr(f"fieldwise.evaluate._regate.{name}", refuse)
     for name in POLICIES:
         code, gated = _main(capsys, "gate", "rs_regate", "--policy", str(tmp_path / f"{name}.toml"))
         assert gated["verdicts"] == wanted[name], name
         assert code == gated["exit_code"]
     assert not (folder / "cells").exists()
-    assert not (folder / "scored").exists()
 
 
 def test_statistics_of_one_partition_equal_those_merged_from_shards(

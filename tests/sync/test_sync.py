@@ -41,18 +41,6 @@ def write_dataset(root: Path, truth: dict[str, dict[str, Any]]) -> Path:
     return root
 
 
-@pytest.fixture
-def logged(start_service: ServiceFactory) -> tuple[RunningService, RequestLog]:
-    holder: dict[str, RequestLog] = {}
-
-    def wrap(app: Any) -> RequestLog:
-        holder["log"] = RequestLog(app)
-        return holder["log"]
-
-    service = start_service(wrap=wrap)
-    return service, holder["log"]
-
-
 def _sync(service: RunningService, root: Path, **kwargs: Any) -> Any:
     with Client(service.base_url, service.api_key) as client:
         return sync_dataset(

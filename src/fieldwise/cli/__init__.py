@@ -62,7 +62,7 @@ _COMMANDS: dict[str, LazyCommand] = {
         ),
         "processors": ("processors", "processors", "Create, list, show and update processors."),
         "publish": (
-            "analysis",
+            "publish",
             "publish_cmd",
             "Publish a drafted version, only if the run set's verdict for it passed.",
         ),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -11,7 +10,6 @@ from fieldwise._config import dask_scheduler
 from fieldwise._errors import ConfigError
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import (
-    RESULTS_DIR_OPTION,
     RunsetTarget,
     append_job_summary,
     echo_verdict,
@@ -24,10 +22,8 @@ from fieldwise.cli._output import echo_json
 from fieldwise.cli._scaled import render_scaled, scaled_json
 from fieldwise.cli._shapes import comparison_json, gate_json
 from fieldwise.compare import render_table, write_frames
-from fieldwise.evaluate import VERDICT_FILE, Analysis, Regated, save_verdict, write_outputs
-from fieldwise.gate import Verdict, publish_if_passed
+from fieldwise.evaluate import Analysis, Regated, save_verdict, write_outputs
 from fieldwise.report import FORMATS, make_environment
-from fieldwise.runner import load_runset
 
 _POLICY = click.option(
     "--policy",
@@ -197,59 +193,3 @@ def gate_cmd(
     if isinstance(analysis, Analysis):
         append_job_summary(cli, analysis)
     ctx.exit(analysis.exit_code)
-
-
-@click.command("publish")
-@click.option("--processor", "processor_id", required=True, help="Processor id.")
-@click.option("--version", "version_id", required=True, help="Version id to publish (ver_…).")
-@click.option(
-    "--runset",
-    "runset_id",
-    required=True,
-    help="Run set whose saved verdict (from gate, report or evaluate) must pass.",
-)
-@RESULTS_DIR_OPTION
-@click.option("--force", is_flag=True, help="Publish even without a passing verdict (logged).")
-@pass_cli
-def publish_cmd(
-    cli: CliContext,
-    processor_id: str,
-    version_id: str,
-    runset_id: str,
-    results_dir: Path,
-    force: bool,
-) -> None:
-    """Publish a drafted version, only if the run set's verdict for it passed."""
-    runset = load_runset(runset_id, results_dir)
-    path = runset.directory / VERDICT_FILE
-    if not path.is_file():
-        raise ConfigError(
-            f"run set {runset_id} has no verdict yet: run `fieldwise gate {runset_id}` first"
-        )
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    if saved.get("processor_id") != processor_id:
-        raise ConfigError(
-            f"run set {runset_id} evaluated processor "
-            f"{saved.get('processor_id')!r}, not {processor_id!r}"
-        )
-    # the verdict for this version when the run set had several candidates
-    mine = [v for v in saved.get("verdicts", []) if v.get("candidate") == version_id]
-    chosen = mine[0] if mine else saved
-    verdict = Verdict(
-        passed=bool(chosen["passed"]),
-        reasons=tuple(chosen.get("reasons", ())),
-        rules=(),
-        baseline=str(saved.get("baseline")),
-        candidate=str(chosen.get("candidate")),
-        policy_source=str(path),
-        status=str(chosen.get("status") or ""),
-    )
-    version = publish_if_passed(
-        cli.client(),
-        processor_id,
-        version_id,
-        verdict,
-        force=force,
-        log=lambda m: click.echo(f"warning: {m}", err=True),
-    )
-    click.echo(f"published {processor_id}/{version.id}")

@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._loading import append_job_summary, echo_verdict, now_iso
+from fieldwise.cli._loading import append_job_summary, echo_verdict
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
-from fieldwise.evaluate import EvaluationOptions, evaluate
+from fieldwise.evaluate import EvaluationOptions, evaluate, now_iso
 from fieldwise.report import FORMATS
 from fieldwise.runner import RunInterrupted
 

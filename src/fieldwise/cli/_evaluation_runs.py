@@ -10,8 +10,7 @@ import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json, echo_record, echo_rows, echo_table
-from fieldwise.client import ops
-from fieldwise.client._models import EvaluationRun
+from fieldwise.client import EvaluationRun, ops
 
 _FIELDS = (
     "id",

@@ -8,11 +8,10 @@ from typing import Any
 import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
-from fieldwise.cli._loading import RESULTS_DIR_OPTION, _recorded_metadata
+from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
-from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
 from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
-from fieldwise.datasets import load_dataset
+from fieldwise.evaluate import resolve_specs
 from fieldwise.runner import LoadedRunSet, load_runset
 
 __all__ = ["export_cmd"]
@@ -61,7 +60,7 @@ def export_cmd(
     table = export_table(
         {item.item_id: item.ground_truth for item in runset.items},
         _outputs(runset),
-        _specs(cli, runset, dataset_path),
+        resolve_specs(runset, dataset_path, cli.client).specs,
         labels=_labels(runset),
         files={item.item_id: item.file for item in runset.items},
         statuses={record.pair: record.status for record in runset.records},
@@ -91,14 +90,3 @@ def _labels(runset: LoadedRunSet) -> dict[str, str]:
     requested = [v.requested for v in versions]
     unique = len(set(requested)) == len(requested)
     return {v.version_id: v.requested if unique else v.version_id for v in versions}
-
-
-def _specs(
-    cli: CliContext, runset: LoadedRunSet, dataset_path: Path | None
-) -> dict[str, FieldSpec]:
-    if dataset_path is None:
-        return specs_from_recorded(_recorded_metadata(cli, runset).get("compare_spec"))
-    dataset = load_dataset(dataset_path)
-    return parse_field_specs(
-        dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-    )

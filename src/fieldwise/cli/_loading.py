@@ -1,60 +1,33 @@
-"""Shared by the commands that read a run set: loading it and what it is scored with."""
+"""Shared by the commands that read a run set: the RUNSET... options, and the adapters that
+hand them to the library (:mod:`fieldwise.evaluate` opens, merges, scores and decides)."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
 
 from fieldwise.cli._context import CliContext
-from fieldwise.client import ops
-from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
-from fieldwise.compare._provenance import spec_digest
-from fieldwise.datasets import load_dataset
 from fieldwise.evaluate import (
     Analysis,
     Regated,
+    RunsetSelection,
     ScaledScore,
-    analyze,
-    combine_runsets,
-    only_split,
-    regate,
-    resolve_policy,
-    score_at_scale,
+    analyze_runsets,
+    regate_runsets,
+    score_runsets_at_scale,
 )
-from fieldwise.evaluate._combine import training_notes
-from fieldwise.gate import Policy
 from fieldwise.report import append_summary
-from fieldwise.runner import DEFAULT_RESULTS_DIR, LoadedRunSet, load_runset
+from fieldwise.runner import DEFAULT_RESULTS_DIR
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class RunsetTarget:
-    """Which run sets a command reads (their versions side by side), which versions, where
-    the spec comes from, and whether to compare despite differing ground truth or spec."""
-
-    runset_ids: tuple[str, ...]
-    baseline: str | None
-    candidates: tuple[str, ...]
-    dataset_path: Path | None
-    results_dir: Path
-    force: bool = False
-
-    @property
-    def runset_id(self) -> str:
-        """The first run set (whose documents and manifest the others are merged into)."""
-        return self.runset_ids[0]
+#: What the RUNSET... options select (the library's own value: commands pass it on as is).
+RunsetTarget = RunsetSelection
 
 
 RESULTS_DIR_OPTION = click.option(
@@ -118,79 +91,18 @@ def runset_options(func: F) -> F:
     return cast(F, command)
 
 
-def _recorded_metadata(cli: CliContext, runset: LoadedRunSet) -> dict[str, Any]:
-    recorded = runset.manifest.arguments.get("eval_set_metadata")
-    if isinstance(recorded, dict):
-        return recorded
-    return dict(cli.client().call(ops.get_evaluation_set(runset.manifest.eval_set_id)).metadata)
-
-
-def _specs(cli: CliContext, target: RunsetTarget, runset: LoadedRunSet) -> ResolvedSpecs:
-    """The field specs (and where the gate policy comes from) of the dataset folder, else of
-    what was recorded with the evaluation set."""
-    if target.dataset_path is not None:
-        dataset = load_dataset(target.dataset_path)
-        specs = parse_field_specs(
-            dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-        )
-        spec_hash = spec_digest({"date_order": dataset.date_order, "fields": dataset.fields})
-        return ResolvedSpecs(specs, dataset.root / "dataset.toml", None, spec_hash)
-    metadata = _recorded_metadata(cli, runset)
-    return ResolvedSpecs(
-        specs_from_recorded(metadata.get("compare_spec")), None, metadata.get("gate"), None
-    )
-
-
-@dataclass(frozen=True)
-class ResolvedSpecs:
-    specs: dict[str, FieldSpec]
-    toml: Path | None
-    gate: dict[str, Any] | None
-    spec_hash: str | None
-
-
 def load_scaled(
     cli: CliContext, target: RunsetTarget, executor: str, scheduler: str | None
 ) -> ScaledScore:
-    """Load the run sets (refused when not comparable, unless ``target.force``) and score
-    them with ``executor`` over their partitioned cells."""
-    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
-    runset = combine_runsets(loaded, force=target.force).runset
-    return score_at_scale(
-        runset,
-        _specs(cli, target, runset).specs,
-        executor=executor,
-        scheduler=scheduler,
-        baseline=target.baseline,
-        candidates=target.candidates,
-    )
+    """Score the run sets with ``executor`` over their partitioned cells."""
+    return score_runsets_at_scale(target, cli.client, executor=executor, scheduler=scheduler)
 
 
 def load_regated(
     cli: CliContext, target: RunsetTarget, *, policy_path: Path | None = None
 ) -> Regated:
-    """Load the run sets (refused when not comparable, unless ``target.force``) and decide
-    from their merged statistics: stored with a single run set, so gating it again under
-    another policy reads no cell and runs no comparator."""
-    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
-    combined = combine_runsets(loaded, force=target.force)
-    runset = combined.runset
-    resolved = _specs(cli, target, runset)
-    policy = resolve_policy(
-        policy_path=policy_path,
-        dataset_toml=resolved.toml,
-        recorded_gate=resolved.gate,
-        specs=resolved.specs,
-    )
-    return regate(
-        runset,
-        resolved.specs,
-        policy,
-        baseline=target.baseline,
-        candidates=target.candidates,
-        store=len(loaded) == 1,
-        forced=(*combined.forced, *training_notes(runset)),
-    )
+    """Decide from the run sets' merged statistics (no comparator runs when they are stored)."""
+    return regate_runsets(target, cli.client, policy_path=policy_path)
 
 
 def load_analysis(
@@ -201,30 +113,13 @@ def load_analysis(
     with_policy: bool = True,
     split: str | None = None,
 ) -> Analysis:
-    """Load the run sets (refused when not comparable, unless ``target.force``) and score
-    them, with the spec of the dataset or of the evaluation set."""
-    loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
-    combined = combine_runsets(loaded, force=target.force)
-    runset = only_split(combined.runset, split)
-    resolved = _specs(cli, target, runset)
-    specs, toml, gate, spec_hash = resolved.specs, resolved.toml, resolved.gate, resolved.spec_hash
-    policy: Policy | None = None
-    if with_policy:
-        policy = resolve_policy(
-            policy_path=policy_path, dataset_toml=toml, recorded_gate=gate, specs=specs
-        )
-    return analyze(
-        runset,
-        specs,
-        policy,
-        generated_at=now_iso(),
-        baseline=target.baseline,
-        candidates=target.candidates,
-        spec_hash=spec_hash,
-        forced=combined.forced,
-        # one whole run set read by a command: keep its scored cells, so gating it again under
-        # another policy runs no comparator (merged run sets and one split are scored each time)
-        store=len(loaded) == 1 and split is None,
+    """Score the run sets with every table, decide and build the report data."""
+    return analyze_runsets(
+        target,
+        cli.client,
+        policy_path=policy_path,
+        with_policy=with_policy,
+        split=split,
     )
 
 

@@ -10,7 +10,7 @@ import click
 from fieldwise.cli._context import json_option
 from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
-from fieldwise.evaluate._planning import plan_dataset
+from fieldwise.evaluate import plan_dataset
 from fieldwise.runner import load_runset
 
 

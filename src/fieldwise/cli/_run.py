@@ -14,6 +14,7 @@ from fieldwise.runner import (
     DEFAULT_RESULTS_DIR,
     WAIT_MODES,
     RunInterrupted,
+    RunOptions,
     WebhookListen,
     run_versions,
 )
@@ -127,11 +128,10 @@ def run(
     )
     with RunDisplay(enabled=not (quiet or as_json)) as display:
         try:
-            result = run_versions(
-                cli.connection(),
+            options = RunOptions(
                 eval_set=eval_set or "",
                 processor_id=processor_id or "",
-                versions=list(versions),
+                versions=tuple(versions),
                 concurrency=concurrency,
                 use_cache=not no_cache,
                 resume=resume,
@@ -144,6 +144,7 @@ def run(
                 split=split,
                 force=force,
             )
+            result = run_versions(cli.connection(), options)
         except RunInterrupted as exc:  # a resume command that works as printed
             words = ["run", "--resume", exc.runset.runset_id]
             if results_dir != DEFAULT_RESULTS_DIR:

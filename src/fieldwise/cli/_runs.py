@@ -8,8 +8,7 @@ import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_record, echo_rows
-from fieldwise.client import ops
-from fieldwise.client._models import Run
+from fieldwise.client import Run, ops
 
 _RUN_FIELDS = (
     "id",

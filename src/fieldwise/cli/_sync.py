@@ -8,12 +8,11 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fieldwise._config import service_settings
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import sync_json
 from fieldwise.datasets import Dataset, load_dataset
-from fieldwise.sync import SyncResult, record_sync, sync_dataset, unchanged_sync
+from fieldwise.sync import SyncResult, sync_dataset
 
 STATE_DIR = Path(".fieldwise")
 
@@ -56,43 +55,7 @@ def sync(
     loaded = load_dataset(dataset)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
-    data_dir = _embedded_data_dir(cli)
-    known = None
-    if data_dir is not None:
-        known = unchanged_sync(
-            loaded,
-            state_dir=STATE_DIR,
-            service_identity=f"local:{data_dir}",
-            data_dir=data_dir,
-            eval_set=eval_set,
-            keep_removed=keep_removed,
-        )
-    if known is not None:  # nothing can have changed: the service is not even started
-        eval_set_id, plan, gt_hash = known
-        name = eval_set or loaded.name
-        result = SyncResult(eval_set_id, name, plan, gt_hash, dry_run=dry_run)
-    else:
-        result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet, force)
-        embedded = cli.connection().embedded
-        if (
-            data_dir is not None
-            and embedded is not None
-            and not result.dry_run
-            and result.local is not None
-        ):
-            cli.close()  # stop the embedded service, so its files settle before the record
-            embedded.thread.join(60)  # stop() waits 10 s; its database closes at the very end
-            record_sync(
-                result.local,
-                state_dir=STATE_DIR,
-                service_identity=f"local:{data_dir}",
-                eval_set_name=result.eval_set_name,
-                eval_set_id=result.eval_set_id or "",
-                data_dir=data_dir,
-                keep_removed=keep_removed,
-                kept_removed=bool(result.plan.kept_removed),
-                settled=not embedded.thread.is_alive(),
-            )
+    result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet, force)
     _print(loaded, result, as_json)
 
 
@@ -114,17 +77,6 @@ def _print(loaded: Dataset, result: SyncResult, as_json: bool) -> None:
     for item in result.plan.kept_removed:
         click.echo(f"  kept (file left the dataset): {item.path} ({item.id})")
     click.echo(f"  ground truth {result.ground_truth_hash[:12]}")
-
-
-def _embedded_data_dir(cli: CliContext) -> Path | None:
-    """The embedded service's data folder when this command would start it on SQLite there;
-    None for a remote service or a database URL (whose writes no local file shows)."""
-    if cli.settings.base_url:
-        return None
-    settings = service_settings(data_dir=cli.data_dir)
-    if settings.database_url:
-        return None
-    return settings.data_dir.resolve()
 
 
 def _sync(

@@ -218,6 +218,13 @@ def get_evaluation_set(eval_set_id: str) -> Op[EvaluationSet]:
     return Op("GET", f"/evaluation-sets/{_seg(eval_set_id)}", _model(EvaluationSet))
 
 
+def evaluation_set_etag(eval_set_id: str) -> Op[str | None]:
+    """The set's ``ETag``: equal tags, equal content (None from a server that sends none)."""
+    return Op(
+        "GET", f"/evaluation-sets/{_seg(eval_set_id)}", lambda r: r.headers.get("etag") or None
+    )
+
+
 def update_evaluation_set(
     eval_set_id: str,
     *,

@@ -17,7 +17,8 @@ from fieldwise._lazy import lazy_names
 from fieldwise.datasets._hashing import HashCache, file_sha256, ground_truth_hash
 from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
-from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES
+from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES, SPEC_FILE
+from fieldwise.datasets._sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
 
 if TYPE_CHECKING:
     from fieldwise.datasets._infer import FieldGuess
@@ -26,18 +27,23 @@ if TYPE_CHECKING:
 __all__ = [
     "DATE_ORDERS",
     "FIELD_TYPES",
+    "SPEC_FILE",
     "Dataset",
     "DatasetItem",
     "FieldGuess",
     "HashCache",
     "InitResult",
+    "LocalItem",
     "ProcessorSection",
     "ProcessorVersionConfig",
+    "RemoteItem",
+    "SyncPlan",
     "file_sha256",
     "ground_truth_hash",
     "init_dataset",
     "list_documents",
     "load_dataset",
+    "plan_sync",
 ]
 
 # ``datasets init`` guesses types with the comparators' parsers, which import pandas: loaded

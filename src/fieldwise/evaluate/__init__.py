@@ -2,7 +2,6 @@
 
 from fieldwise._entry import make_callable
 from fieldwise.evaluate._analysis import (
-    VERDICT_FILE,
     Analysis,
     analyze,
     resolve_policy,
@@ -10,41 +9,67 @@ from fieldwise.evaluate._analysis import (
     save_verdict,
     write_outputs,
 )
-from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor
 from fieldwise.evaluate._combine import (
     Combined,
     IncomparableError,
     combine_runsets,
     only_split,
+    training_notes,
+)
+from fieldwise.evaluate._open import (
+    Opened,
+    RunsetSelection,
+    analyze_runsets,
+    now_iso,
+    open_runsets,
+    regate_runsets,
+    score_runsets_at_scale,
 )
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
+from fieldwise.evaluate._planning import plan_dataset
+from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor
+from fieldwise.evaluate._publish import publish_passed
 from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
+from fieldwise.evaluate._specs import ResolvedSpecs, resolve_specs, spec_file, specs_of
 
 __all__ = [
-    "VERDICT_FILE",
     "Analysis",
     "Combined",
     "Evaluation",
     "EvaluationOptions",
     "IncomparableError",
+    "Opened",
     "ProcessorSetup",
     "Regated",
+    "ResolvedSpecs",
+    "RunsetSelection",
     "ScaledScore",
     "Scored",
     "analyze",
+    "analyze_runsets",
     "combine_runsets",
     "ensure_processor",
     "evaluate",
+    "now_iso",
     "only_split",
+    "open_runsets",
+    "plan_dataset",
+    "publish_passed",
     "regate",
+    "regate_runsets",
     "resolve_policy",
+    "resolve_specs",
     "resolve_version",
     "run_seconds",
     "save_verdict",
     "score_at_scale",
     "score_runset",
+    "score_runsets_at_scale",
+    "spec_file",
+    "specs_of",
+    "training_notes",
     "write_outputs",
 ]
 

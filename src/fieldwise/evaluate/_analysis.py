@@ -3,7 +3,6 @@ and ``evaluate`` share, so the figures of each command are the same figures."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,11 +25,10 @@ from fieldwise.gate import (
     policy_from_mapping,
     with_critical,
 )
+from fieldwise.gate import save_verdict as save_verdicts
 from fieldwise.report import ReportContext, ReportData, build_report, default_report_dir
 from fieldwise.report import write_report as write_report_files
-from fieldwise.runner import LoadedRunSet
-
-VERDICT_FILE = "verdict.json"
+from fieldwise.runner import LoadedRunSet, verdict_path
 
 
 @dataclass(frozen=True)
@@ -87,14 +85,12 @@ def analyze(
     seed: int = 0,
     spec_hash: str | None = None,
     forced: tuple[str, ...] = (),
-    store: bool = False,
 ) -> Analysis:
     """Score the run set (the baseline against every candidate), decide one verdict per
     candidate when there is a policy, and build the report.
 
     ``spec_hash`` fingerprints the specs used (default: the spec recorded with the run set);
-    ``forced`` lists the ground-truth or spec differences ``--force`` overrode. ``store``
-    keeps (and reuses) the scored cells with the run set.
+    ``forced`` lists the ground-truth or spec differences ``--force`` overrode.
     """
     alpha = policy.alpha if policy is not None else 0.05
     scored = score_runset(
@@ -105,7 +101,6 @@ def analyze(
         candidates=candidates,
         seed=seed,
         alpha=alpha,
-        store=store,
     )
     verdicts: tuple[Verdict, ...] = ()
     if policy is not None and scored.candidates:
@@ -169,28 +164,11 @@ def write_outputs(
 
 
 def save_verdict(analysis: Analysis | Regated) -> Path:
-    """Record the verdicts in the run set folder, where ``fieldwise publish`` checks them
-    (top-level fields: the first candidate's verdict; ``verdicts``: every candidate's)."""
-    verdict = analysis.verdict
-    assert verdict is not None
-    path = analysis.runset.directory / VERDICT_FILE
-    payload = {
-        "runset_id": analysis.runset.manifest.runset_id,
-        "processor_id": analysis.runset.manifest.processor_id,
-        "baseline": analysis.baseline,
-        "candidate": verdict.candidate,
-        "passed": verdict.passed,
-        "status": verdict.status,
-        "reasons": list(verdict.reasons),
-        "verdicts": [
-            {
-                "candidate": v.candidate,
-                "passed": v.passed,
-                "status": v.status,
-                "reasons": list(v.reasons),
-            }
-            for v in analysis.verdicts
-        ],
-    }
-    path.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return path
+    """Record the verdicts in the run set folder, where ``fieldwise publish`` checks them."""
+    manifest = analysis.runset.manifest
+    return save_verdicts(
+        verdict_path(analysis.runset.directory),
+        analysis.verdicts,
+        runset_id=manifest.runset_id,
+        processor_id=manifest.processor_id,
+    )

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fieldwise._errors import CompareError
+from fieldwise._errors import CompareError, IncomparableError
 from fieldwise.compare._provenance import spec_changes, spec_digest, truth_changes, truth_digest
 from fieldwise.runner import LoadedRunSet, RunRecord, VersionRef
 
@@ -24,10 +24,6 @@ __all__ = [
     "runset_truth",
     "training_notes",
 ]
-
-
-class IncomparableError(CompareError):
-    """Results were scored against different ground truth or specs (``--force`` overrides)."""
 
 
 @dataclass(frozen=True)

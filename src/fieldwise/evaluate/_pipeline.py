@@ -9,16 +9,18 @@ from typing import Protocol
 
 from fieldwise._errors import ConfigError
 from fieldwise.client import Client, Version
-from fieldwise.compare import FieldSpec, parse_field_specs
+from fieldwise.compare import FieldSpec
 from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.evaluate._analysis import Analysis, analyze, resolve_policy, write_outputs
-from fieldwise.evaluate._bootstrap import ProcessorSetup, ensure_processor, existing_processor
+from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor, existing_processor
+from fieldwise.evaluate._specs import spec_file, specs_of
 from fieldwise.gate import Policy, publish_if_passed
 from fieldwise.report import make_environment
 from fieldwise.runner import (
     DEFAULT_RESULTS_DIR,
     Connection,
     Progress,
+    RunOptions,
     RunSet,
     run_versions,
 )
@@ -92,12 +94,10 @@ def evaluate(
     if options.publish and len(wanted) > 1:
         raise ConfigError("--publish needs a single candidate; evaluate one, then publish it")
     dataset = load_dataset(dataset_path)
-    specs = parse_field_specs(
-        dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-    )
+    specs = specs_of(dataset)
     policy = resolve_policy(
         policy_path=options.policy,
-        dataset_toml=dataset.root / "dataset.toml",
+        dataset_toml=spec_file(dataset),
         recorded_gate=None,
         specs=specs,
     )
@@ -137,11 +137,10 @@ def _evaluate(
         ),
     ]
     stage(f"running {setup.processor_id}: {versions[0]} vs {', '.join(versions[1:])}")
-    runset = run_versions(
-        link,
+    run = RunOptions(
         eval_set=synced.eval_set_id,
         processor_id=setup.processor_id,
-        versions=versions,
+        versions=tuple(versions),
         concurrency=options.concurrency,
         use_cache=options.use_cache,
         results_dir=options.results_dir,
@@ -149,6 +148,7 @@ def _evaluate(
         split=options.split,
         force=options.force,
     )
+    runset = run_versions(link, run)
     stage("comparing")
     # the runner hands back what it recorded; reading it back from disk would only repeat it
     loaded = runset.loaded

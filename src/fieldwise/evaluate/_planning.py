@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fieldwise._errors import ConfigError
-from fieldwise.compare import parse_field_specs
 from fieldwise.compare._power import PlanRow, document_support, plan_fields
 from fieldwise.datasets import load_dataset
 from fieldwise.evaluate._analysis import resolve_policy
 from fieldwise.evaluate._scoring import score_runset
+from fieldwise.evaluate._specs import spec_file, specs_of
 from fieldwise.runner import LoadedRunSet
 
 __all__ = ["Plan", "plan_dataset"]
@@ -47,12 +47,10 @@ def plan_dataset(
     if not 0 <= discordance <= 1:
         raise ConfigError(f"discordance must be between 0 and 1, not {discordance}")
     dataset = load_dataset(dataset_path)
-    specs = parse_field_specs(
-        dataset.fields, date_order=dataset.date_order, source=str(dataset.root / "dataset.toml")
-    )
+    specs = specs_of(dataset)
     policy = resolve_policy(
         policy_path=None,
-        dataset_toml=dataset.root / "dataset.toml",
+        dataset_toml=spec_file(dataset),
         recorded_gate=None,
         specs=specs,
     )

@@ -1,13 +1,13 @@
 """Gate a run set from its merged sufficient statistics: the gate reads counts, not cells.
 
 The statistics (:class:`~fieldwise.compare._sufficient.Sufficient`) are stored with the run set
-(``statistics.json``, see :mod:`fieldwise.evaluate._stored`) by the first command that scores
-it: ``compare --executor in-process|dask`` merges them shard by shard, and ``gate`` itself
-scores the run set as one partition when nothing is stored yet. Whichever produced them,
+(see :mod:`fieldwise.evaluate._statistics_cache`) by the first command that scores it:
+``compare --executor in-process|dask`` merges them shard by shard, and ``gate`` itself scores
+the run set as one partition when nothing is stored yet. Whichever produced them,
 they are the same integers, and :func:`regate` reduces them under the policy's alpha and
 decides with :func:`~fieldwise.gate.decide` on a
-:class:`~fieldwise.gate.GateInput`: gating again under a new policy reads neither the cell
-store nor the scored cells, runs no comparator and never asks the service.
+:class:`~fieldwise.gate.GateInput`: gating again under a new policy scores no cell, runs
+no comparator and never asks the service.
 """
 
 from __future__ import annotations
@@ -20,13 +20,7 @@ from fieldwise.compare import FieldSpec, score_cells
 from fieldwise.compare._reduce import ReducedResult, reduce_statistics
 from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
 from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
-from fieldwise.evaluate._stored import (
-    load_scored,
-    load_statistics,
-    save_statistics,
-    scored_key,
-    statistics_key,
-)
+from fieldwise.evaluate._statistics_cache import load_statistics, save_statistics, statistics_key
 from fieldwise.gate import EXIT_CODES, GateInput, Policy, Verdict, decide_all, worst
 from fieldwise.runner import LoadedRunSet
 
@@ -80,20 +74,15 @@ def runset_statistics(
     store: bool = True,
 ) -> tuple[Sufficient, str]:
     """The run set's statistics and where they came from: stored ones when their key still
-    holds, else computed as one partition (from the stored scored cells when they still hold,
-    else by scoring the records) and, with ``store``, stored for next time."""
+    holds, else computed as one partition by scoring the records and, with ``store``, stored
+    for next time."""
     key = statistics_key(runset, specs, [base, *cands], seed=seed, n_resamples=N_RESAMPLES)
     stats = load_statistics(runset.directory, key) if store else None
     if stats is not None:
         return stats, "stored statistics"
-    scored = load_scored(runset.directory, scored_key(runset, specs, [base, *cands]))
-    if scored is not None:
-        cells, row_counts = scored
-        source = "stored scored cells"
-    else:
-        frame, _ = runset_frame(runset, base, cands)
-        cells, row_counts, _ = score_cells(frame, specs)
-        source = "scored now"
+    frame, _ = runset_frame(runset, base, cands)
+    cells, row_counts, _ = score_cells(frame, specs)
+    source = "scored now"
     stats = partition_statistics(
         cells,
         baseline=base,

@@ -20,14 +20,13 @@ from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.evaluate._combine import runset_truth
 from fieldwise.evaluate._regate import N_RESAMPLES
 from fieldwise.evaluate._scoring import resolve_pair, runset_frame
-from fieldwise.evaluate._stored import save_statistics, statistics_key
+from fieldwise.evaluate._statistics_cache import save_statistics, statistics_key
 from fieldwise.gate import FailedRun
-from fieldwise.runner import LoadedRunSet
+from fieldwise.runner import LoadedRunSet, cells_path
 from fieldwise.scale import ReducedResult, read_header, score_store, write_cells
 
-__all__ = ["CELLS_DIR", "DOCUMENTS_PER_SHARD", "ScaledScore", "score_at_scale"]
+__all__ = ["DOCUMENTS_PER_SHARD", "ScaledScore", "score_at_scale"]
 
-CELLS_DIR = "cells"
 #: Shard size: small enough for a worker's memory, large enough to amortise a task.
 DOCUMENTS_PER_SHARD = 20_000
 
@@ -74,7 +73,7 @@ def score_at_scale(
     base, cands = resolve_pair(runset, baseline, None, candidates)
     if not cands:
         raise CompareError(f"run set {runset.manifest.runset_id} has a single version")
-    root = str(runset.directory / CELLS_DIR)
+    root = str(cells_path(runset.directory))
     provenance = _provenance(runset, specs, [base, *cands])
     frame, failed = runset_frame(runset, base, cands)
     try:

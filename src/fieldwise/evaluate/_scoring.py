@@ -14,9 +14,6 @@ import pandas as pd
 
 from fieldwise._errors import CompareError
 from fieldwise.compare import ComparisonResult, FieldSpec, build_frame, compare
-from fieldwise.compare._outcomes import cell_specs
-from fieldwise.compare._result import compare_scored
-from fieldwise.evaluate._stored import load_scored, save_scored, scored_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, RunRecord
 
@@ -129,7 +126,6 @@ def score_runset(
     seed: int = 0,
     n_bootstrap: int = 1000,
     alpha: float = 0.05,
-    store: bool = False,
 ) -> Scored:
     """Compare the run set's outputs with its ground truth.
 
@@ -138,10 +134,6 @@ def score_runset(
     no succeeded output (failed or canceled runs, and pairs never run) count as missed values
     and are listed as failed runs, so a version never gains by failing. Raises
     :class:`CompareError` for a run set without documents or versions.
-
-    ``store`` keeps the scored cells with the run set (see :mod:`fieldwise.evaluate._stored`)
-    and reuses them when nothing they depend on changed: re-gating under another policy runs
-    no comparator.
     """
     if not runset.items:
         raise CompareError(
@@ -150,33 +142,15 @@ def score_runset(
         )
     base, cands = resolve_pair(runset, baseline, candidate, candidates)
     frame, failed = runset_frame(runset, base, cands)
-    key = scored_key(runset, specs, [base, *cands]) if store else None
-    stored = load_scored(runset.directory, key) if key is not None else None
-    if stored is not None:
-        cells, row_counts = stored
-        fields = sorted(str(f) for f in cells["field"].unique())
-        result = compare_scored(
-            cells,
-            row_counts,
-            cell_specs(fields, specs),
-            baseline=base,
-            candidates=cands,
-            seed=seed,
-            n_bootstrap=n_bootstrap,
-            alpha=alpha,
-        )
-    else:
-        result = compare(
-            frame,
-            specs,
-            baseline=base,
-            candidates=cands,
-            seed=seed,
-            n_bootstrap=n_bootstrap,
-            alpha=alpha,
-        )
-        if key is not None:
-            save_scored(runset.directory, key, result.cells, result.row_counts)
+    result = compare(
+        frame,
+        specs,
+        baseline=base,
+        candidates=cands,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        alpha=alpha,
+    )
     return Scored(
         result,
         base,

@@ -9,6 +9,7 @@ while :class:`GateError` means it could not decide (exit 2).
 
 from __future__ import annotations
 
+from fieldwise._errors import GateError, PublishRefused
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
 from fieldwise.gate._inputs import GateInput
 from fieldwise.gate._policy import (
@@ -18,14 +19,15 @@ from fieldwise.gate._policy import (
     policy_from_mapping,
     with_critical,
 )
-from fieldwise.gate._publish import PublishRefused, publish_if_passed
+from fieldwise.gate._publish import publish_if_passed
 from fieldwise.gate._verdict import (
     EXIT_CODES,
     STATUSES,
     FailedRun,
-    GateError,
     RuleResult,
     Verdict,
+    load_verdict,
+    save_verdict,
     worst,
 )
 
@@ -44,8 +46,10 @@ __all__ = [
     "decide_all",
     "default_policy",
     "load_policy",
+    "load_verdict",
     "policy_from_mapping",
     "publish_if_passed",
+    "save_verdict",
     "with_critical",
     "worst",
 ]

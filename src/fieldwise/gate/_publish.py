@@ -6,18 +6,12 @@ import logging
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from fieldwise._errors import FieldwiseError
+from fieldwise._errors import PublishRefused
 from fieldwise.gate._verdict import Verdict
 
-__all__ = ["PublishRefused", "Publisher", "publish_if_passed"]
+__all__ = ["Publisher", "publish_if_passed"]
 
 T_co = TypeVar("T_co", covariant=True)
-
-
-class PublishRefused(FieldwiseError):
-    """The version was not published: its verdict failed or belongs to another version."""
-
-    exit_code = 1
 
 
 class Publisher(Protocol[T_co]):
@@ -37,13 +31,13 @@ def publish_if_passed(
     version_id: str,
     verdict: Verdict,
     force: bool = False,
-    log: Callable[[str], None] = _warn,
+    log: Callable[[str], None] | None = None,
 ) -> T_co:
     """Publish ``version_id`` of ``processor_id`` through ``client`` if ``verdict`` passed and
     is the verdict *for* that version; returns what ``client.publish_version`` returned.
 
     Raises :class:`PublishRefused` otherwise. ``force=True`` publishes anyway and reports the
-    override through ``log``.
+    override through ``log`` (default: the ``fieldwise.gate`` logger).
     """
     problems = []
     if verdict.candidate != version_id:
@@ -56,5 +50,6 @@ def publish_if_passed(
             raise PublishRefused(
                 f"not publishing {processor_id}/{version_id}: " + "; ".join(problems)
             )
-        log(f"FORCED publish of {processor_id}/{version_id} despite: " + "; ".join(problems))
+        told = log or _warn
+        told(f"FORCED publish of {processor_id}/{version_id} despite: " + "; ".join(problems))
     return client.publish_version(processor_id, version_id)

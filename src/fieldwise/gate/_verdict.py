@@ -7,23 +7,31 @@ non-inferiority margin. Exit code 2 is reserved for errors: :class:`GateError`.
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from fieldwise._errors import FieldwiseError
+from fieldwise._errors import ConfigError, GateError
 
-__all__ = ["EXIT_CODES", "STATUSES", "FailedRun", "GateError", "RuleResult", "Verdict", "worst"]
+__all__ = [
+    "EXIT_CODES",
+    "STATUSES",
+    "FailedRun",
+    "GateError",
+    "RuleResult",
+    "Verdict",
+    "load_verdict",
+    "save_verdict",
+    "worst",
+]
 
 #: Verdict statuses, from best to worst.
 STATUSES = ("pass", "inconclusive", "fail")
 #: The process exit code of each verdict (2 means "could not decide": an error).
 EXIT_CODES = {"pass": 0, "fail": 1, "inconclusive": 3}
-
-
-class GateError(FieldwiseError):
-    """The gate could not decide (no data, no candidate, a policy naming unknown fields).
-
-    A *failing* gate is not an error: it is a :class:`Verdict` with ``status="fail"``.
-    """
 
 
 @dataclass(frozen=True)
@@ -118,3 +126,69 @@ class Verdict:
     def inconclusive_rules(self) -> tuple[RuleResult, ...]:
         """The rules that could not decide, in rule order."""
         return tuple(r for r in self.rules if r.status == "inconclusive")
+
+
+def _verdict_json(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "candidate": verdict.candidate,
+        "passed": verdict.passed,
+        "status": verdict.status,
+        "reasons": list(verdict.reasons),
+    }
+
+
+def save_verdict(
+    path: Path, verdicts: Sequence[Verdict], *, runset_id: str, processor_id: str
+) -> Path:
+    """Record the verdicts of one run set at ``path`` (written whole or not at all), where
+    :func:`load_verdict` finds them before publishing. Top-level fields are the first
+    candidate's verdict; ``verdicts`` holds every candidate's. Rules are not kept: publishing
+    needs the status and the reasons, and the report holds the rest."""
+    if not verdicts:
+        raise GateError(f"run set {runset_id}: no verdict to save")
+    first = verdicts[0]
+    payload = {
+        "runset_id": runset_id,
+        "processor_id": processor_id,
+        "baseline": first.baseline,
+        **_verdict_json(first),
+        "verdicts": [_verdict_json(v) for v in verdicts],
+    }
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def load_verdict(path: Path, *, runset_id: str, processor_id: str, version_id: str) -> Verdict:
+    """The verdict saved at ``path`` for ``version_id`` (the first candidate's when the run set
+    has no verdict naming it: :func:`~fieldwise.gate.publish_if_passed` then refuses it as
+    another version's). :class:`ConfigError` when there is none, or it is for another
+    processor."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"run set {runset_id} has no verdict yet: run `fieldwise gate {runset_id}` first"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: unreadable verdict: {exc}") from exc
+    if not isinstance(saved, dict) or saved.get("processor_id") != processor_id:
+        found = saved.get("processor_id") if isinstance(saved, dict) else None
+        raise ConfigError(
+            f"run set {runset_id} evaluated processor {found!r}, not {processor_id!r}"
+        )
+    mine = [v for v in saved.get("verdicts", []) if v.get("candidate") == version_id]
+    chosen = mine[0] if mine else saved
+    try:
+        return Verdict(
+            passed=bool(chosen["passed"]),
+            reasons=tuple(str(r) for r in chosen.get("reasons", ())),
+            rules=(),
+            baseline=str(saved.get("baseline")),
+            candidate=str(chosen.get("candidate")),
+            policy_source=str(path),
+            status=str(chosen.get("status") or ""),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"{path}: unreadable verdict: {exc}") from exc

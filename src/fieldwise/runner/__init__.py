@@ -3,13 +3,15 @@ resumable — and keep every result on disk.
 
 ``run_versions(connection, eval_set=..., processor_id=..., versions=[...])`` turns every
 (item, version) pair into a processor run through the API and records each finished pair in
-``.fieldwise/results/<runset_id>/records.jsonl``; ``load_results(runset_id)`` reads them back
-as a pandas DataFrame without asking the service. ``wait="webhooks"`` learns of finished
-runs from signed webhook events (a local receiver plus a temporary endpoint) instead of polling.
+the run set's folder under ``.fieldwise/results/`` (whose layout only the run-set store knows);
+``load_results(runset_id)`` reads them back as a pandas DataFrame without asking the service.
+``wait="webhooks"`` learns of finished runs from signed webhook events (a local receiver plus
+a temporary endpoint) instead of polling.
 """
 
 from __future__ import annotations
 
+from fieldwise._errors import RunInterrupted
 from fieldwise.runner._cache import DEFAULT_CACHE_PATH, CachedRun, RunCache
 from fieldwise.runner._execute import PairPolicy
 from fieldwise.runner._merge import merge_runsets
@@ -22,15 +24,23 @@ from fieldwise.runner._model import (
     RunSet,
     VersionRef,
 )
+from fieldwise.runner._options import WAIT_MODES, RunOptions
 from fieldwise.runner._plan import Connection
 from fieldwise.runner._resolve import alias_targets
-from fieldwise.runner._run import WAIT_MODES, RunInterrupted, arun_versions, run_versions
-from fieldwise.runner._store import (
+from fieldwise.runner._results import RESULT_COLUMNS, load_results
+from fieldwise.runner._run import arun_versions, run_versions
+from fieldwise.runner._runset_store import (
     DEFAULT_RESULTS_DIR,
-    RESULT_COLUMNS,
+    RUNSET_ENTRIES,
+    RecordWriter,
+    cells_path,
+    create_runset,
     list_runsets,
-    load_results,
     load_runset,
+    read_statistics,
+    records_stamp,
+    verdict_path,
+    write_statistics,
 )
 from fieldwise.runner._webhook_wait import WebhookListen
 
@@ -38,6 +48,7 @@ __all__ = [
     "DEFAULT_CACHE_PATH",
     "DEFAULT_RESULTS_DIR",
     "RESULT_COLUMNS",
+    "RUNSET_ENTRIES",
     "WAIT_MODES",
     "CachedRun",
     "Connection",
@@ -46,17 +57,25 @@ __all__ = [
     "Manifest",
     "PairPolicy",
     "Progress",
+    "RecordWriter",
     "RunCache",
     "RunInterrupted",
+    "RunOptions",
     "RunRecord",
     "RunSet",
     "VersionRef",
     "WebhookListen",
     "alias_targets",
     "arun_versions",
+    "cells_path",
+    "create_runset",
     "list_runsets",
     "load_results",
     "load_runset",
     "merge_runsets",
+    "read_statistics",
+    "records_stamp",
     "run_versions",
+    "verdict_path",
+    "write_statistics",
 ]

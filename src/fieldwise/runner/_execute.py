@@ -23,8 +23,7 @@ from fieldwise._errors import (
     ServerError,
     TransportError,
 )
-from fieldwise.client import AsyncClient, ops, surely_unprocessed
-from fieldwise.client._models import Run
+from fieldwise.client import AsyncClient, Run, ops, surely_unprocessed
 from fieldwise.runner._model import ItemSnapshot, RunRecord, VersionRef
 from fieldwise.runner._webhook_wait import RunEvents
 

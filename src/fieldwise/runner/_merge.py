@@ -17,7 +17,7 @@ from pathlib import Path
 from fieldwise._errors import RunnerError
 from fieldwise.runner._model import LoadedRunSet
 from fieldwise.runner._plan import items_digest, provenance
-from fieldwise.runner._store import (
+from fieldwise.runner._runset_store import (
     DEFAULT_RESULTS_DIR,
     RecordWriter,
     create_runset,

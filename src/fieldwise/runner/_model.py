@@ -79,7 +79,7 @@ class ItemSnapshot:
 
 @dataclass(frozen=True)
 class RunRecord:
-    """One finished (item, version) pair, as written to ``records.jsonl``."""
+    """One finished (item, version) pair, as recorded in the run set (one line of its records)."""
 
     item_id: str
     file: str
@@ -137,7 +137,7 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class Manifest:
-    """``runset.json``: what was run, against which service, set and ground truth."""
+    """The run set's manifest: what was run, against which service, set and ground truth."""
 
     runset_id: str
     service_identity: str

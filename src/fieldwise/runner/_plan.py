@@ -16,7 +16,12 @@ from fieldwise.client import AsyncClient
 from fieldwise.compare._provenance import spec_digest, truth_digest
 from fieldwise.runner import _resolve
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest
-from fieldwise.runner._store import create_runset, find_incomplete, load_runset, new_runset_id
+from fieldwise.runner._runset_store import (
+    create_runset,
+    find_incomplete,
+    load_runset,
+    new_runset_id,
+)
 
 #: The manifest arguments that must be equal for a restarted command to resume a run set.
 MATCH_KEYS = (

@@ -6,8 +6,16 @@ from __future__ import annotations
 import asyncio
 
 from fieldwise._errors import NotFoundError, RunnerError
-from fieldwise.client import AsyncClient, EvaluationSet, Item, Processor, Version, ops
-from fieldwise.client._lookup import NAME_PAGE, one_named
+from fieldwise.client import (
+    NAME_PAGE,
+    AsyncClient,
+    EvaluationSet,
+    Item,
+    Processor,
+    Version,
+    one_named,
+    ops,
+)
 from fieldwise.compare._provenance import config_digest
 from fieldwise.runner._model import ALIASES, ItemSnapshot, VersionRef
 

@@ -9,37 +9,17 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import Any
 
-from fieldwise._errors import RunnerError
+from fieldwise._errors import RunInterrupted, RunnerError
 from fieldwise.client import AsyncClient
-from fieldwise.runner._cache import DEFAULT_CACHE_PATH, RunCache
+from fieldwise.runner._cache import RunCache
 from fieldwise.runner._execute import Pair, PairPolicy, PairRunner
 from fieldwise.runner._model import LoadedRunSet, Manifest, Progress, RunRecord, RunSet
+from fieldwise.runner._options import RunOptions
 from fieldwise.runner._plan import Connection, prepare_runset
-from fieldwise.runner._store import DEFAULT_RESULTS_DIR, RecordWriter
+from fieldwise.runner._runset_store import RecordWriter
 from fieldwise.runner._webhook_wait import WebhookListen, listening
-
-ProgressCallback = Callable[[Progress], None]
-
-#: How the runner learns that a run finished.
-WAIT_MODES = ("poll", "webhooks")
-
-
-class RunInterrupted(RunnerError):
-    """The run set was interrupted; everything finished so far is saved and can be resumed."""
-
-    exit_code = 130
-
-    def __init__(self, runset: RunSet, *, command: str | None = None) -> None:
-        """``command``: how to resume, as the caller knows it (the CLI adds the options the
-        run was given); by default ``fieldwise run --resume RUNSET_ID``."""
-        self.runset = runset
-        command = command or f"fieldwise run --resume {runset.runset_id}"
-        super().__init__(
-            f"interrupted: {runset.done} of {runset.total} pairs saved in {runset.directory}; "
-            f"resume with: {command}"
-        )
 
 
 def _utc_now() -> str:
@@ -76,51 +56,31 @@ class _Tally:
 
 
 async def arun_versions(
-    connection: Connection,
-    *,
-    eval_set: str = "",
-    processor_id: str = "",
-    versions: list[str] | None = None,
-    concurrency: int = 8,
-    use_cache: bool = True,
-    resume: str | None = None,
-    retry_failed: bool = False,
-    results_dir: Path = DEFAULT_RESULTS_DIR,
-    cache_path: Path = DEFAULT_CACHE_PATH,
-    progress: ProgressCallback | None = None,
-    wait: str = "poll",
-    policy: PairPolicy | None = None,
-    webhook: WebhookListen | None = None,
-    shard: tuple[int, int] | None = None,
-    split: str | None = None,
-    force: bool = False,
+    connection: Connection, options: RunOptions | None = None, /, **changes: Any
 ) -> RunSet:
     """Async form of :func:`run_versions`."""
-    if wait not in WAIT_MODES:
-        raise RunnerError(f"wait={wait!r} is not supported; use 'poll' or 'webhooks'")
-    if concurrency < 1:
-        raise RunnerError("concurrency must be at least 1")
-    if resume is None and not (eval_set and processor_id):
+    o = (options or RunOptions()).with_changes(changes)
+    if o.resume is None and not (o.eval_set and o.processor_id):
         raise RunnerError("give an evaluation set and a processor, or resume=RUNSET_ID")
     started = time.monotonic()
-    report = progress or (lambda _p: None)
-    arguments = {"eval_set": eval_set, "concurrency": concurrency, "use_cache": use_cache}
-    async with connection.async_client(max_connections=max(10, 2 * concurrency)) as aclient:
+    report = o.progress or (lambda _p: None)
+    arguments = {"eval_set": o.eval_set, "concurrency": o.concurrency, "use_cache": o.use_cache}
+    async with connection.async_client(max_connections=max(10, 2 * o.concurrency)) as aclient:
         loaded = await prepare_runset(
             aclient,
             connection,
-            eval_set=eval_set,
-            processor_id=processor_id,
-            versions=list(versions or []),
-            resume=resume,
-            results_dir=Path(results_dir),
+            eval_set=o.eval_set,
+            processor_id=o.processor_id,
+            versions=list(o.versions),
+            resume=o.resume,
+            results_dir=o.results_dir,
             arguments=arguments,
-            shard=shard,
-            split=split,
-            force=force,
+            shard=o.shard,
+            split=o.split,
+            force=o.force,
         )
         manifest = loaded.manifest
-        kept = [r for r in loaded.records if not (retry_failed and r.status != "succeeded")]
+        kept = [r for r in loaded.records if not (o.retry_failed and r.status != "succeeded")]
         tally = _Tally(manifest.pair_count, kept)
         pending = deque(
             Pair(item, version)
@@ -131,7 +91,7 @@ async def arun_versions(
         runner = PairRunner(
             aclient,
             manifest.processor_id,
-            policy=policy or PairPolicy(),
+            policy=o.policy or PairPolicy(),
             now=_utc_now,
             tag=manifest.runset_id,
         )
@@ -156,7 +116,7 @@ async def arun_versions(
             )
 
         report(tally.progress())
-        with RunCache(cache_path) as cache, RecordWriter(loaded.directory) as writer:
+        with RunCache(o.cache_path) as cache, RecordWriter(loaded.directory) as writer:
 
             def finish(record: RunRecord) -> None:
                 writer.append(record, durable=not record.cached)
@@ -174,16 +134,16 @@ async def arun_versions(
                     )
                 report(tally.progress())
 
-            to_run = _serve_from_cache(pending, cache, manifest, finish) if use_cache else pending
+            to_run = _serve_from_cache(pending, cache, manifest, finish) if o.use_cache else pending
             writer.sync()
 
             async def worker() -> None:
                 while to_run:
                     finish(await runner.run(to_run.popleft()))
 
-            listen = webhook or WebhookListen()
-            async with _waiting(wait, aclient, runner, manifest.runset_id, listen, bool(to_run)):
-                workers = min(concurrency, len(to_run))
+            listen = o.webhook or WebhookListen()
+            async with _waiting(o.wait, aclient, runner, manifest.runset_id, listen, bool(to_run)):
+                workers = min(o.concurrency, len(to_run))
                 tasks = [asyncio.create_task(worker()) for _ in range(workers)]
                 try:
                     await asyncio.gather(*tasks)
@@ -265,26 +225,12 @@ def _serve_from_cache(
 
 
 def run_versions(
-    connection: Connection,
-    *,
-    eval_set: str = "",
-    processor_id: str = "",
-    versions: list[str] | None = None,
-    concurrency: int = 8,
-    use_cache: bool = True,
-    resume: str | None = None,
-    retry_failed: bool = False,
-    results_dir: Path = DEFAULT_RESULTS_DIR,
-    cache_path: Path = DEFAULT_CACHE_PATH,
-    progress: ProgressCallback | None = None,
-    wait: str = "poll",
-    policy: PairPolicy | None = None,
-    webhook: WebhookListen | None = None,
-    shard: tuple[int, int] | None = None,
-    split: str | None = None,
-    force: bool = False,
+    connection: Connection, options: RunOptions | None = None, /, **changes: Any
 ) -> RunSet:
     """Run processor ``versions`` over every item of ``eval_set``; return the run set.
+
+    The options are one :class:`RunOptions` value; keywords (``eval_set=...``) change it, or
+    make one from the defaults.
 
     ``eval_set`` is an id (``es_…``) or a name; ``versions`` are ``ver_…`` ids or the aliases
     ``published`` / ``latest-draft`` / ``trained:latest`` (resolved once, at the start; both
@@ -307,24 +253,4 @@ def run_versions(
     ``shard=(i, N)`` runs only the items whose content hash falls in shard i of N: N machines
     running shards 1..N make run sets that ``merge_runsets`` joins into one.
     """
-    return asyncio.run(
-        arun_versions(
-            connection,
-            eval_set=eval_set,
-            processor_id=processor_id,
-            versions=versions,
-            concurrency=concurrency,
-            use_cache=use_cache,
-            resume=resume,
-            retry_failed=retry_failed,
-            results_dir=results_dir,
-            cache_path=cache_path,
-            progress=progress,
-            wait=wait,
-            policy=policy,
-            webhook=webhook,
-            shard=shard,
-            split=split,
-            force=force,
-        )
-    )
+    return asyncio.run(arun_versions(connection, options, **changes))

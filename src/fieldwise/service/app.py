@@ -74,7 +74,7 @@ from fieldwise.service.resources.workflows import routes as workflows_routes
 from fieldwise.service.resources.workflows.job import WorkflowStepHandler
 from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
 from fieldwise.service.state import Background, ServiceState
-from fieldwise.service.store import Migration, adding, creating, make_engine, migrate
+from fieldwise.service.store import Migration, adding, creating, database_url, make_engine, migrate
 from fieldwise.service.store.blobs import BlobStore
 
 #: Every resource's router, mounted in this order (one line each).
@@ -136,7 +136,7 @@ def job_workers(state: ServiceState) -> JobWorkers:
     their own: they wait on processor runs, so the two pools never starve each other; so do
     training jobs, which take minutes of CPU that processor runs must not queue behind."""
     return JobWorkers(
-        state.settings.resolved_database_url,
+        database_url(state.settings),
         [run_workers(state), evaluation_services(state), training_services(state)],
         announce=_stderr,
     )
@@ -190,7 +190,7 @@ def build_state(
     """What every part of the service shares: the migrated database, blobs, clock, leases."""
     _check_writable(settings.data_dir)
     clock = clock or SystemClock()
-    engine = make_engine(settings.resolved_database_url, idle_in_transaction=settings.lease_seconds)
+    engine = make_engine(database_url(settings), idle_in_transaction=settings.lease_seconds)
     migrate(engine, MIGRATIONS)
     return ServiceState(
         settings=settings,

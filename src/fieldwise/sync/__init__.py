@@ -2,6 +2,6 @@
 
 from fieldwise.sync._apply import SyncResult, sync_dataset
 from fieldwise.sync._state import SyncState
-from fieldwise.sync._unchanged import LocalView, record_sync, unchanged_sync
+from fieldwise.sync._unchanged import LocalView
 
-__all__ = ["LocalView", "SyncResult", "SyncState", "record_sync", "sync_dataset", "unchanged_sync"]
+__all__ = ["LocalView", "SyncResult", "SyncState", "sync_dataset"]

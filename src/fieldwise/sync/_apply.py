@@ -10,12 +10,10 @@ from typing import Any
 from urllib.parse import quote
 
 from fieldwise._errors import DatasetError, NotFoundError
-from fieldwise.client import Client, EvaluationSet, Op, ops
-from fieldwise.client._lookup import NAME_PAGE, one_named
-from fieldwise.datasets import Dataset
-from fieldwise.datasets._sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
+from fieldwise.client import NAME_PAGE, Client, EvaluationSet, Op, one_named, ops
+from fieldwise.datasets import Dataset, LocalItem, RemoteItem, SyncPlan, plan_sync
 from fieldwise.sync._state import SyncState
-from fieldwise.sync._unchanged import LocalView, local_view
+from fieldwise.sync._unchanged import LocalView, local_view, record_sync, unchanged_plan
 
 Progress = Callable[[str, int], None]
 
@@ -27,8 +25,11 @@ class SyncResult:
     plan: SyncPlan
     ground_truth_hash: str
     dry_run: bool
-    #: The dataset as this sync saw it (None when the result came from the local record).
+    #: The dataset as this sync saw it.
     local: LocalView | None = None
+    #: True when the service's ``ETag`` showed nothing changed since the last sync, so the
+    #: set's items and the service's files were not even listed.
+    known_unchanged: bool = False
 
 
 def _find_or_create_set(
@@ -127,7 +128,9 @@ def sync_dataset(
     Idempotent and incremental: content hashes decide uploads (a file the service already
     holds is reused), changed ground truth is PATCHed, items whose file left the dataset are
     deleted (or reported with ``keep_removed``). A second run on an unchanged dataset writes
-    nothing. ``progress(stage, n)`` is called as work completes.
+    nothing, and when the set's ``ETag`` shows the service holds what the last sync left, it
+    lists nothing either (see :mod:`fieldwise.sync._unchanged`). ``progress(stage, n)`` is
+    called as work completes.
 
     The set records the folder it mirrors (``metadata["source"]``, see
     :func:`~fieldwise.sync._source.source_identity`); a set another folder made is not
@@ -139,6 +142,18 @@ def sync_dataset(
     name = eval_set or dataset.name
     state = SyncState(state_dir, service_identity)
     view = local_view(dataset, state_dir)
+    known = unchanged_plan(client, state, name, view, keep_removed=keep_removed)
+    if known is not None:
+        eval_set_id, unchanged = known
+        return SyncResult(
+            eval_set_id,
+            name,
+            unchanged,
+            view.ground_truth_hash,
+            dry_run=dry_run,
+            local=view,
+            known_unchanged=True,
+        )
     target = _find_or_create_set(
         client, state, name, dataset.description, not dry_run, {"source": view.metadata["source"]}
     )
@@ -154,6 +169,15 @@ def sync_dataset(
     wanted = view.metadata
     if any(target.metadata.get(k) != v for k, v in wanted.items()):
         client.call(ops.update_evaluation_set(target.id, metadata=wanted))
+    record_sync(
+        client,
+        state,
+        name,
+        target.id,
+        view,
+        keep_removed=keep_removed,
+        kept_removed=bool(plan.kept_removed),
+    )
     return SyncResult(target.id, name, plan, view.ground_truth_hash, dry_run=False, local=view)
 
 

@@ -1,14 +1,12 @@
-"""Re-sync without the service when nothing can have changed since the last sync.
+"""Re-sync in one request when nothing can have changed since the last sync.
 
-The embedded service keeps its database in a local data folder, and only fieldwise writes
-there. When a sync completes, the CLI stops the embedded service and records one fingerprint:
-the local side (every document's path, content hash and ground truth, the set's metadata,
-the options) and the service side (size, modification time and inode of the database and its
-write-ahead log, taken once the service has stopped and its files have settled). A later sync
-of the same dataset whose fingerprint matches has nothing to do, so it answers "all unchanged"
-without starting the service. Anything else — a document or label edited, another command
-having written to the service (a run, an item deleted behind our back), a remote service or a
-database URL — takes the normal path, which lists the service and plans against it.
+When a sync completes, it records one fingerprint: the local side (every document's path,
+content hash and ground truth, the set's metadata, the options) and the service side (the
+evaluation set's ``ETag``, a digest of everything the set holds, asked over HTTP). A later sync
+of the same dataset whose local side and current ``ETag`` match has nothing to do: it answers
+"all unchanged" without listing the set's items or the service's files. Anything else — a
+document or label edited, an item changed or deleted behind our back, a server that sends no
+``ETag`` — takes the normal path, which lists the service and plans against it.
 """
 
 from __future__ import annotations
@@ -19,14 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fieldwise.datasets import Dataset, HashCache, ground_truth_hash
-from fieldwise.datasets._sync_plan import LocalItem, SyncPlan
+from fieldwise._errors import NotFoundError
+from fieldwise.client import Client, ops
+from fieldwise.datasets import Dataset, HashCache, LocalItem, SyncPlan, ground_truth_hash
 from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 
-__all__ = ["LocalView", "local_view", "record_sync", "service_files", "unchanged_sync"]
+__all__ = ["LocalView", "local_view", "record_sync", "unchanged_plan"]
 
-_DATABASE = ("fieldwise.db", "fieldwise.db-wal")
+#: The local file that remembers content hashes between syncs (under the state folder).
+HASH_CACHE = "hashes.json"
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class LocalView:
 
 def local_view(dataset: Dataset, state_dir: Path) -> LocalView:
     """The dataset as a sync sees it (content hashes from the local hash cache)."""
-    with HashCache(state_dir / "hashes.json") as cache:
+    with HashCache(state_dir / HASH_CACHE) as cache:
         items = tuple(
             LocalItem(i.file, cache.sha256(i.path), i.ground_truth, i.split) for i in dataset.items
         )
@@ -62,75 +62,49 @@ def local_view(dataset: Dataset, state_dir: Path) -> LocalView:
     return LocalView(items, gt_hash, metadata, digest.hexdigest())
 
 
-def service_files(data_dir: Path) -> str | None:
-    """Size, mtime and inode of the embedded service's database files; None without one."""
-    parts = []
-    for name in _DATABASE:
-        try:
-            stat = (data_dir / name).stat()
-        except FileNotFoundError:
-            if name == _DATABASE[0]:
-                return None
-            parts.append(f"{name}:-")
-            continue
-        parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}")
-    return ";".join(parts)
-
-
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _fingerprint(view: LocalView, eval_set_id: str, keep_removed: bool, files: str) -> str:
-    raw = _canonical([view.digest, eval_set_id, keep_removed, files])
+def _fingerprint(view: LocalView, eval_set_id: str, keep_removed: bool, etag: str) -> str:
+    raw = _canonical([view.digest, eval_set_id, keep_removed, etag])
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def unchanged_sync(
-    dataset: Dataset,
-    *,
-    state_dir: Path,
-    service_identity: str,
-    data_dir: Path,
-    eval_set: str | None = None,
-    keep_removed: bool = False,
-) -> tuple[str, SyncPlan, str] | None:
-    """``(eval set id, all-unchanged plan, ground-truth hash)`` when the last sync of this
-    dataset to the embedded service in ``data_dir`` left exactly this; else None."""
-    name = eval_set or dataset.name
-    state = SyncState(state_dir, service_identity)
+def _etag(client: Client, eval_set_id: str) -> str | None:
+    try:
+        return client.call(ops.evaluation_set_etag(eval_set_id))
+    except NotFoundError:
+        return None  # deleted behind our back: the normal path finds or makes the set
+
+
+def unchanged_plan(
+    client: Client, state: SyncState, name: str, view: LocalView, *, keep_removed: bool
+) -> tuple[str, SyncPlan] | None:
+    """``(eval set id, all-unchanged plan)`` when the last sync of set ``name`` left exactly
+    ``view`` and the service still holds what it held then; else None."""
     eval_set_id = state.eval_set_id(name)
     recorded = state.last_sync(name)
-    files = service_files(data_dir)
-    if eval_set_id is None or recorded is None or files is None:
+    if eval_set_id is None or recorded is None:
         return None
-    view = local_view(dataset, state_dir)
-    if _fingerprint(view, eval_set_id, keep_removed, files) != recorded:
+    etag = _etag(client, eval_set_id)
+    if etag is None or _fingerprint(view, eval_set_id, keep_removed, etag) != recorded:
         return None
-    unchanged = tuple(sorted(item.file for item in view.items))
-    plan = SyncPlan(unchanged=unchanged)
-    return eval_set_id, plan, view.ground_truth_hash
+    return eval_set_id, SyncPlan(unchanged=tuple(sorted(item.file for item in view.items)))
 
 
 def record_sync(
+    client: Client,
+    state: SyncState,
+    name: str,
+    eval_set_id: str,
     view: LocalView,
     *,
-    state_dir: Path,
-    service_identity: str,
-    eval_set_name: str,
-    eval_set_id: str,
-    data_dir: Path,
     keep_removed: bool,
     kept_removed: bool,
-    settled: bool = True,
 ) -> None:
-    """After a completed sync, with the embedded service stopped: record its fingerprint, or
-    forget it when items were kept that a re-sync would report again, or when the service
-    had not finished closing its files (``settled`` false)."""
-    files = service_files(data_dir)
-    state = SyncState(state_dir, service_identity)
-    mapped = state.eval_set_id(eval_set_name) == eval_set_id
-    if files is None or kept_removed or not settled or not mapped:
-        state.record_sync(eval_set_name, None)
-        return
-    state.record_sync(eval_set_name, _fingerprint(view, eval_set_id, keep_removed, files))
+    """After a completed sync: record its fingerprint, or forget it when items were kept that
+    a re-sync would report again, or the server sends no ``ETag``."""
+    etag = None if kept_removed else _etag(client, eval_set_id)
+    fingerprint = None if etag is None else _fingerprint(view, eval_set_id, keep_removed, etag)
+    state.record_sync(name, fingerprint)

@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from fieldwise._errors import ConfigError, FieldwiseError, NotFoundError
-from fieldwise.client import Client, Version, ops
-from fieldwise.client._models import TrainingRun
+from fieldwise._errors import ConfigError, NotFoundError, TrainingFailed
+from fieldwise.client import Client, TrainingRun, Version, ops
 from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.evaluate import ensure_processor
 from fieldwise.sync import SyncResult, sync_dataset
@@ -30,10 +29,6 @@ class Link(Protocol):
     def identity(self) -> str: ...
 
     def client(self) -> Client: ...
-
-
-class TrainingFailed(FieldwiseError):
-    """The training run failed or was canceled (exit 2)."""
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,14 @@
 :class:`Receiver` is the server behind ``fieldwise webhooks listen``.
 """
 
-from fieldwise.webhooks._receiver import Receiver
-from fieldwise.webhooks._signature import (
+from fieldwise._signature import (
     DEFAULT_TOLERANCE,
     SIGNATURE_HEADER,
     compute_signature,
     sign,
     verify,
 )
+from fieldwise.webhooks._receiver import Receiver
 
 __all__ = [
     "DEFAULT_TOLERANCE",

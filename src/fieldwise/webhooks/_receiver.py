@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise._errors import WebhookVerificationError
-from fieldwise.webhooks._signature import DEFAULT_TOLERANCE, SIGNATURE_HEADER, verify
+from fieldwise._signature import DEFAULT_TOLERANCE, SIGNATURE_HEADER, verify
 
 log = logging.getLogger("fieldwise.webhooks")
 

@@ -1,6 +1,6 @@
 """Persistence of the local service: the engine, named migrations, shared columns, blobs."""
 
-from fieldwise.service.store.engine import make_engine
+from fieldwise.service.store.engine import database_url, make_engine
 from fieldwise.service.store.migrations import (
     Migration,
     adding,
@@ -9,4 +9,12 @@ from fieldwise.service.store.migrations import (
     migrate,
 )
 
-__all__ = ["Migration", "adding", "applied_migrations", "creating", "make_engine", "migrate"]
+__all__ = [
+    "Migration",
+    "adding",
+    "applied_migrations",
+    "creating",
+    "database_url",
+    "make_engine",
+    "migrate",
+]

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event
 
 from fieldwise.service.store.json_reader import safe_json_loads
 from fieldwise.service.store.prepared import engine_options
+
+if TYPE_CHECKING:
+    from fieldwise._config import ServiceSettings
+
+#: The SQLite database in the data folder when no database URL is configured; only the
+#: service knows it (the toolkit asks the service over HTTP, never reads this file).
+SQLITE_FILE = "fieldwise.db"
+
+
+def database_url(settings: ServiceSettings) -> str:
+    """The configured database URL, else SQLite in the settings' data folder."""
+    if settings.database_url:
+        return settings.database_url
+    return f"sqlite:///{(settings.data_dir / SQLITE_FILE).resolve()}"
 
 
 def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:

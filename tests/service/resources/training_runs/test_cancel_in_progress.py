@@ -23,6 +23,7 @@ from fieldwise.client import Client, ops
 from fieldwise.service.events.outbox import events
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.training_runs import job as training_job
+from fieldwise.service.store import database_url
 from tests.conftest import ServiceFactory
 from tests.service.resources.training_runs.conftest import (
     FAST,
@@ -113,7 +114,7 @@ def test_a_training_canceled_in_progress_leaves_no_version_model_or_event(
         assert (ended.status, ended.version_id, ended.model) == ("canceled", None, None)
         assert {v.id for v in client.list_versions(processor_id)} == before
     settings = ServiceSettings(data_dir=tmp_path / "service")
-    engine = create_engine(settings.resolved_database_url)
+    engine = create_engine(database_url(settings))
     with engine.connect() as conn:
         models = list(conn.execute(select(files.c.id).where(files.c.purpose == "model")))
         kinds = [

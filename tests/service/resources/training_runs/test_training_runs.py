@@ -13,6 +13,7 @@ from fieldwise.client import Client, ops
 from fieldwise.service import RunningService
 from fieldwise.service.events.outbox import events
 from fieldwise.service.jobs.workers import ClaimLock, claim_lock_path
+from fieldwise.service.store import database_url
 from tests.conftest import TEST_KEY, ServiceFactory
 from tests.service.resources.runs.conftest import wait_run
 from tests.service.resources.training_runs.conftest import FAST, mini_invoices, synced, train
@@ -45,7 +46,7 @@ def test_same_items_params_and_seed_give_the_same_model(
         assert (training["split"], training["item_ids"]) == ("train", run.item_ids)
         assert training["params"] == {"seed": 3, **FAST}
     # the completion event is in the outbox, one per run
-    engine = create_engine(ServiceSettings(data_dir=tmp_path / "service").resolved_database_url)
+    engine = create_engine(database_url(ServiceSettings(data_dir=tmp_path / "service")))
     with engine.connect() as conn:
         rows = list(
             conn.execute(select(events.c.data).where(events.c.type == "training.run.completed"))
@@ -79,7 +80,7 @@ def test_a_canceled_training_leaves_no_version(
     # training stays queued for as long as the test needs, whatever the machine's speed.
     settings = ServiceSettings(data_dir=tmp_path / "service")
     (tmp_path / "service").mkdir()
-    lock_path = claim_lock_path(settings.resolved_database_url)
+    lock_path = claim_lock_path(database_url(settings))
     assert lock_path is not None
     lock = ClaimLock(lock_path)
     assert lock.acquire()

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from fieldwise._signature import SIGNATURE_HEADER
 from fieldwise.service.events.webhooks.ssrf import UnsafeUrl, resolve_target
-from fieldwise.webhooks._signature import SIGNATURE_HEADER
 
 #: The receiver must answer within this many seconds (spec, section 8).
 DEFAULT_TIMEOUT = 10.0

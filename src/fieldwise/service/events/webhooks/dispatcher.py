@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 
+from fieldwise._signature import sign
 from fieldwise.service.events.webhooks.delivery import DEFAULT_TIMEOUT, AttemptResult, post_signed
 from fieldwise.service.events.webhooks.notify import send_pending
 from fieldwise.service.events.webhooks.store import (
@@ -25,7 +26,6 @@ from fieldwise.service.events.webhooks.store import (
     signing_target,
 )
 from fieldwise.service.state import ServiceState
-from fieldwise.webhooks._signature import sign
 
 log = logging.getLogger("fieldwise.service.webhooks")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
@@ -47,3 +49,21 @@ def list_sets(
 def get_set(engine: Engine, eval_set_id: str) -> EvaluationSetPublic:
     with engine.connect() as conn:
         return sets_public(conn, [fetch(conn, evaluation_sets, eval_set_id, "evaluation set")])[0]
+
+
+def content_etag(conn: Connection, row: Any) -> str:
+    """A strong ETag of what a set holds: its name, description and metadata, and every item's
+    id, file and ground truth. Equal tags mean equal content, whatever the clock did (a
+    client that synced the set can tell "nothing changed" from one GET)."""
+    digest = hashlib.sha256()
+    head = [row.name, row.description, row.metadata]
+    digest.update(json.dumps(head, sort_keys=True, separators=(",", ":")).encode())
+    query = (
+        select(items.c.id, items.c.file_id, items.c.ground_truth, items.c.metadata)
+        .where(items.c.eval_set_id == row.id)
+        .order_by(items.c.id)
+    )
+    for item in conn.execute(query):
+        line = [item.id, item.file_id, item.ground_truth, item.metadata]
+        digest.update(b"\n" + json.dumps(line, sort_keys=True, separators=(",", ":")).encode())
+    return f'"{digest.hexdigest()}"'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from sqlalchemy import Connection, delete, insert, select, update
 
 from fieldwise.service.http.dependencies import Cursor, Limit, common_fields, fetch
@@ -12,7 +12,7 @@ from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.ids import new_id
-from fieldwise.service.resources.evaluation_sets.ops import sets_public
+from fieldwise.service.resources.evaluation_sets.ops import content_etag, sets_public
 from fieldwise.service.resources.evaluation_sets.schemas import (
     EvaluationSetCreate,
     EvaluationSetPublic,
@@ -86,9 +86,11 @@ def list_sets(
 
 
 @router.get("/evaluation-sets/{eval_set_id}", response_model=EvaluationSetPublic)
-def get_set(eval_set_id: str, state: State) -> EvaluationSetPublic:
+def get_set(eval_set_id: str, state: State, response: Response) -> EvaluationSetPublic:
     with state.engine.connect() as conn:
-        return set_public(conn, fetch(conn, evaluation_sets, eval_set_id, "evaluation set"))
+        row = fetch(conn, evaluation_sets, eval_set_id, "evaluation set")
+        response.headers["ETag"] = content_etag(conn, row)
+        return set_public(conn, row)
 
 
 @router.patch("/evaluation-sets/{eval_set_id}", response_model=EvaluationSetPublic)

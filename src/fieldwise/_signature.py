@@ -1,5 +1,8 @@
 """Signing and verifying webhook bodies: the one implementation the service and receivers share.
 
+A top-level module (not ``webhooks/``) because both sides import it: the service signs what it
+delivers, the toolkit's receiver verifies, and neither may import the other's private modules.
+
 The header is ``X-Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>]`` where each ``v1`` is
 ``HMAC-SHA256(secret, "<t>.<raw body>")`` keyed with the secret string exactly as shown
 (``whsec_…`` prefix included). Two ``v1`` values appear while a rotated secret is in its grace

@@ -1,5 +1,12 @@
-"""The result store: ``<results_dir>/<runset_id>/`` with a manifest, an item snapshot and
-append-only records.
+"""The run-set store: the only module that knows the layout of a run set's folder.
+
+``<results_dir>/<runset_id>/`` holds the manifest (``runset.json``), the item snapshot
+(``items.jsonl``) and the append-only records (``records.jsonl``): what the runner wrote. What
+analysis keeps beside them goes through here too, so no other module names a file in the
+folder: the saved verdicts (:func:`verdict_path`), the merged statistics
+(:func:`read_statistics` / :func:`write_statistics`: a cache, written whole or not at all and
+best effort, so a read-only run set is scored again next time and nothing fails) and the
+optional partitioned cell store (:func:`cells_path`).
 
 ``records.jsonl`` is written one line per finished pair and flushed at once, so a killed
 process loses nothing; it is fsynced at most every :data:`SYNC_SECONDS` (and when the writer
@@ -20,8 +27,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-import pandas as pd
-
 from fieldwise._errors import RunnerError
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest, RunRecord
 
@@ -30,24 +35,11 @@ DEFAULT_RESULTS_DIR = Path(".fieldwise") / "results"
 MANIFEST = "runset.json"
 ITEMS = "items.jsonl"
 RECORDS = "records.jsonl"
-
-RESULT_COLUMNS = (
-    "item_id",
-    "file",
-    "file_sha256",
-    "version_id",
-    "version_alias",
-    "run_id",
-    "status",
-    "cached",
-    "attempts",
-    "latency_ms",
-    "error_reason",
-    "error_message",
-    "value",
-    "metadata",
-    "ground_truth",
-)
+VERDICT = "verdict.json"
+STATISTICS = "statistics.json"
+CELLS = "cells"  # a folder: the partitioned cell store (``fieldwise.scale``)
+#: Every name the store gives to an entry of a run-set folder.
+RUNSET_ENTRIES = (MANIFEST, ITEMS, RECORDS, VERDICT, STATISTICS, CELLS)
 
 
 def new_runset_id(now: datetime) -> str:
@@ -213,41 +205,6 @@ def list_runsets(results_dir: Path = DEFAULT_RESULTS_DIR) -> list[LoadedRunSet]:
     return found
 
 
-def load_results(runset_id: str, results_dir: Path = DEFAULT_RESULTS_DIR) -> pd.DataFrame:
-    """One row per recorded (item, version) pair, with the item's ground truth alongside.
-
-    Columns: ``RESULT_COLUMNS``; ``value`` and ``metadata`` are the run output's dicts (None
-    for failed pairs). Rows are sorted by item, then by the order the versions were given.
-    """
-    loaded = load_runset(runset_id, results_dir)
-    truth = {i.item_id: i.ground_truth for i in loaded.items}
-    order = {v.version_id: n for n, v in enumerate(loaded.manifest.versions)}
-    rows = []
-    for r in sorted(loaded.records, key=lambda r: (r.item_id, order.get(r.version_id, 0))):
-        output = r.output or {}
-        error = r.error or {}
-        rows.append(
-            {
-                "item_id": r.item_id,
-                "file": r.file,
-                "file_sha256": r.file_sha256,
-                "version_id": r.version_id,
-                "version_alias": r.version_alias,
-                "run_id": r.run_id,
-                "status": r.status,
-                "cached": r.cached,
-                "attempts": r.attempts,
-                "latency_ms": r.latency_ms,
-                "error_reason": error.get("reason"),
-                "error_message": error.get("message"),
-                "value": output.get("value") if r.output is not None else None,
-                "metadata": output.get("metadata") if r.output is not None else None,
-                "ground_truth": truth.get(r.item_id),
-            }
-        )
-    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
-
-
 def find_incomplete(
     results_dir: Path, match: dict[str, Any], *, keys: tuple[str, ...]
 ) -> LoadedRunSet | None:
@@ -264,3 +221,42 @@ def find_incomplete(
         if all(args.get(k) == match.get(k) for k in keys) and not loaded.complete:
             return loaded
     return None
+
+
+def verdict_path(directory: Path) -> Path:
+    """Where the run set's verdicts are saved (see :func:`fieldwise.gate.save_verdict`)."""
+    return directory / VERDICT
+
+
+def cells_path(directory: Path) -> Path:
+    """The folder of the run set's partitioned cell store (written by ``fieldwise.scale``)."""
+    return directory / CELLS
+
+
+def records_stamp(directory: Path) -> list[int] | None:
+    """Size and modification time (ns) of the records file: what a cache scored from the
+    records must match to be reused (None when there are no records)."""
+    try:
+        stat = (directory / RECORDS).stat()
+    except FileNotFoundError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def read_statistics(directory: Path) -> dict[str, Any] | None:
+    """The statistics document saved with the run set; None when absent or unreadable."""
+    try:
+        data = json.loads((directory / STATISTICS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_statistics(directory: Path, document: dict[str, Any]) -> None:
+    """Save the statistics document whole (best effort: nothing fails on a read-only set)."""
+    try:
+        tmp = directory / f".{STATISTICS}.tmp"
+        tmp.write_text(json.dumps(document, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, directory / STATISTICS)
+    except (OSError, ValueError, TypeError):
+        return
