@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from fieldwise._errors import RunnerError
 from fieldwise.datasets import Dataset, file_sha256, ground_truth_hash
 from fieldwise.runner import ItemSnapshot, LoadedRunSet, Manifest, RunRecord, VersionRef
 from fieldwise.runner._plan import items_digest, provenance
@@ -131,8 +132,11 @@ def write_runset(
         },
         provenance={**provenance(items, metadata), "imported": imported},
     )
-    results_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=results_dir))
+    try:
+        results_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".import-", dir=results_dir))
+    except OSError as exc:
+        raise RunnerError(f"cannot write a run set under {results_dir}: {exc}") from None
     try:
         directory = create_runset(staging, manifest, items)
         records = [
@@ -148,6 +152,8 @@ def write_runset(
             writer.sync()
         final = results_dir / manifest.runset_id
         directory.rename(final)
+    except OSError as exc:
+        raise RunnerError(f"cannot write run set {manifest.runset_id}: {exc}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return LoadedRunSet(final, manifest, tuple(items), tuple(records))
