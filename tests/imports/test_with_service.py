@@ -1,9 +1,10 @@
 """Acceptance: an imported version compared with a version the service ran, with a verdict.
 
 How a user spells it: ``fieldwise evaluate D`` makes the service's run set, ``fieldwise
-runsets import D --version azure=PATH`` the imported one, and ``report`` / ``gate`` read the
-two side by side (``fieldwise report IMPORTED SERVICE --baseline azure --candidate
-latest-draft``): they are comparable because both hold the dataset's ground truth and spec.
+runsets import D --version azure=PATH`` the imported one (or ``runsets import EVALSET ...``
+against the evaluation set evaluate synced), and ``report`` / ``gate`` read the two side by
+side (``fieldwise report IMPORTED SERVICE --baseline azure --candidate latest-draft``): they
+are comparable because both hold the dataset's ground truth and spec.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def test_report_and_gate_an_imported_baseline_against_a_service_candidate(
     imported = fieldwise("runsets", "import", str(root), "--version", f"azure={azure}", "--json")
     assert imported.exit_code == 0, imported.stderr
     imported_runset = json.loads(imported.stdout)["runset_id"]
+    imported_missing = json.loads(imported.stdout)["imported"][0]["missing"]
 
     out = tmp_path / "report"
     report = fieldwise(
@@ -58,6 +60,19 @@ def test_report_and_gate_an_imported_baseline_against_a_service_candidate(
     assert verdict["status"] in _EXIT
     assert data["provenance"]["forced"] == []  # comparable as they are: nothing forced
     assert "azure" in (out / "summary.md").read_text(encoding="utf-8")
+
+    # against the evaluation set itself (what evaluate synced): its items, the same verdict
+    eval_set = json.loads(evaluated.stdout)["eval_set_id"]  # ("invoices" is also a folder here)
+    by_set = fieldwise("runsets", "import", eval_set, "--version", f"azure={azure}", "--json")
+    assert by_set.exit_code == 0, by_set.stderr
+    set_runset = json.loads(by_set.stdout)
+    assert set_runset["eval_set_id"] == eval_set
+    assert set_runset["imported"][0]["missing"] == imported_missing
+    regated = fieldwise(
+        "gate", set_runset["runset_id"], service_runset, "--baseline", "azure",
+        "--candidate", "latest-draft", "--json",
+    )  # fmt: skip
+    assert regated.exit_code == _EXIT[verdict["status"]], regated.stderr
 
     gate = fieldwise(
         "gate", imported_runset, service_runset, "--baseline", "imported:azure",

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from fieldwise.cli._context import json_option
+from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import runset_json
-from fieldwise.imports import FORMATS, ImportedSummary, Source, import_predictions
+from fieldwise.imports import (
+    FORMATS,
+    ImportedSummary,
+    Source,
+    dataset_target,
+    eval_set_target,
+    import_predictions,
+)
 
 __all__ = ["import_cmd"]
 
@@ -54,7 +62,7 @@ def _echo_summary(summary: ImportedSummary, total: int) -> None:
 
 
 @click.command("import")
-@click.argument("dataset", type=click.Path(path_type=Path))
+@click.argument("target", metavar="DATASET_OR_EVALSET")
 @click.option(
     "--version",
     "versions",
@@ -74,8 +82,10 @@ def _echo_summary(summary: ImportedSummary, total: int) -> None:
 )
 @RESULTS_DIR_OPTION
 @json_option
+@pass_cli
 def import_cmd(
-    dataset: Path,
+    cli: CliContext,
+    target: str,
     versions: list[tuple[str, str]],
     fmt: str,
     results_dir: Path,
@@ -83,17 +93,24 @@ def import_cmd(
 ) -> None:
     """Make a run set from predictions produced elsewhere, one version per --version.
 
-    DATASET is a local dataset folder: its documents and ground truth are the run set's
-    items. PATH is JSON Lines, CSV or Parquet (a `file` column or key and one per field), a
-    folder of one JSON per document, or Azure Document Intelligence, Google Document AI or
-    AWS Textract AnalyzeExpense responses (one file, or a folder of one per document named
-    after it), their field names mapped onto the dataset's ([import.<vendor>] in
-    dataset.toml overrides the defaults). Missing and unknown documents and unmapped fields
-    are listed and recorded in the run set's provenance. Then `fieldwise compare RUNSET`
-    (or `compare RUNSET OTHER_RUNSET`), `report` and `gate` read it like any run set.
+    DATASET_OR_EVALSET is a local dataset folder (its documents and ground truth are the run
+    set's items), else an evaluation set's id or name on the service (its items as a run
+    snapshots them; only the default mappings apply). PATH is JSON Lines, CSV or Parquet (a
+    `file` column or key and one per field), a folder of one JSON per document, or Azure
+    Document Intelligence, Google Document AI or AWS Textract AnalyzeExpense responses (one
+    file, or a folder of one per document named after it), their field names mapped onto the
+    dataset's ([import.<vendor>] in dataset.toml overrides the defaults). Missing and unknown
+    documents and unmapped fields are listed and recorded in the run set's provenance. Then
+    `fieldwise compare RUNSET` (or `compare RUNSET OTHER_RUNSET`), `report` and `gate` read
+    it like any run set.
     """
+    folder = Path(target)
+    # a name with a path separator, or anything on disk, is meant as a folder: a mistyped
+    # path is "dataset not found", never a lookup on the service
+    local = folder.exists() or "/" in target or os.sep in target
+    chosen = dataset_target(folder) if local else eval_set_target(cli.connection(), target)
     result = import_predictions(
-        dataset,
+        chosen,
         [Source(name, path, fmt) for name, path in versions],
         results_dir=results_dir,
         now=datetime.now(UTC),
@@ -106,7 +123,7 @@ def import_cmd(
     manifest = result.runset.manifest
     click.echo(
         f"run set {manifest.runset_id}: {len(result.versions)} imported version(s) over "
-        f"{manifest.item_count} documents of {manifest.dataset}"
+        f"{manifest.item_count} documents of {manifest.eval_set_name}"
     )
     for summary in result.versions:
         _echo_summary(summary, manifest.item_count)

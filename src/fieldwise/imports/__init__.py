@@ -1,6 +1,7 @@
 """fieldwise.imports: predictions made elsewhere as a run set, compared like any other.
 
-``import_predictions(dataset, [Source("azure", "out/azure/")], results_dir=..., now=...)``
+``import_predictions(dataset_target(Path("invoices")), [Source("azure", "out/azure/")],
+results_dir=..., now=...)`` (:func:`eval_set_target` for an evaluation set on a service)
 reads each source (generic JSON Lines, CSV, Parquet or a folder of JSON; Azure Document
 Intelligence, Google Document AI or AWS Textract AnalyzeExpense responses), maps vendor field
 names onto the dataset's (:data:`DEFAULT_MAPPINGS`, overridden by ``[import.<vendor>]`` in
@@ -16,6 +17,7 @@ from fieldwise.imports._import import ImportedSummary, ImportResult, import_pred
 from fieldwise.imports._mapping import DEFAULT_MAPPINGS
 from fieldwise.imports._model import FORMATS, VENDOR_FORMATS, PredictionsError, Source
 from fieldwise.imports._read import detect_format
+from fieldwise.imports._target import Target, dataset_target, eval_set_target
 
 __all__ = [
     "DEFAULT_MAPPINGS",
@@ -25,6 +27,9 @@ __all__ = [
     "ImportedSummary",
     "PredictionsError",
     "Source",
+    "Target",
+    "dataset_target",
     "detect_format",
+    "eval_set_target",
     "import_predictions",
 ]

@@ -1,5 +1,5 @@
 """``import_predictions``: predictions made elsewhere, one version per source, as a run set
-over a local dataset's documents and ground truth.
+over a target's documents and ground truth (a local dataset or an evaluation set).
 
 Everything is read, mapped and matched before anything is written, so bad input (a malformed
 row, an ambiguous format, a duplicate name) leaves no run set behind.
@@ -15,11 +15,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.imports._documents import match_documents
 from fieldwise.imports._mapping import field_mapping
 from fieldwise.imports._model import VENDOR_FORMATS, PredictionsError, Source
 from fieldwise.imports._read import SourceRead, read_source
+from fieldwise.imports._target import Target
 from fieldwise.imports._write import ImportedVersion, version_id, write_runset
 from fieldwise.runner import LoadedRunSet
 
@@ -87,8 +87,8 @@ def _check_names(sources: Sequence[Source]) -> None:
         seen.add(source.name)
 
 
-def _summary(dataset: Dataset, read: SourceRead) -> tuple[ImportedSummary, dict[str, Any]]:
-    matched = match_documents(read.outputs, [i.file for i in dataset.items])
+def _summary(target: Target, read: SourceRead) -> tuple[ImportedSummary, dict[str, Any]]:
+    matched = match_documents(read.outputs, [i.file for i in target.items])
     unmapped: Counter[str] = Counter()
     notes: list[str] = []
     for file, output in sorted(matched.outputs.items()):
@@ -96,8 +96,8 @@ def _summary(dataset: Dataset, read: SourceRead) -> tuple[ImportedSummary, dict[
         notes += [f"{file}: {note}" for note in output.notes]
     mapping = None
     if read.format in VENDOR_FORMATS:
-        overrides = (dataset.imports or {}).get(read.format)
-        mapping = field_mapping(read.format, dataset.fields, overrides).to_json()
+        overrides = target.overrides.get(read.format)
+        mapping = field_mapping(read.format, target.fields, overrides).to_json()
     summary = ImportedSummary(
         name=read.source.name,
         version_id=version_id(read.source.name),
@@ -116,32 +116,32 @@ def _summary(dataset: Dataset, read: SourceRead) -> tuple[ImportedSummary, dict[
 
 
 def import_predictions(
-    dataset_path: Path,
+    target: Target,
     sources: Sequence[Source],
     *,
     results_dir: Path,
     now: datetime,
 ) -> ImportResult:
-    """Read every source, match its outputs to ``dataset_path``'s documents and write one run
-    set with a version per source (named as given). Raises :class:`PredictionsError` (or the
-    dataset's :class:`~fieldwise.DatasetError`) before writing anything when input is bad."""
+    """Read every source, match its outputs to ``target``'s documents
+    (:func:`~fieldwise.imports.dataset_target`, :func:`~fieldwise.imports.eval_set_target`)
+    and write one run set with a version per source (named as given). Raises
+    :class:`PredictionsError` before writing anything when input is bad."""
     _check_names(sources)
-    dataset = load_dataset(dataset_path)
     mappings = {
-        vendor: field_mapping(vendor, dataset.fields, (dataset.imports or {}).get(vendor))
+        vendor: field_mapping(vendor, target.fields, target.overrides.get(vendor))
         for vendor in VENDOR_FORMATS
     }
     summaries = []
     versions = []
     for source in sources:
-        summary, outputs = _summary(dataset, read_source(source, mappings))
+        summary, outputs = _summary(target, read_source(source, mappings))
         if not outputs:
             raise PredictionsError(
                 f"--version {source.name}={source.path}: none of its {len(summary.unknown)} "
-                f"outputs is for a document of dataset {dataset.name!r} "
+                f"outputs is for a document of {target.name!r} "
                 f"(first: {summary.unknown[0] if summary.unknown else 'none'})"
             )
         summaries.append(summary)
         versions.append(ImportedVersion(source.name, outputs, summary.to_json()))
-    runset = write_runset(dataset, versions, results_dir, now)
+    runset = write_runset(target, versions, results_dir, now)
     return ImportResult(runset, tuple(summaries))

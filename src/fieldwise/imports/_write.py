@@ -1,10 +1,10 @@
 """The imported versions as a run set, written through the runner's store (the only module of
 this package that knows how a run set is kept on disk).
 
-The run set is what ``fieldwise run`` would have made for the dataset: the dataset's items
-and ground truth as the item snapshot, the compare spec and gate recorded as the evaluation
-set's metadata (as ``fieldwise sync`` records them, so ``compare`` can put an imported run set
-beside a service one), and one record per (document, version): ``succeeded`` with the output,
+The run set is what ``fieldwise run`` would have made for the target (see
+:mod:`fieldwise.imports._target`): its items and ground truth as the item snapshot, the
+compare spec and gate as the evaluation set's metadata (so ``compare`` can put an imported run
+set beside a service one), and one record per (document, version): ``succeeded`` with the output,
 or ``failed`` (reason ``missing``) for a document the source has no output for, so the run
 set is complete and those values count as missed. It is written into a hidden folder and
 renamed into place: a failure leaves nothing half-written.
@@ -21,16 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise._errors import RunnerError
-from fieldwise.datasets import Dataset, file_sha256, ground_truth_hash
+from fieldwise.imports._target import Target
 from fieldwise.runner import ItemSnapshot, LoadedRunSet, Manifest, RunRecord, VersionRef
 from fieldwise.runner._plan import items_digest, provenance
 from fieldwise.runner._store import RecordWriter, create_runset, new_runset_id
-from fieldwise.sync._source import source_identity
 
-__all__ = ["IMPORTED_SERVICE", "ImportedVersion", "version_id", "write_runset"]
-
-#: The ``service_identity`` of an imported run set: no service ran it.
-IMPORTED_SERVICE = "imported"
+__all__ = ["ImportedVersion", "version_id", "write_runset"]
 
 
 def version_id(name: str) -> str:
@@ -47,16 +43,6 @@ class ImportedVersion:
     name: str
     outputs: Mapping[str, dict[str, Any]]
     provenance: Mapping[str, Any]
-
-
-def _metadata(dataset: Dataset, gt_hash: str) -> dict[str, Any]:
-    return {
-        "dataset": dataset.name,
-        "source": source_identity(dataset.root),
-        "ground_truth_hash": gt_hash,
-        "compare_spec": {"date_order": dataset.date_order, "fields": dict(dataset.fields)},
-        "gate": dict(dataset.gate) if dataset.gate is not None else None,
-    }
 
 
 def _records(
@@ -88,25 +74,14 @@ def _records(
 
 
 def write_runset(
-    dataset: Dataset,
+    target: Target,
     versions: Sequence[ImportedVersion],
     results_dir: Path,
     now: datetime,
 ) -> LoadedRunSet:
-    """Write one run set holding ``versions`` over ``dataset``'s documents; return it."""
-    items = [
-        ItemSnapshot(
-            item_id=item.file,
-            file=item.file,
-            file_sha256=file_sha256(item.path),
-            file_id="",
-            ground_truth=dict(item.ground_truth),
-            split=item.split,
-        )
-        for item in dataset.items
-    ]
-    gt_hash = ground_truth_hash(dataset)
-    metadata = _metadata(dataset, gt_hash)
+    """Write one run set holding ``versions`` over ``target``'s items; return it."""
+    items = list(target.items)
+    metadata = dict(target.metadata)
     created_at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
     refs = tuple(
         VersionRef(v.name, version_id(v.name), str(v.provenance.get("sha256", "")))
@@ -115,13 +90,13 @@ def write_runset(
     imported = {v.name: dict(v.provenance) for v in versions}
     manifest = Manifest(
         runset_id=new_runset_id(now),
-        service_identity=IMPORTED_SERVICE,
-        base_url="",
+        service_identity=target.service_identity,
+        base_url=target.base_url,
         processor_id="",
-        eval_set_id="",
-        eval_set_name=dataset.name,
-        dataset=dataset.name,
-        ground_truth_hash=gt_hash,
+        eval_set_id=target.eval_set_id,
+        eval_set_name=target.name,
+        dataset=target.dataset,
+        ground_truth_hash=target.ground_truth_hash,
         versions=refs,
         item_count=len(items),
         created_at=created_at,
