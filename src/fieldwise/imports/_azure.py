@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fieldwise.imports._files import unwrap
 from fieldwise.imports._model import Cell, PredictionsError, VendorDocument
 
 __all__ = ["looks_like_azure", "parse_azure"]
@@ -36,11 +37,7 @@ _VALUE_KEYS = (
 
 
 def _result(data: Any) -> Mapping[str, Any] | None:
-    if not isinstance(data, Mapping):
-        return None
-    inner = data.get("analyzeResult")
-    result = inner if isinstance(inner, Mapping) else data
-    return result if isinstance(result.get("documents"), list) else None
+    return unwrap(data, "analyzeResult", "documents")
 
 
 def looks_like_azure(data: Any) -> bool:

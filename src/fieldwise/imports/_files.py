@@ -4,14 +4,14 @@ files a folder source holds."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from fieldwise._nesting import TooDeep, loads_json
 from fieldwise.imports._model import PredictionsError
 
-__all__ = ["folder_files", "read_json", "read_jsonl"]
+__all__ = ["folder_files", "read_json", "read_jsonl", "unwrap"]
 
 
 def _text(path: Path) -> str:
@@ -57,3 +57,13 @@ def folder_files(folder: Path) -> list[Path]:
     if not files:
         raise PredictionsError(f"{folder}: no .json files")
     return files
+
+
+def unwrap(data: Any, wrapper: str, listed: str) -> Mapping[str, Any] | None:
+    """``data[wrapper]`` when ``data`` wraps the object in it (an operation or response around
+    the result), else ``data``; None unless that object has a list under ``listed``."""
+    if not isinstance(data, Mapping):
+        return None
+    inner = data.get(wrapper)
+    found = inner if isinstance(inner, Mapping) else data
+    return found if isinstance(found.get(listed), list) else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fieldwise.imports._files import unwrap
 from fieldwise.imports._model import Cell, PredictionsError, VendorDocument
 
 __all__ = ["looks_like_google", "parse_google"]
@@ -24,11 +25,7 @@ def _get(entity: Mapping[str, Any], camel: str, snake: str) -> Any:
 
 
 def _document(data: Any) -> Mapping[str, Any] | None:
-    if not isinstance(data, Mapping):
-        return None
-    inner = data.get("document")
-    document = inner if isinstance(inner, Mapping) else data
-    return document if isinstance(document.get("entities"), list) else None
+    return unwrap(data, "document", "entities")
 
 
 def looks_like_google(data: Any) -> bool:

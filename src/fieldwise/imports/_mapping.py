@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fieldwise.datasets._truth import nest
 from fieldwise.imports._model import Cell, Output, VendorDocument
 from fieldwise.imports._textract import LINE_ITEMS
 
@@ -126,14 +127,6 @@ def field_mapping(
     return FieldMapping(vendor, names, arrays)
 
 
-def _put(value: dict[str, Any], path: str, item: Any) -> None:
-    *parents, last = path.split(".")
-    node = value
-    for part in parents:
-        node = node.setdefault(part, {})
-    node[last] = item
-
-
 def _column_key(array: str, column: str) -> str:
     return column if column.startswith(f"{array}/") else f"{array}.{column}"
 
@@ -161,7 +154,7 @@ def apply_mapping(document: VendorDocument, mapping: FieldMapping, key: str, whe
     value: dict[str, Any] = {}
     confidence: dict[str, float] = {}
     for target, (_, cell) in sorted(chosen.items()):
-        _put(value, target, cell.value)
+        nest(value, target, cell.value)
         if cell.confidence is not None:
             confidence[target] = cell.confidence
     for array, rows in document.arrays.items():
@@ -189,5 +182,5 @@ def apply_mapping(document: VendorDocument, mapping: FieldMapping, key: str, whe
                 if cell.confidence is not None:
                     confidence[f"{target}.{index}.{name}"] = cell.confidence
             out_rows.append(out_row)
-        _put(value, target, out_rows)
+        nest(value, target, out_rows)
     return Output(key, where, value, confidence, tuple(sorted(unmapped)), tuple(notes))
