@@ -97,3 +97,29 @@ def test_a_bad_mapping_is_refused_with_its_line(
         ["dataset.toml", str(count - 1)],
         ["dataset.toml", str(count)],
     )
+
+
+def test_fields_the_dataset_does_not_declare_are_listed_not_scored(
+    invoices: Dataset, truth: dict[str, Any], tmp_path: Path
+) -> None:
+    rows = []
+    for file, gt in sorted(truth.items()):
+        output = {**gt, "notes": "looks fine", "line_items": [
+            {**line, "sku": "X-1"} for line in gt["line_items"]
+        ]}  # fmt: skip
+        confidence = {"notes": 0.5, "line_items.0.sku": 0.5, "total": 0.9}
+        rows.append(json.dumps({"file": file, "output": output, "confidence": confidence}))
+    source = tmp_path / "llm.jsonl"
+    source.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    made = run_main("runsets", "import", str(invoices.root), "--version", f"llm={source}", "--json")
+    assert made.exit_code == 0, made.stderr
+    shown = json.loads(made.stdout)
+    assert shown["imported"][0]["unmapped"] == {"line_items.sku": 12, "notes": 12}
+    records = (Path(shown["directory"]) / "records.jsonl").read_text(encoding="utf-8")
+    outputs = [json.loads(line)["output"] for line in records.splitlines()]
+    assert all(o["value"] == truth[f] for o, f in zip(outputs, sorted(truth), strict=True))
+    assert all(set(o["metadata"]) == {"total"} for o in outputs)
+    printed = run_main("runsets", "import", str(invoices.root), "--version", f"llm={source}")
+    assert "unmapped fields, not imported (2): line_items.sku (12 documents), notes" in (
+        printed.stdout
+    )

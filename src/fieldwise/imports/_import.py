@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.imports._documents import match_documents
-from fieldwise.imports._mapping import field_mapping
+from fieldwise.imports._mapping import field_mapping, keep_declared
 from fieldwise.imports._model import VENDOR_FORMATS, PredictionsError, Source
 from fieldwise.imports._read import SourceRead, read_source
 from fieldwise.imports._target import Target
@@ -88,7 +88,8 @@ def _check_names(sources: Sequence[Source]) -> None:
 
 
 def _summary(target: Target, read: SourceRead) -> tuple[ImportedSummary, dict[str, Any]]:
-    matched = match_documents(read.outputs, [i.file for i in target.items])
+    declared = [keep_declared(o, target.fields) for o in read.outputs]
+    matched = match_documents(declared, [i.file for i in target.items])
     unmapped: Counter[str] = Counter()
     notes: list[str] = []
     for file, output in sorted(matched.outputs.items()):

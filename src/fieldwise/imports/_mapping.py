@@ -16,14 +16,15 @@ not ``total`` (it adds a previous balance), so it is not mapped by default.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from fieldwise.compare import flatten
 from fieldwise.datasets._truth import nest
 from fieldwise.imports._model import Cell, Output, VendorDocument
 from fieldwise.imports._textract import LINE_ITEMS
 
-__all__ = ["DEFAULT_MAPPINGS", "FieldMapping", "apply_mapping", "field_mapping"]
+__all__ = ["DEFAULT_MAPPINGS", "FieldMapping", "apply_mapping", "field_mapping", "keep_declared"]
 
 DEFAULT_MAPPINGS: Mapping[str, Mapping[str, str]] = {
     "azure": {
@@ -184,3 +185,54 @@ def apply_mapping(document: VendorDocument, mapping: FieldMapping, key: str, whe
             out_rows.append(out_row)
         nest(value, target, out_rows)
     return Output(key, where, value, confidence, tuple(sorted(unmapped)), tuple(notes))
+
+
+def _declared_row(
+    row: Mapping[str, Any], field: str, columns: Mapping[str, Any], dropped: set[str]
+) -> dict[str, Any]:
+    kept = {}
+    for column, cell in row.items():
+        if column in columns:
+            kept[column] = cell
+        else:
+            dropped.add(f"{field}.{column}")
+    return kept
+
+
+def keep_declared(output: Output, fields: Mapping[str, Mapping[str, Any]]) -> Output:
+    """``output`` with only the fields (and array columns) ``fields`` declares; the others are
+    added to ``unmapped`` (a generic source's extra keys, an LLM's ``notes``, would otherwise
+    be scored as spurious values of fields the dataset never asked for). Nothing is dropped
+    when nothing is declared."""
+    if not fields:
+        return output
+    value: dict[str, Any] = {}
+    dropped: set[str] = set()
+    for path, item in flatten(output.value).items():
+        spec = fields.get(path)
+        if spec is None:
+            dropped.add(path)
+            continue
+        columns = spec.get("columns")
+        if isinstance(item, list) and isinstance(columns, Mapping):
+            item = [
+                _declared_row(row, path, columns, dropped) if isinstance(row, Mapping) else row
+                for row in item
+            ]
+        nest(value, path, item)
+    if not dropped:
+        return output
+    prefixes = tuple(f"{d}." for d in dropped)
+    confidence = {
+        k: c
+        for k, c in output.confidence.items()
+        if k not in dropped and not k.startswith(prefixes) and _column_of(k) not in dropped
+    }
+    unmapped = tuple(sorted({*output.unmapped, *dropped}))
+    return replace(output, value=value, confidence=confidence, unmapped=unmapped)
+
+
+def _column_of(path: str) -> str:
+    """``line_items.0.sku`` -> ``line_items.sku`` (how a dropped column is named)."""
+    parts = path.split(".")
+    return ".".join(p for p in parts if not p.isdigit())
