@@ -10,6 +10,7 @@ all vendor responses of one vendor or all plain objects (the generic folder form
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -95,7 +96,7 @@ def _file_format(path: Path) -> str:
     first = next((line for line in text.split("\n") if line.strip()), "")
     if first.lstrip().startswith("{"):
         return "jsonl"
-    if "file" in [cell.strip() for cell in first.split(",")]:
+    if "file" in [cell.strip() for cell in next(csv.reader([first]), [])]:
         return "csv"
     raise PredictionsError(
         f"{path}:1: unknown format: not Parquet, JSON, JSON Lines, nor CSV with a 'file' "
