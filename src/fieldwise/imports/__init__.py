@@ -22,12 +22,12 @@ from fieldwise.imports._target import Target, dataset_target, eval_set_target
 __all__ = [
     "DEFAULT_MAPPINGS",
     "FORMATS",
+    "VENDOR_FORMATS",
     "ImportResult",
     "ImportedSummary",
     "PredictionsError",
     "Source",
     "Target",
-    "VENDOR_FORMATS",
     "dataset_target",
     "detect_format",
     "eval_set_target",
