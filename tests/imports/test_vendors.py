@@ -103,3 +103,12 @@ def test_a_response_that_reads_as_two_vendors_is_refused(tmp_path: Path) -> None
     path.write_text(json.dumps(both), encoding="utf-8")
     with pytest.raises(PredictionsError, match="ambiguous: it reads as google and as textract"):
         detect_format(path)
+
+
+def test_the_javascript_sdk_serialisation_reads_as_the_rest_one(invoices: Dataset) -> None:
+    assert detect_format(FIXTURES / "azure-js-kind-value.json") == "azure"
+    rest = _mapped("azure", "azure-number-amounts.json", invoices)
+    js = _mapped("azure", "azure-js-kind-value.json", invoices)
+    assert js.value == rest.value
+    assert js.confidence == rest.confidence
+    assert js.unmapped == rest.unmapped

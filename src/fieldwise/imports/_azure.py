@@ -7,7 +7,10 @@ Shape (``Azure/azure-rest-api-specs``, ``specification/ai/DocumentIntelligence/e
 field has ``type``, one ``value<Type>`` key (``valueString``, ``valueDate`` in ISO form,
 ``valueNumber``, ``valueCurrency {amount, currencyCode, currencySymbol}``, ``valueArray`` of
 ``valueObject`` rows for line items, ...), the raw ``content`` and a ``confidence`` in [0, 1].
-The bare ``analyzeResult`` object is accepted too.
+The bare ``analyzeResult`` object is accepted too, and so is the JavaScript SDK's
+(``@azure/ai-form-recognizer``) serialisation, where a field has ``kind`` and ``value``
+(``DocumentCurrencyField``: ``{kind: "currency", value: {amount, currencyCode}}``; arrays as
+``values``, rows as ``properties``; dates as ``Date`` JSON, ``2026-03-04T00:00:00.000Z``).
 """
 
 from __future__ import annotations
@@ -53,13 +56,28 @@ def _confidence(field: Mapping[str, Any]) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def _js_value(field: Mapping[str, Any]) -> Any:
+    """The JavaScript SDK's ``value``: a ``Date`` serialises with a time, which a date field
+    does not have."""
+    value = field.get("value", field.get("content"))
+    if field.get("kind") == "date" and isinstance(value, str) and "T" in value:
+        return value.split("T", 1)[0]
+    return value
+
+
 def _scalar(name: str, field: Mapping[str, Any], into: dict[str, Cell]) -> None:
     confidence = _confidence(field)
-    currency = field.get("valueCurrency")
+    js = "kind" in field and "type" not in field
+    currency = (
+        field.get("value") if js and field["kind"] == "currency" else field.get("valueCurrency")
+    )
     if isinstance(currency, Mapping):
         into[name] = Cell(currency.get("amount"), confidence)
         if currency.get("currencyCode"):
             into[f"{name}.currencyCode"] = Cell(currency["currencyCode"], confidence)
+        return
+    if js:
+        into[name] = Cell(_js_value(field), confidence)
         return
     for key in _VALUE_KEYS:
         if key in field:
@@ -70,7 +88,7 @@ def _scalar(name: str, field: Mapping[str, Any], into: dict[str, Cell]) -> None:
 
 def _row(item: Mapping[str, Any]) -> dict[str, Cell]:
     row: dict[str, Cell] = {}
-    columns = item.get("valueObject")
+    columns = item.get("valueObject", item.get("properties"))
     if isinstance(columns, Mapping):
         for column, value in columns.items():
             if isinstance(value, Mapping):
@@ -97,8 +115,8 @@ def parse_azure(data: Any, where: str) -> VendorDocument:
     for name, field in document["fields"].items():
         if not isinstance(field, Mapping):
             raise PredictionsError(f"{where}: field {name!r} is not an object")
-        if "valueArray" in field or field.get("type") == "array":
-            rows = field.get("valueArray") or []
+        if "valueArray" in field or "array" in (field.get("type"), field.get("kind")):
+            rows = field.get("valueArray") or field.get("values") or []
             arrays[str(name)] = tuple(_row(r) for r in rows if isinstance(r, Mapping))
         else:
             _scalar(str(name), field, fields)
