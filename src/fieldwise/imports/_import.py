@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from fieldwise.imports._documents import match_documents
-from fieldwise.imports._mapping import field_mapping, keep_declared
+from fieldwise.imports._mapping import FieldMapping, field_mapping, keep_declared
 from fieldwise.imports._model import VENDOR_FORMATS, PredictionsError, Source
 from fieldwise.imports._read import SourceRead, read_source
 from fieldwise.imports._target import Target
@@ -87,7 +87,9 @@ def _check_names(sources: Sequence[Source]) -> None:
         seen.add(source.name)
 
 
-def _summary(target: Target, read: SourceRead) -> tuple[ImportedSummary, dict[str, Any]]:
+def _summary(
+    target: Target, read: SourceRead, mappings: Mapping[str, FieldMapping]
+) -> tuple[ImportedSummary, dict[str, Any]]:
     declared = [keep_declared(o, target.fields) for o in read.outputs]
     matched = match_documents(declared, [i.file for i in target.items])
     unmapped: Counter[str] = Counter()
@@ -95,10 +97,7 @@ def _summary(target: Target, read: SourceRead) -> tuple[ImportedSummary, dict[st
     for file, output in sorted(matched.outputs.items()):
         unmapped.update(output.unmapped)
         notes += [f"{file}: {note}" for note in output.notes]
-    mapping = None
-    if read.format in VENDOR_FORMATS:
-        overrides = target.overrides.get(read.format)
-        mapping = field_mapping(read.format, target.fields, overrides).to_json()
+    used = mappings.get(read.format)
     summary = ImportedSummary(
         name=read.source.name,
         version_id=version_id(read.source.name),
@@ -110,7 +109,7 @@ def _summary(target: Target, read: SourceRead) -> tuple[ImportedSummary, dict[st
         unknown=tuple(f"{o.key} ({o.where})" for o in matched.unknown),
         unmapped=tuple(sorted(unmapped.items())),
         notes=tuple(notes),
-        mapping=mapping,
+        mapping=used.to_json() if used is not None else None,
     )
     outputs = {file: output.run_output() for file, output in matched.outputs.items()}
     return summary, outputs
@@ -135,7 +134,7 @@ def import_predictions(
     summaries = []
     versions = []
     for source in sources:
-        summary, outputs = _summary(target, read_source(source, mappings))
+        summary, outputs = _summary(target, read_source(source, mappings), mappings)
         if not outputs:
             raise PredictionsError(
                 f"--version {source.name}={source.path}: none of its {len(summary.unknown)} "
