@@ -50,7 +50,7 @@ def parse_imports(
         for source, target in mapping.items():
             if not isinstance(target, str):
                 problem(
-                    f"[import.{vendor}] {source} must be a field name (or \"\" to ignore it)",
+                    f'[import.{vendor}] {source} must be a field name (or "" to ignore it)',
                     "import",
                     vendor,
                     source,
