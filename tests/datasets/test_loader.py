@@ -109,7 +109,7 @@ a = 1
         "dataset.toml:13: field 'notype' has no type (one of: string, number, currency, date, "
         "enum, boolean, text, array)",
         "dataset.toml:16: unknown key 'extras' (expected one of: dataset, fields, processor, gate, "
-        "ground_truth, splits)",
+        "ground_truth, splits, import)",
     ]
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from fieldwise.cli._context import json_option
+from fieldwise.cli._import import import_cmd
 from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import runset_json
@@ -24,6 +25,9 @@ def _versions(row: dict[str, object]) -> str:
 @click.group("runsets")
 def runsets() -> None:
     """List and show the run sets kept on disk."""
+
+
+runsets.add_command(import_cmd)
 
 
 @runsets.command("list")

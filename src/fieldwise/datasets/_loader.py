@@ -140,6 +140,7 @@ def load_dataset(path: str | Path) -> Dataset:
         items=tuple(sorted(items, key=lambda item: item.file)),
         warnings=tuple(warnings),
         splits=spec.splits.names if spec.splits is not None else (),
+        imports=spec.imports,
     )
 
 

@@ -74,6 +74,8 @@ class Dataset:
     items: tuple[DatasetItem, ...]
     warnings: tuple[str, ...]
     splits: tuple[str, ...] = ()
+    #: ``[import.<vendor>]`` overrides: vendor field name -> dataset field, per vendor.
+    imports: Mapping[str, Mapping[str, str]] | None = None
 
     def split_sizes(self) -> dict[str, int]:
         """How many items each declared split holds (in the declared order)."""

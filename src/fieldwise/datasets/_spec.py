@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise._nesting import TooDeep, loads_json, loads_toml
+from fieldwise.datasets._imports import parse_imports
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._paths import leaves, outside
 from fieldwise.datasets._sources import TruthSource, parse_source
@@ -22,7 +23,7 @@ SPEC_FILE = "dataset.toml"
 FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
-_TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits")
+_TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits", "import")
 _DATASET_KEYS = (
     "name", "description", "date_order", "locale", "follow_symlinks", "allow_duplicates"
 )  # fmt: skip
@@ -60,6 +61,8 @@ class DatasetSpec:
     #: The line of each declared field's table (``[fields.total]``) and column's
     #: (``line_items[].amount``), for problems about it.
     field_lines: dict[str, int] | None = None
+    #: ``[import.<vendor>]``: vendor field name -> dataset field, per vendor.
+    imports: dict[str, dict[str, str]] | None = None
 
     def line_of(self, field: str) -> int:
         """The line of ``field``'s table in dataset.toml (1 when unknown)."""
@@ -153,6 +156,7 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
     splits = parse_splits(_table(data, "splits", problem), problem) if "splits" in data else None
     if splits is not None:
         splits = replace(splits, lines={n: lines.of("splits", n) for n in splits.names})
+    imports = parse_imports(_table(data, "import", problem), fields, problem)
     return DatasetSpec(
         name,
         description,
@@ -166,6 +170,7 @@ def parse_spec(root: Path, problems: list[str]) -> DatasetSpec:
         follow,
         duplicates,
         _field_lines(fields, lines),
+        imports,
     )
 
 
