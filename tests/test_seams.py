@@ -185,7 +185,7 @@ PENDING_COMPARE: frozenset[tuple[str, str, str | None]] = frozenset(
         ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "partition_statistics"),
         ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "weight_classes"),
         (
-            "fieldwise.service.resources.evaluation_runs.scoring",
+            "fieldwise.service.resources.evaluation_runs.job_scoring",
             "fieldwise.compare._outcomes",
             "OUTCOMES",
         ),

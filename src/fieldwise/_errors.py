@@ -7,7 +7,8 @@ code the CLI uses (2: "could not decide"; a failing gate is a value, not an exce
     ├── ConfigError                 bad settings, policy or processor config
     ├── DatasetError                a dataset on disk is missing, malformed or inconsistent
     │   ├── DatasetNotFound         (also a FileNotFoundError)
-    │   └── DatasetValidationError  every problem found, each naming file and line
+    │   ├── DatasetValidationError  every problem found, each naming file and line
+    │   └── PredictionsError        predictions to import are missing, malformed or ambiguous
     ├── CompareError                inputs the comparison cannot score
     │   └── IncomparableError       run sets scored against different ground truth or specs
     ├── ReportError                 a report cannot be rendered or written
@@ -51,6 +52,7 @@ __all__ = [
     "GateError",
     "IncomparableError",
     "NotFoundError",
+    "PredictionsError",
     "PublishRefused",
     "RateLimitError",
     "ReportError",
@@ -90,6 +92,10 @@ class DatasetValidationError(DatasetError):
         count = len(self.problems)
         head = f"{count} problem{'s' if count != 1 else ''} in dataset:"
         super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
+
+
+class PredictionsError(DatasetError):
+    """Predictions to import are missing, malformed or ambiguous (names file and line)."""
 
 
 class CompareError(FieldwiseError):

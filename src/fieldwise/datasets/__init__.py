@@ -19,6 +19,7 @@ from fieldwise.datasets._loader import list_documents, load_dataset
 from fieldwise.datasets._model import Dataset, DatasetItem, ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._spec import DATE_ORDERS, FIELD_TYPES, SPEC_FILE
 from fieldwise.datasets._sync_plan import LocalItem, RemoteItem, SyncPlan, plan_sync
+from fieldwise.datasets._truth import nest
 
 if TYPE_CHECKING:
     from fieldwise.datasets._infer import FieldGuess
@@ -43,6 +44,7 @@ __all__ = [
     "init_dataset",
     "list_documents",
     "load_dataset",
+    "nest",
     "plan_sync",
 ]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fieldwise.compare import flatten
-from fieldwise.datasets._truth import nest
+from fieldwise.datasets import nest
 from fieldwise.imports._model import Cell, Output, VendorDocument
 from fieldwise.imports._textract import LINE_ITEMS
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise._errors import DatasetError
+from fieldwise._errors import PredictionsError
 
 __all__ = [
     "FORMATS",
@@ -23,10 +23,6 @@ __all__ = [
 VENDOR_FORMATS = ("azure", "google", "textract")
 #: Every format ``--format`` accepts besides ``auto``.
 FORMATS = ("jsonl", "csv", "parquet", "folder", *VENDOR_FORMATS)
-
-
-class PredictionsError(DatasetError):
-    """Predictions to import are missing, malformed or ambiguous (names file and line)."""
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.datasets import file_sha256, ground_truth_hash, load_dataset
-from fieldwise.runner import Connection, ItemSnapshot
-from fieldwise.runner._resolve import resolve_eval_set, snapshot_items
-from fieldwise.sync._source import source_identity
+from fieldwise.runner import Connection, ItemSnapshot, resolve_eval_set, snapshot_items
+from fieldwise.sync import source_identity
 
 __all__ = ["IMPORTED_SERVICE", "Target", "dataset_target", "eval_set_target"]
 

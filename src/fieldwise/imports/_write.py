@@ -22,9 +22,18 @@ from typing import Any
 
 from fieldwise._errors import RunnerError
 from fieldwise.imports._target import Target
-from fieldwise.runner import ItemSnapshot, LoadedRunSet, Manifest, RunRecord, VersionRef
-from fieldwise.runner._plan import items_digest, provenance
-from fieldwise.runner._store import RecordWriter, create_runset, new_runset_id
+from fieldwise.runner import (
+    ItemSnapshot,
+    LoadedRunSet,
+    Manifest,
+    RecordWriter,
+    RunRecord,
+    VersionRef,
+    create_runset,
+    items_digest,
+    new_runset_id,
+    provenance,
+)
 
 __all__ = ["ImportedVersion", "version_id", "write_runset"]
 

@@ -25,8 +25,8 @@ from fieldwise.runner._model import (
     VersionRef,
 )
 from fieldwise.runner._options import WAIT_MODES, RunOptions
-from fieldwise.runner._plan import Connection
-from fieldwise.runner._resolve import alias_targets
+from fieldwise.runner._plan import Connection, items_digest, provenance
+from fieldwise.runner._resolve import alias_targets, resolve_eval_set, snapshot_items
 from fieldwise.runner._results import RESULT_COLUMNS, load_results
 from fieldwise.runner._run import arun_versions, run_versions
 from fieldwise.runner._runset_store import (
@@ -37,6 +37,7 @@ from fieldwise.runner._runset_store import (
     create_runset,
     list_runsets,
     load_runset,
+    new_runset_id,
     read_statistics,
     records_stamp,
     verdict_path,
@@ -69,13 +70,18 @@ __all__ = [
     "arun_versions",
     "cells_path",
     "create_runset",
+    "items_digest",
     "list_runsets",
     "load_results",
     "load_runset",
     "merge_runsets",
+    "new_runset_id",
+    "provenance",
     "read_statistics",
     "records_stamp",
+    "resolve_eval_set",
     "run_versions",
+    "snapshot_items",
     "verdict_path",
     "write_statistics",
 ]

@@ -1,7 +1,8 @@
 """``fieldwise sync``: make an evaluation set on the service mirror a local dataset."""
 
 from fieldwise.sync._apply import SyncResult, sync_dataset
+from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 from fieldwise.sync._unchanged import LocalView
 
-__all__ = ["LocalView", "SyncResult", "SyncState", "sync_dataset"]
+__all__ = ["LocalView", "SyncResult", "SyncState", "source_identity", "sync_dataset"]
