@@ -48,6 +48,7 @@ _TOP_KEYS = {
     "label_threshold",
     "date_order",
     "lenient_dates",
+    "e_invoice",
     "fields",
     "description",
 }
@@ -118,6 +119,8 @@ class ExtractionConfig:
     label_threshold: float = DEFAULT_LABEL_THRESHOLD
     date_order: str = "DMY"
     lenient_dates: bool = False
+    # read fields from the invoice XML a PDF embeds when it has one (see einvoice.py)
+    e_invoice: bool = False
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -301,6 +304,9 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
     lenient_dates = raw.get("lenient_dates", False)
     if not isinstance(lenient_dates, bool):
         raise _fail("lenient_dates", "expected true or false")
+    e_invoice = raw.get("e_invoice", False)
+    if not isinstance(e_invoice, bool):
+        raise _fail("e_invoice", "expected true or false")
     raw_fields = raw.get("fields", [])
     if not isinstance(raw_fields, Sequence) or isinstance(raw_fields, str):
         raise _fail("fields", "expected a list of field objects")
@@ -319,4 +325,6 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
                 f"fields[{i}].name", f"{spec.name!r} duplicates or nests into another field"
             )
         seen.add(spec.name)
-    return ExtractionConfig(fields, engine, entrypoint, float(threshold), date_order, lenient_dates)
+    return ExtractionConfig(
+        fields, engine, entrypoint, float(threshold), date_order, lenient_dates, e_invoice
+    )

@@ -23,7 +23,10 @@ when a later label had a stronger, different value). ``"section"`` reads a field
 the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` adds built-in
 labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
 deducted amounts against the other amounts (:mod:`.consistency`), a due date never before
-the issue date; ``"percent": true`` reads rates. Per field the order is: labels; then
+the issue date; ``"percent": true`` reads rates. ``"e_invoice": true`` (top level, off by default) takes each field the invoice XML a PDF
+embeds holds from that XML (:mod:`.einvoice`), confidence 1.0, its metadata saying
+``"source": "embedded_xml"`` and the element path; every other field is read from the pages
+and says ``"source": "page"``. Per field the order is: labels; then
 symbol inference; then the scan for a self-validating type (fields without labels); then
 the strategy.
 """
@@ -41,6 +44,7 @@ from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.consistency import consistent_amount, consistent_total
 from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
@@ -249,6 +253,37 @@ def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: 
     out.put(spec.name, rows, table.confidence, table.page + 1, table.header_text)
 
 
+def _xml_value(spec: FieldSpec, found: XmlValue) -> Any:
+    """The XML's value as the field's type has it, or None when the type cannot hold it."""
+    value = found.value
+    if spec.type in ("currency", "number"):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if spec.type == "enum":
+        return value if not spec.values or value in spec.values else None
+    if spec.type in ("string", "date"):
+        return str(value)
+    return None
+
+
+def _from_xml(doc: ParsedDocument, config: ExtractionConfig) -> dict[str, tuple[Any, XmlValue]]:
+    """``e_invoice``: each field's value in the embedded invoice XML, by field name."""
+    if not config.e_invoice or doc.invoice_xml is None:
+        return {}
+    terms = read_invoice(doc.invoice_xml)
+    found: dict[str, tuple[Any, XmlValue]] = {}
+    for spec in config.fields:
+        term = term_of(spec) if spec.type != "array" else None
+        if term is None or term not in terms:
+            continue
+        value = _xml_value(spec, terms[term])
+        if value is not None:
+            found[spec.name] = (value, terms[term])
+    return found
+
+
 def extract(
     doc: ParsedDocument,
     config: ExtractionConfig,
@@ -273,8 +308,18 @@ def extract(
     out = Output(confidence_threshold)
     if config.date_order == "auto":
         config = replace(config, date_order=document_date_order(doc, config.date_order))
+    xml = _from_xml(doc, config)
+    # with the option on, every field says where it was read: the XML or the pages
+    on_page = {"source": "page"} if config.e_invoice else None
     with pattern_budget(pattern_seconds):
         for spec in config.fields:
+            if spec.name in xml:
+                value, found = xml[spec.name]
+                source = {"source": "embedded_xml", "xml_path": found.path}
+                # the XML is the invoice itself, not a reading of it: full confidence; it
+                # belongs to the whole document, so its page is the first
+                out.put(spec.name, value, 1.0, 1, str(found.value), source)
+                continue
             try:
                 if spec.type == "array":
                     _array(doc, spec, config, out)
@@ -283,5 +328,6 @@ def extract(
             except PatternTimeout as exc:
                 raise PatternTimeout(f"field {spec.name!r}: {exc}") from None
             if best is not None:
-                out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
+                page = best.page + 1
+                out.put(spec.name, best.parsed.value, best.confidence, page, best.text, on_page)
     return out.result()
