@@ -238,7 +238,7 @@ def _trained(
 
 
 def _changes(protocol: Mapping[str, Any], name: str) -> list[str]:
-    return [c["commit"] for c in protocol.get("change", []) if name in c.get("sets", [])]
+    return [c["id"] for c in protocol.get("change", []) if name in c.get("sets", [])]
 
 
 def measure(
@@ -312,7 +312,8 @@ def _closing(results: Mapping[str, dict[str, Run]], protocol: Mapping[str, Any])
             print(f"  {where + label.split(':', 1)[1]:<44} {run.total.summary()}{flag}")
     print("\n== rule and vocabulary changes, and the sets that motivated them")
     for change in protocol.get("change", []):
-        print(f"  {change['commit']}: {change['what']} -- for {', '.join(change['sets'])}")
+        seen = f" (also known: {change['seen']})" if change.get("seen") else ""
+        print(f"  {change['id']}: {change['what']} -- for {', '.join(change['sets'])}{seen}")
 
 
 def main(argv: list[str]) -> int:

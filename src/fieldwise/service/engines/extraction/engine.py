@@ -22,13 +22,13 @@ Opt-in strategies (a config without their keys extracts exactly as before):
 when a later label had a stronger, different value). ``"section"`` reads a field only inside
 the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` adds built-in
 labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
-deducted amounts against the other amounts (:mod:`.consistency`), a due date never before
-the issue date; ``"percent": true`` reads rates. ``"e_invoice": true`` (top level, off by default) takes each field the invoice XML a PDF
-embeds holds from that XML (:mod:`.einvoice`), confidence 1.0, its metadata saying
+deducted amounts against the other amounts, tax and net as parts of the gross total
+(:mod:`.consistency`), a due date never before the issue date; ``"percent": true`` reads
+rates. ``"e_invoice": true`` (top level, off by default) takes each field the invoice XML a
+PDF embeds holds from that XML (:mod:`.einvoice`), confidence 1.0, its metadata saying
 ``"source": "embedded_xml"`` and the element path; every other field is read from the pages
-and says ``"source": "page"``. Per field the order is: labels; then
-symbol inference; then the scan for a self-validating type (fields without labels); then
-the strategy.
+and says ``"source": "page"``. Per field the order is: labels; then symbol inference; then
+the scan for a self-validating type (fields without labels); then the strategy.
 """
 
 from __future__ import annotations
@@ -42,7 +42,12 @@ from rapidfuzz import fuzz
 from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.consistency import consistent_amount, consistent_total
+from fieldwise.service.engines.extraction.consistency import (
+    PARTS,
+    consistent_amount,
+    consistent_part,
+    consistent_total,
+)
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.labels import find_labels, norm
@@ -106,7 +111,9 @@ def _candidates(
             continue
         out: list[Candidate] = []
         groups.append(out)
-        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent):
+        # the parts of an equation may sit anywhere along the label's row (see consistency.py)
+        row = spec.vocabulary in PARTS and spec.type == "currency"
+        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
@@ -142,8 +149,16 @@ def _consistent(
     def amounts(labels: Sequence[str]) -> list[float]:
         return _amounts(doc, labels, config)
 
+    def rates() -> list[float]:
+        rate = FieldSpec("_rate", "number", CONCEPTS["vat_rate"], percent=True)
+        found = [c for group in _candidates(doc, rate, config, None) for c in group]
+        found.sort(key=lambda c: -c.confidence)
+        return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
+
     if spec.vocabulary == "grand_total":
         return consistent_total(flat, amounts)
+    if spec.vocabulary in PARTS:
+        return consistent_part(spec.vocabulary, flat, amounts, rates)
     if spec.vocabulary is not None:
         return consistent_amount(spec.vocabulary, flat, amounts)
     return None
