@@ -14,6 +14,7 @@ from typing import Any
 import regex
 
 from fieldwise._errors import ConfigError
+from fieldwise.service.engines.extraction.currencies import current_codes
 from fieldwise.service.engines.extraction.patterns import MAX_PATTERN_LENGTH, compile_pattern
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
@@ -195,7 +196,9 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if not isinstance(required, bool):
         raise _fail(f"{where}.required", "expected true or false")
     values: tuple[str, ...] = ()
-    if kind == "enum":
+    if kind == "enum" and "values" not in raw and raw.get("vocabulary") == "currency":
+        values = current_codes()  # no closed list: any currency in use today
+    elif kind == "enum":
         values = _strings(raw.get("values"), f"{where}.values", allow_single=False)
         if not values:
             raise _fail(f"{where}.values", "an enum needs at least one value")
