@@ -57,6 +57,7 @@ from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
+from fieldwise.service.engines.extraction.plausible import document_years, plausible
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import read_table
@@ -200,9 +201,11 @@ def _scan(
     config: ExtractionConfig,
     within: set[tuple[int, int]] | None,
 ) -> Candidate | None:
-    """Without a label: the first value of a self-validating type in reading order."""
+    """Without a label: the first value of a self-validating type in reading order (for a
+    date, the first that the document's other dates make plausible)."""
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
+    found: list[Candidate] = []
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             if within is not None and (p, li) not in within:
@@ -210,8 +213,12 @@ def _scan(
             parsed = _parse(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                return Candidate(parsed, confidence, p, line.text)
-    return None
+                found.append(Candidate(parsed, confidence, p, line.text))
+                if spec.type != "date":
+                    return found[0]
+    if not found:
+        return None
+    return plausible(found, [int(str(c.parsed.value)[:4]) for c in found])[0]
 
 
 def _best(candidates: list[Candidate]) -> Candidate | None:
@@ -238,6 +245,9 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
+            if spec.type == "date" and flat:
+                years = document_years(doc, lambda t: _parse(t, spec, config))
+                flat = plausible(flat, years, strict=True)
             if spec.vocabulary == "due_date" and spec.type == "date":
                 flat = _not_before_issue(doc, config, flat)
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
