@@ -1,13 +1,23 @@
-"""Field accuracy of the local rules engine on the bundled and the real dataset, per field.
+"""Field accuracy of the rules engine in-set and out-of-set on every development set, per field.
 
-Usage: python benchmarks/engine_accuracy.py [SET ...] [--show-errors] [--no-cache]
+Usage: python benchmarks/engine_accuracy.py [SET ...] [--show-errors] [--no-cache] [--trained]
 
 SET is ``invoices`` (datasets/invoices: its baseline v1 and candidate v2) or one of the real
-development sets, ``zugferd-dev``, ``sroie-dev`` and ``parsee-invoices-dev``: their documents
-and ground truth stay in ``../shared/datasets/<set>`` (never copied here), their field types
-and the one generic processor config a user would write live in ``benchmarks/real/<set>/``.
-Without SET, all four are measured.
+development sets in ``../shared/datasets`` (``zugferd-dev``, ``einvoice-layouts-dev``,
+``parsee-invoices-dev``, ``sroie-dev``): their documents and ground truth stay there (never
+copied here), their field types and the one generic processor config a user would write live in
+``benchmarks/real/<set>/``. Without SET, all five are measured.
 
+The protocol (``benchmarks/real/protocol.toml``, issue #40): a set's **in-set** figure comes from
+the config written looking at it; its **out-of-set** figure from the config written for another
+set of the same kind, on the fields both share by name. The rules engine is shared by every
+config, so the protocol also records which sets each rule or vocabulary change was made for,
+and which sets are for tuning and which only for judging; both are printed. For sets whose PDFs
+carry an embedded e-invoice XML, each config also runs with the ``e_invoice`` option on.
+With ``--trained``, leave-one-set-out for trained versions: a model trained on every document
+of the out-of-set config's set reads this set (the rules engine is its fallback).
+
+Correct, wrong and missed cells are counted apart (the goal: wrong <= 5 % of expected).
 Every document is parsed with the real parser; OCR regions are cached on disk under
 ``benchmarks/.cache/`` (git-ignored) keyed by the image's pixels, so iterations on the parser
 and the engine skip the slow OCR but still run everything after it. Outputs are scored by the
@@ -23,7 +33,8 @@ import json
 import sys
 import time
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +49,10 @@ from fieldwise.service.engines.parsing.ocr import Region
 REPO = Path(__file__).resolve().parent.parent
 SHARED = SHARED_DATASETS
 CACHE = REPO / "benchmarks" / ".cache"
-REAL_SETS = ("zugferd-dev", "parsee-invoices-dev", "sroie-dev")
+PROTOCOL = REPO / "benchmarks" / "real" / "protocol.toml"
+REAL_SETS = ("zugferd-dev", "einvoice-layouts-dev", "parsee-invoices-dev", "sroie-dev")
+BAD = ("wrong", "missed")
+WRONG_GOAL = 0.05  # wrong cells at most this share of the expected ones
 
 
 class CachedOcr(OcrEngine):
@@ -63,12 +77,20 @@ def _rows(root: Path) -> list[dict[str, Any]]:
 
 
 def _set(name: str) -> tuple[Path, Path, dict[str, Path]]:
-    """(documents root, folder of dataset.toml, version label -> processor config)."""
+    """(documents root, folder of dataset.toml, version label -> processor config); a set
+    nobody wrote a config for (one kept for judging only) has none."""
     if name == "invoices":
         root = REPO / "datasets" / "invoices"
         return root, root, {v: root / "processor" / f"{v}.json" for v in ("v1", "v2")}
     here = REPO / "benchmarks" / "real" / name
-    return SHARED / name, here, {"config": here / "processor.json"}
+    own = here / "processor.json"
+    return SHARED / name, here, ({"config": own} if own.exists() else {})
+
+
+def _own_config(name: str) -> Path | None:
+    """The config written looking at set ``name`` (its in-set config), if any."""
+    configs = _set(name)[2]
+    return configs.get("v2") or configs.get("config")
 
 
 def _parse(root: Path, rows: list[dict[str, Any]], ocr: OcrEngine) -> dict[str, ParsedDocument]:
@@ -101,8 +123,128 @@ def _accuracy(result: Any, version: str) -> tuple[int, int]:
     return int(chosen["correct"].sum()), int(chosen["support"].sum())
 
 
-def measure(name: str, ocr: OcrEngine, show_errors: bool) -> None:
-    """Print the per-field table and the field accuracy of each version config on set ``name``."""
+@dataclass(frozen=True)
+class Score:
+    """Cells of one config on one set (or one field of it)."""
+
+    correct: int = 0
+    wrong: int = 0
+    missed: int = 0
+    expected: int = 0
+
+    def __add__(self, other: Score) -> Score:
+        return Score(
+            self.correct + other.correct,
+            self.wrong + other.wrong,
+            self.missed + other.missed,
+            self.expected + other.expected,
+        )
+
+    def cell(self) -> str:
+        if not self.expected:
+            return "-"
+        return f"{self.correct}/{self.expected} w{self.wrong} m{self.missed}"
+
+    def summary(self) -> str:
+        if not self.expected:
+            return "-"
+        share = self.wrong / self.expected
+        return (
+            f"{self.correct / self.expected:.3f} ({self.correct}/{self.expected}; "
+            f"wrong {self.wrong} = {share:.1%}, missed {self.missed})"
+        )
+
+
+@dataclass(frozen=True)
+class Run:
+    """One config (or model) over one set: its label, per-field scores and bad cells."""
+
+    label: str
+    fields: dict[str, Score]
+    errors: list[str]
+
+    @property
+    def total(self) -> Score:
+        return sum(self.fields.values(), Score())
+
+
+def _score(
+    label: str,
+    truth: Mapping[str, Mapping[str, Any]],
+    predicted: Mapping[str, Mapping[str, Any]],
+    specs: Mapping[str, Any],
+) -> Run:
+    """Score ``predicted`` against ``truth`` on the fields of ``specs`` only."""
+    shared = {f: {k: v for k, v in t.items() if k in specs} for f, t in truth.items()}
+    result = compare(build_frame(shared, {label: predicted}), dict(specs), baseline=label)
+    cells = result.cells
+    fields: dict[str, Score] = {}
+    for name in sorted(set(cells["field"])):
+        mine = cells.loc[cells["field"] == name]
+        counts = mine["outcome"].value_counts()
+        correct, wrong, missed = (int(counts.get(k, 0)) for k in ("correct", "wrong", "missed"))
+        expected = correct + wrong + missed
+        if expected:
+            fields[name] = Score(correct, wrong, missed, expected)
+    bad = cells.loc[cells["outcome"].isin(BAD)].sort_values(["field", "item"])
+    errors = [
+        f"  {label} {row.field} {row.item}: {row.outcome}: got {row.predicted!r} "
+        f"want {row.expected!r}"
+        for row in bad.itertuples()
+    ]
+    return Run(label, fields, errors)
+
+
+def _config_runs(raw: dict[str, Any], e_invoice: bool) -> list[tuple[str, dict[str, Any]]]:
+    """The config as written, and with the e_invoice option on where the set carries XML."""
+    runs = [("", raw)]
+    if e_invoice:
+        runs.append((" +xml", {**raw, "e_invoice": True}))
+    return runs
+
+
+def _rules(raw: dict[str, Any], docs: Mapping[str, ParsedDocument]) -> dict[str, dict[str, Any]]:
+    config = validate_config(raw)
+    return {file: extract(doc, config) for file, doc in docs.items()}
+
+
+def _trained(
+    source: str, raw: dict[str, Any], ocr: OcrEngine
+) -> Callable[[ParsedDocument], dict[str, Any]]:
+    """A model trained on every document of set ``source`` with config ``raw``'s fields."""
+    from fieldwise.service.engines.training import (
+        TrainingExample,
+        TrainParams,
+        extract_with_model,
+        load_model,
+        train_model,
+    )
+
+    root = _set(source)[0]
+    examples = [
+        TrainingExample(
+            parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr), row["ground_truth"]
+        )
+        for row in _rows(root)
+    ]
+    params = TrainParams.from_mapping(
+        {
+            "date_order": raw.get("date_order", "auto"),
+            "lenient_dates": raw.get("lenient_dates", True),
+        }
+    )
+    model = load_model(train_model(examples, raw["fields"], params))
+    return lambda doc: extract_with_model(model, doc)
+
+
+def _changes(protocol: Mapping[str, Any], name: str) -> list[str]:
+    return [c["id"] for c in protocol.get("change", []) if name in c.get("sets", [])]
+
+
+def measure(
+    name: str, ocr: OcrEngine, protocol: Mapping[str, Any], show_errors: bool, trained: bool
+) -> dict[str, Run]:
+    """Print the per-field in-set / out-of-set table of set ``name``; return its runs."""
     root, spec_dir, configs = _set(name)
     spec = tomllib.loads((spec_dir / "dataset.toml").read_text(encoding="utf-8"))
     specs = parse_field_specs(
@@ -113,29 +255,65 @@ def measure(name: str, ocr: OcrEngine, show_errors: bool) -> None:
     docs = _parse(root, rows, ocr)
     parsed_in = time.perf_counter() - start
     truth = {row["file"]: row["ground_truth"] for row in rows}
-    predictions: dict[str, dict[str, Mapping[str, Any]]] = {}
+    e_invoice = name in protocol.get("e_invoice", [])
+    runs: dict[str, Run] = {}
     start = time.perf_counter()
     for version, path in configs.items():
-        config = validate_config(json.loads(path.read_text(encoding="utf-8")))
-        predictions[version] = {file: extract(doc, config) for file, doc in docs.items()}
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        for suffix, variant in _config_runs(raw, e_invoice):
+            label = f"in:{version}{suffix}"
+            runs[label] = _score(label, truth, _rules(variant, docs), specs)
+    source = protocol.get("out_of_set", {}).get(name)
+    other = _own_config(source) if source else None
+    if other is not None:
+        raw = json.loads(other.read_text(encoding="utf-8"))
+        names = {f["name"] for f in raw["fields"]}
+        shared = {k: v for k, v in specs.items() if k in names}
+        for suffix, variant in _config_runs(raw, e_invoice):
+            label = f"out:{source}{suffix}"
+            runs[label] = _score(label, truth, _rules(variant, docs), shared)
+        if trained:
+            model = _trained(source, raw, ocr)
+            label = f"out:trained on {source}"
+            predicted = {file: model(doc) for file, doc in docs.items()}
+            runs[label] = _score(label, truth, predicted, shared)
     extracted_in = time.perf_counter() - start
-    frame = build_frame(truth, predictions)
-    versions = list(configs)
-    result = compare(frame, specs, baseline=versions[0], candidate=[*versions, None][1])
-    timing = f"parse {parsed_in:.1f} s, extract {extracted_in:.1f} s"
-    print(f"== {name}: {len(rows)} documents ({timing})")
-    print("\n".join(_table(result, versions)))
-    for version in versions:
-        good, support = _accuracy(result, version)
-        print(f"{name} {version}: field accuracy {good}/{support} = {good / support:.3f}")
+    changes = _changes(protocol, name)
+    role = "tune" if name in protocol.get("tune", []) else "judge"
+    print(
+        f"== {name} ({protocol['kind'][name]}, {role}): {len(rows)} documents "
+        f"(parse {parsed_in:.1f} s, extract {extracted_in:.1f} s); engine changes made for it: "
+        f"{', '.join(changes) or 'none'}"
+    )
+    labels = list(runs)
+    width = max(24, *(len(label) + 2 for label in labels))
+    print(f"{'field':<22}" + "".join(f"{label:>{width}}" for label in labels))
+    for field in sorted({f for run in runs.values() for f in run.fields}):
+        cells = [runs[label].fields.get(field, Score()).cell() for label in labels]
+        print(f"{field:<22}" + "".join(f"{c:>{width}}" for c in cells))
+    for label in labels:
+        print(f"{name} {label}: field accuracy {runs[label].total.summary()}")
     if show_errors:
-        cells = result.cells
-        bad = cells.loc[cells["outcome"].isin(["wrong", "missed"])]
-        for _, cell in bad.sort_values(["version", "field", "item"]).iterrows():
-            print(
-                f"  {cell['version']} {cell['field']}: {cell['item']}: "
-                f"got {cell['predicted']!r} want {cell['expected']!r}"
-            )
+        for label in labels:
+            print("\n".join(runs[label].errors))
+    return runs
+
+
+def _closing(results: Mapping[str, dict[str, Run]], protocol: Mapping[str, Any]) -> None:
+    """The closing table: per set, in-set beside out-of-set, and the engine's record."""
+    print("\n== closing table (field accuracy; wrong share of expected; missed)")
+    print(f"tune on: {', '.join(protocol['tune'])}; judge on: {', '.join(protocol['judge'])}")
+    for name, runs in results.items():
+        engine = "engine tuned on it" if _changes(protocol, name) else "engine never tuned on it"
+        print(f"{name} [{protocol['kind'][name]}; {engine}]")
+        for label, run in runs.items():
+            where = "in-set " if label.startswith("in:") else "out-of-set "
+            flag = "" if run.total.wrong <= WRONG_GOAL * run.total.expected else "  (wrong > 5 %)"
+            print(f"  {where + label.split(':', 1)[1]:<44} {run.total.summary()}{flag}")
+    print("\n== rule and vocabulary changes, and the sets that motivated them")
+    for change in protocol.get("change", []):
+        seen = f" (also known: {change['seen']})" if change.get("seen") else ""
+        print(f"  {change['id']}: {change['what']} -- for {', '.join(change['sets'])}{seen}")
 
 
 def main(argv: list[str]) -> int:
@@ -143,15 +321,21 @@ def main(argv: list[str]) -> int:
     parser.add_argument("sets", nargs="*", default=["invoices", *REAL_SETS])
     parser.add_argument("--show-errors", action="store_true", help="list wrong and missed values")
     parser.add_argument("--no-cache", action="store_true", help="run OCR without the disk cache")
+    parser.add_argument(
+        "--trained", action="store_true", help="also leave-one-set-out trained versions"
+    )
     args = parser.parse_args(argv)
     for name in args.sets:
         if name != "invoices" and name not in REAL_SETS:
             parser.error(f"unknown set {name!r} (invoices, {', '.join(REAL_SETS)})")
         if name != "invoices" and not (SHARED / name).is_dir():
             parser.error(f"{SHARED / name} is missing: the real sets live in ../shared/datasets")
+    protocol = tomllib.loads(PROTOCOL.read_text(encoding="utf-8"))
     ocr = OcrEngine() if args.no_cache else CachedOcr()
-    for name in args.sets:
-        measure(name, ocr, args.show_errors)
+    results = {
+        name: measure(name, ocr, protocol, args.show_errors, args.trained) for name in args.sets
+    }
+    _closing(results, protocol)
     return 0
 
 

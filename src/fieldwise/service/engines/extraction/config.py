@@ -14,6 +14,7 @@ from typing import Any
 import regex
 
 from fieldwise._errors import ConfigError
+from fieldwise.service.engines.extraction.currencies import current_codes
 from fieldwise.service.engines.extraction.patterns import MAX_PATTERN_LENGTH, compile_pattern
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
@@ -48,6 +49,7 @@ _TOP_KEYS = {
     "label_threshold",
     "date_order",
     "lenient_dates",
+    "e_invoice",
     "fields",
     "description",
 }
@@ -118,6 +120,8 @@ class ExtractionConfig:
     label_threshold: float = DEFAULT_LABEL_THRESHOLD
     date_order: str = "DMY"
     lenient_dates: bool = False
+    # read fields from the invoice XML a PDF embeds when it has one (see einvoice.py)
+    e_invoice: bool = False
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -192,7 +196,9 @@ def _field(raw: Any, where: str) -> FieldSpec:
     if not isinstance(required, bool):
         raise _fail(f"{where}.required", "expected true or false")
     values: tuple[str, ...] = ()
-    if kind == "enum":
+    if kind == "enum" and "values" not in raw and raw.get("vocabulary") == "currency":
+        values = current_codes()  # no closed list: any currency in use today
+    elif kind == "enum":
         values = _strings(raw.get("values"), f"{where}.values", allow_single=False)
         if not values:
             raise _fail(f"{where}.values", "an enum needs at least one value")
@@ -301,6 +307,9 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
     lenient_dates = raw.get("lenient_dates", False)
     if not isinstance(lenient_dates, bool):
         raise _fail("lenient_dates", "expected true or false")
+    e_invoice = raw.get("e_invoice", False)
+    if not isinstance(e_invoice, bool):
+        raise _fail("e_invoice", "expected true or false")
     raw_fields = raw.get("fields", [])
     if not isinstance(raw_fields, Sequence) or isinstance(raw_fields, str):
         raise _fail("fields", "expected a list of field objects")
@@ -319,4 +328,6 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
                 f"fields[{i}].name", f"{spec.name!r} duplicates or nests into another field"
             )
         seen.add(spec.name)
-    return ExtractionConfig(fields, engine, entrypoint, float(threshold), date_order, lenient_dates)
+    return ExtractionConfig(
+        fields, engine, entrypoint, float(threshold), date_order, lenient_dates, e_invoice
+    )

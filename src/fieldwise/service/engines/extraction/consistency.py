@@ -15,6 +15,12 @@ Amounts printed with a sign that only says "deducted" (``Prepaid -50,00``, ``All
 -9,07``) take their value from the equation they belong to (:data:`DERIVED`): prepaid =
 gross - due, allowances = lines + charges - net. The printed amount must agree in size, so
 the equation only settles the sign.
+
+The parts of the gross total are chosen the same way (:func:`consistent_part`): a ``tax_total``
+candidate that is gross - net on the page, or rate x net at a printed percentage, wins over
+the tax basis, the rate or an identifier printed under a tax label; a ``net_total`` candidate
+that is gross - tax wins over a line amount. The sums are of amounts the page prints, so an
+amount in the wrong role rarely satisfies them by chance; nothing is chosen without one.
 """
 
 from __future__ import annotations
@@ -25,7 +31,15 @@ from dataclasses import replace
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
-__all__ = ["AGREE", "DERIVED", "TOLERANCE", "consistent_amount", "consistent_total"]
+__all__ = [
+    "AGREE",
+    "DERIVED",
+    "PARTS",
+    "TOLERANCE",
+    "consistent_amount",
+    "consistent_part",
+    "consistent_total",
+]
 
 AGREE = 1.2
 TOLERANCE = 0.005
@@ -100,4 +114,60 @@ def consistent_amount(
             return replace(
                 candidate, parsed=parsed, confidence=min(1.0, candidate.confidence * AGREE)
             )
+    return None
+
+
+# concept -> (the whole, the other part): concept = whole - other part
+PARTS: dict[str, tuple[str, str]] = {
+    "tax_total": ("grand_total", "net_total"),
+    "net_total": ("grand_total", "tax_total"),
+}
+# how many of the best supported amounts of each concept the equations try
+_TRIED = 6
+# rate x net is rounded to cents per tax line: allow a cent of difference
+_ROUNDED = 0.011
+
+
+def _by_size(candidates: list[Candidate], target: float, tolerance: float) -> Candidate | None:
+    """The best supported candidate equal in size to ``target`` (signs follow the document
+    type's convention, not the equation), its confidence raised."""
+    matching = [
+        c
+        for c in candidates
+        if (n := _number(c)) is not None and abs(abs(n) - abs(target)) <= tolerance
+    ]
+    if not matching:
+        return None
+    best = max(matching, key=lambda c: c.confidence)
+    return replace(best, confidence=min(1.0, best.confidence * AGREE))
+
+
+def consistent_part(
+    concept: str,
+    candidates: list[Candidate],
+    amounts: Amounts,
+    rates: Callable[[], list[float]] | None = None,
+) -> Candidate | None:
+    """A candidate of a :data:`PARTS` concept that the page's totals add up to, or None.
+
+    ``rates`` gives the percentages the page prints under rate labels: a tax candidate equal
+    to rate x net (to the cent) is also confirmed when no gross total is found."""
+    if concept not in PARTS or not candidates:
+        return None
+    whole_concept, other_concept = PARTS[concept]
+    wholes = [a for a in amounts(CONCEPTS[whole_concept]) if a != 0][:_TRIED]
+    others = amounts(CONCEPTS[other_concept])[:_TRIED]
+    for whole in wholes:
+        for other in others:
+            target = abs(whole) - abs(other)
+            # a zero part says nothing: "Total" also reads the net amount on many pages
+            if abs(target) > TOLERANCE and (found := _by_size(candidates, target, TOLERANCE)):
+                return found
+    if concept == "tax_total" and rates is not None:
+        for rate in rates():
+            for net in others:
+                target = abs(net) * rate / 100
+                found = _by_size(candidates, target, _ROUNDED) if target > TOLERANCE else None
+                if found is not None:
+                    return found
     return None

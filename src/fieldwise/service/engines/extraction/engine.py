@@ -22,10 +22,13 @@ Opt-in strategies (a config without their keys extracts exactly as before):
 when a later label had a stronger, different value). ``"section"`` reads a field only inside
 the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` adds built-in
 labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
-deducted amounts against the other amounts (:mod:`.consistency`), a due date never before
-the issue date; ``"percent": true`` reads rates. Per field the order is: labels; then
-symbol inference; then the scan for a self-validating type (fields without labels); then
-the strategy.
+deducted amounts against the other amounts, tax and net as parts of the gross total
+(:mod:`.consistency`), a due date never before the issue date; ``"percent": true`` reads
+rates. ``"e_invoice": true`` (top level, off by default) takes each field the invoice XML a
+PDF embeds holds from that XML (:mod:`.einvoice`), confidence 1.0, its metadata saying
+``"source": "embedded_xml"`` and the element path; every other field is read from the pages
+and says ``"source": "page"``. Per field the order is: labels; then symbol inference; then
+the scan for a self-validating type (fields without labels); then the strategy.
 """
 
 from __future__ import annotations
@@ -39,8 +42,14 @@ from rapidfuzz import fuzz
 from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.consistency import consistent_amount, consistent_total
+from fieldwise.service.engines.extraction.consistency import (
+    PARTS,
+    consistent_amount,
+    consistent_part,
+    consistent_total,
+)
 from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
@@ -48,6 +57,7 @@ from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
+from fieldwise.service.engines.extraction.plausible import document_years, plausible
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import read_table
@@ -102,7 +112,9 @@ def _candidates(
             continue
         out: list[Candidate] = []
         groups.append(out)
-        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent):
+        # the parts of an equation may sit anywhere along the label's row (see consistency.py)
+        row = spec.vocabulary in PARTS and spec.type == "currency"
+        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
@@ -138,8 +150,16 @@ def _consistent(
     def amounts(labels: Sequence[str]) -> list[float]:
         return _amounts(doc, labels, config)
 
+    def rates() -> list[float]:
+        rate = FieldSpec("_rate", "number", CONCEPTS["vat_rate"], percent=True)
+        found = [c for group in _candidates(doc, rate, config, None) for c in group]
+        found.sort(key=lambda c: -c.confidence)
+        return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
+
     if spec.vocabulary == "grand_total":
         return consistent_total(flat, amounts)
+    if spec.vocabulary in PARTS:
+        return consistent_part(spec.vocabulary, flat, amounts, rates)
     if spec.vocabulary is not None:
         return consistent_amount(spec.vocabulary, flat, amounts)
     return None
@@ -181,9 +201,11 @@ def _scan(
     config: ExtractionConfig,
     within: set[tuple[int, int]] | None,
 ) -> Candidate | None:
-    """Without a label: the first value of a self-validating type in reading order."""
+    """Without a label: the first value of a self-validating type in reading order (for a
+    date, the first that the document's other dates make plausible)."""
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
+    found: list[Candidate] = []
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             if within is not None and (p, li) not in within:
@@ -191,8 +213,12 @@ def _scan(
             parsed = _parse(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                return Candidate(parsed, confidence, p, line.text)
-    return None
+                found.append(Candidate(parsed, confidence, p, line.text))
+                if spec.type != "date":
+                    return found[0]
+    if not found:
+        return None
+    return plausible(found, [int(str(c.parsed.value)[:4]) for c in found])[0]
 
 
 def _best(candidates: list[Candidate]) -> Candidate | None:
@@ -219,6 +245,9 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
+            if spec.type == "date" and flat:
+                years = document_years(doc, lambda t: _parse(t, spec, config))
+                flat = plausible(flat, years, strict=True)
             if spec.vocabulary == "due_date" and spec.type == "date":
                 flat = _not_before_issue(doc, config, flat)
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
@@ -249,6 +278,37 @@ def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: 
     out.put(spec.name, rows, table.confidence, table.page + 1, table.header_text)
 
 
+def _xml_value(spec: FieldSpec, found: XmlValue) -> Any:
+    """The XML's value as the field's type has it, or None when the type cannot hold it."""
+    value = found.value
+    if spec.type in ("currency", "number"):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if spec.type == "enum":
+        return value if not spec.values or value in spec.values else None
+    if spec.type in ("string", "date"):
+        return str(value)
+    return None
+
+
+def _from_xml(doc: ParsedDocument, config: ExtractionConfig) -> dict[str, tuple[Any, XmlValue]]:
+    """``e_invoice``: each field's value in the embedded invoice XML, by field name."""
+    if not config.e_invoice or doc.invoice_xml is None:
+        return {}
+    terms = read_invoice(doc.invoice_xml)
+    found: dict[str, tuple[Any, XmlValue]] = {}
+    for spec in config.fields:
+        term = term_of(spec) if spec.type != "array" else None
+        if term is None or term not in terms:
+            continue
+        value = _xml_value(spec, terms[term])
+        if value is not None:
+            found[spec.name] = (value, terms[term])
+    return found
+
+
 def extract(
     doc: ParsedDocument,
     config: ExtractionConfig,
@@ -273,8 +333,18 @@ def extract(
     out = Output(confidence_threshold)
     if config.date_order == "auto":
         config = replace(config, date_order=document_date_order(doc, config.date_order))
+    xml = _from_xml(doc, config)
+    # with the option on, every field says where it was read: the XML or the pages
+    on_page = {"source": "page"} if config.e_invoice else None
     with pattern_budget(pattern_seconds):
         for spec in config.fields:
+            if spec.name in xml:
+                value, found = xml[spec.name]
+                source = {"source": "embedded_xml", "xml_path": found.path}
+                # the XML is the invoice itself, not a reading of it: full confidence; it
+                # belongs to the whole document, so its page is the first
+                out.put(spec.name, value, 1.0, 1, str(found.value), source)
+                continue
             try:
                 if spec.type == "array":
                     _array(doc, spec, config, out)
@@ -283,5 +353,6 @@ def extract(
             except PatternTimeout as exc:
                 raise PatternTimeout(f"field {spec.name!r}: {exc}") from None
             if best is not None:
-                out.put(spec.name, best.parsed.value, best.confidence, best.page + 1, best.text)
+                page = best.page + 1
+                out.put(spec.name, best.parsed.value, best.confidence, page, best.text, on_page)
     return out.result()

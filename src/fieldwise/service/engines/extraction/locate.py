@@ -12,10 +12,13 @@ __all__ = ["Snippet", "value_snippets"]
 
 # How much a position counts as evidence: the words just after a label are the classic
 # "Label: value"; a separate column is nearly as good; the line below is a weaker guess.
-# A rate printed before its label ("zzgl. 19 % MwSt.") is read only when asked (``before``).
+# A rate printed before its label ("zzgl. 19 % MwSt.") is read only when asked (``before``),
+# and so are the cells further along the label's row (``row``: "VAT  1,000.00  19 %  190.00"
+# prints the basis, the rate and the tax in one row; an equation, not nearness, picks one).
 POSITION_WEIGHT = {
     "same-cell": 1.0,
     "next-cell": 0.97,
+    "row": 0.75,
     "below": 0.85,
     "before": 0.8,
     "below-far": 0.7,
@@ -53,11 +56,17 @@ def _snippet(words: Sequence[Word], page: int, where: str, label_cell: str = "")
 
 
 def value_snippets(
-    doc: ParsedDocument, hit: LabelHit, position: str, *, before: bool = False
+    doc: ParsedDocument,
+    hit: LabelHit,
+    position: str,
+    *,
+    before: bool = False,
+    row: bool = False,
 ) -> list[Snippet]:
     """Snippets near ``hit`` allowed by ``position`` ("right", "below" or "any").
 
-    ``before`` also offers the words before the label in its cell (weaker evidence).
+    ``before`` also offers the words before the label in its cell, ``row`` the cells after
+    the next one in the label's line (both weaker evidence).
     """
     page = doc.pages[hit.page]
     line = page.lines[hit.line]
@@ -79,6 +88,8 @@ def value_snippets(
                     out.append(_snippet(rest, hit.page, "same-cell"))
                 if n + 1 < len(cells):
                     out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell))
+                if row:
+                    out.extend(_snippet(c, hit.page, "row", label_cell) for c in cells[n + 2 :])
                 if before and hit.start > index:
                     out.append(_snippet(line.words[index : hit.start], hit.page, "before"))
                 break

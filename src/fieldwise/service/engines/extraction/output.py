@@ -28,13 +28,25 @@ class Output:
         self.value: dict[str, Any] = {}
         self.metadata: dict[str, dict[str, Any]] = {}
 
-    def put(self, path: str, value: Any, confidence: float, page: int, text: str) -> None:
+    def put(
+        self,
+        path: str,
+        value: Any,
+        confidence: float,
+        page: int,
+        text: str,
+        provenance: dict[str, str] | None = None,
+    ) -> None:
+        """Set ``value`` at ``path``; ``provenance`` (where it was read, e.g. an embedded XML's
+        element path) joins its metadata when given."""
         node = self.value
         *parents, leaf = path.split(".")
         for part in parents:
             node = node.setdefault(part, {})
         node[leaf] = value
         self.metadata[path] = metadata_entry(confidence, page, text, self.threshold)
+        if provenance:
+            self.metadata[path].update(provenance)
 
     def meta(self, path: str, confidence: float, page: int, text: str) -> None:
         self.metadata[path] = metadata_entry(confidence, page, text, self.threshold)

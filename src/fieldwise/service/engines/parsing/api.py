@@ -17,11 +17,12 @@ def _read(fmt: str, data: bytes, limits: ParseLimits, engine: OcrEngine | None) 
     max_pages = limits.max_pages
     deadline = Deadline(limits.max_seconds)
     markdown: str | None = None
+    invoice_xml: str | None = None
     pages: tuple[Page, ...]
     if fmt == "pdf":
         from fieldwise.service.engines.parsing.pdf import parse_pdf
 
-        pages = parse_pdf(data, limits=limits, ocr=engine, deadline=deadline)
+        pages, invoice_xml = parse_pdf(data, limits=limits, ocr=engine, deadline=deadline)
     elif fmt in ("png", "jpeg", "tiff"):
         from fieldwise.service.engines.parsing.images import parse_image
 
@@ -49,7 +50,8 @@ def _read(fmt: str, data: bytes, limits: ParseLimits, engine: OcrEngine | None) 
     if markdown is None:
         markdown = "\n\n".join(m for m in (page_markdown(p) for p in pages) if m)
     # the one exit of every reader: no character may fail a run later (see safety.py)
-    return safe_document(ParsedDocument(format=fmt, pages=pages, markdown=markdown))
+    doc = ParsedDocument(format=fmt, pages=pages, markdown=markdown, invoice_xml=invoice_xml)
+    return safe_document(doc)
 
 
 def parse_document(

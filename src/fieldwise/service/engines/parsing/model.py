@@ -97,11 +97,17 @@ class Page:
 
 @dataclass(frozen=True)
 class ParsedDocument:
-    """A parsed document: its sniffed ``format``, pages, plain ``text`` and ``markdown``."""
+    """A parsed document: its sniffed ``format``, pages, plain ``text`` and ``markdown``.
+
+    ``invoice_xml`` is the invoice a PDF carries as an embedded CII or UBL file (Factur-X,
+    ZUGFeRD, XRechnung; see :mod:`.attachments`), None for anything else; only a processor
+    with the ``e_invoice`` option reads it.
+    """
 
     format: str
     pages: tuple[Page, ...]
     markdown: str
+    invoice_xml: str | None = None
 
     @property
     def text(self) -> str:

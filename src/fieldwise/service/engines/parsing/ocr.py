@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
@@ -27,18 +28,26 @@ __all__ = ["OcrEngine", "Region", "get_ocr_engine"]
 # one recognized text region: its corner points in pixels, its text and its score
 Region = tuple[list[tuple[float, float]], str, float]
 
+#: RapidOCR's settings where ours differ from its defaults (none yet)
+SETTINGS: dict[str, Any] = {}
+
 # OCR often glues "Label:value"; splitting after the colon gives the label its own word.
 _TOKEN = re.compile(r"[^\s:]+:?|:")
 
 
 class OcrEngine:
     """A lazily loaded, thread-safe rapidocr engine returning words with boxes and scores;
-    each model on ``threads`` threads (None: ONNX Runtime's default, one per core)."""
+    each model on ``threads`` threads (None: ONNX Runtime's default, one per core).
+    ``settings`` are RapidOCR keyword settings over :data:`SETTINGS` (for benchmarks that try
+    others: ``benchmarks/ocr_tesseract.py --variant``)."""
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(
+        self, threads: int | None = None, settings: Mapping[str, Any] | None = None
+    ) -> None:
         if threads is not None and threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         self.threads = threads
+        self.settings = {**SETTINGS, **(settings or {})}
         self._lock = threading.Lock()
         self._engine: Any = None
 
@@ -46,10 +55,10 @@ class OcrEngine:
         if self._engine is None:
             from rapidocr_onnxruntime import RapidOCR
 
-            if (n := self.threads) is None:
-                self._engine = RapidOCR()
-            else:  # within one operator and across operators alike
-                self._engine = RapidOCR(intra_op_num_threads=n, inter_op_num_threads=n)
+            settings = dict(self.settings)
+            if (n := self.threads) is not None:  # within one operator and across operators
+                settings.update(intra_op_num_threads=n, inter_op_num_threads=n)
+            self._engine = RapidOCR(**settings)
         return self._engine
 
     def regions(self, image: Image.Image) -> list[Region]:

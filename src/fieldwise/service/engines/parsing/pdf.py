@@ -10,6 +10,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from fieldwise._pdfium import PDFIUM_LOCK
+from fieldwise.service.engines.parsing.attachments import invoice_xml
 from fieldwise.service.engines.parsing.errors import (
     CorruptDocument,
     LimitExceeded,
@@ -58,8 +59,9 @@ def render_scale(width: float, height: float, max_pixels: int) -> float:
 
 def parse_pdf(
     data: bytes, *, limits: ParseLimits, ocr: OcrEngine | None, deadline: Deadline
-) -> tuple[Page, ...]:
-    """Pages of a PDF; pages without a text layer go through ``ocr`` when it is given.
+) -> tuple[tuple[Page, ...], str | None]:
+    """Pages of a PDF, and the invoice XML it embeds (None without one: see
+    :mod:`.attachments`); pages without a text layer go through ``ocr`` when it is given.
 
     A page is rendered for OCR at most at ``limits.max_page_pixels`` (downscaled beyond), and
     the document's rendered pixels together at most ``limits.max_document_pixels`` (refused
@@ -78,6 +80,8 @@ def parse_pdf(
             raise PageLimitExceeded(count, max_pages)
         if count == 0:
             raise CorruptDocument("the PDF has no pages")
+        with PDFIUM_LOCK:
+            xml = invoice_xml(document)
         pages: list[Page] = []
         budget = _PixelBudget(limits)
         for index in range(count):
@@ -90,7 +94,7 @@ def parse_pdf(
                 pages.append(Page(index + 1, width, height, lines, "ocr"))
             else:  # text-layer boxes are floats from pdfium
                 pages.append(Page(index + 1, width, height, group_text_lines(words), "text"))
-        return tuple(pages)
+        return tuple(pages), xml
     finally:
         with PDFIUM_LOCK:
             document.close()

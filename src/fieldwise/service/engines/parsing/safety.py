@@ -45,10 +45,13 @@ def safe_document(doc: ParsedDocument) -> ParsedDocument:
     # one search over every line's text joined (a lone surrogate stays one code point in the
     # join) instead of a search per line
     lines = "".join([line.text for page in doc.pages for line in page.lines])
-    if _is_safe(doc.markdown) and _is_safe(lines):
+    xml = doc.invoice_xml
+    if _is_safe(doc.markdown) and _is_safe(lines) and (xml is None or _is_safe(xml)):
         return doc
     pages = tuple(
         Page(p.number, p.width, p.height, tuple(_line(line) for line in p.lines), p.source)
         for p in doc.pages
     )
-    return ParsedDocument(doc.format, pages, safe_text(doc.markdown))
+    return ParsedDocument(
+        doc.format, pages, safe_text(doc.markdown), None if xml is None else safe_text(xml)
+    )

@@ -28,6 +28,7 @@ def document_to_json(doc: ParsedDocument) -> dict[str, Any]:
     return {
         "format": doc.format,
         "markdown": doc.markdown,
+        "invoice_xml": doc.invoice_xml,
         "pages": [
             {
                 "number": p.number,
@@ -71,7 +72,12 @@ def document_from_json(raw: dict[str, Any]) -> ParsedDocument:
         )
         for p in raw["pages"]
     )
-    return ParsedDocument(format=raw["format"], pages=pages, markdown=raw["markdown"])
+    return ParsedDocument(
+        format=raw["format"],
+        pages=pages,
+        markdown=raw["markdown"],
+        invoice_xml=raw.get("invoice_xml"),
+    )
 
 
 def encode_document(doc: ParsedDocument) -> bytes:

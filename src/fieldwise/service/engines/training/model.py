@@ -72,6 +72,10 @@ from fieldwise.service.engines.training.truth import labels, lookup, truth_value
 
 __all__ = ["FieldModel", "TrainedModel", "extract_with_model", "load_model", "train_model"]
 
+#: a calibrated probability below this is more likely wrong than right: where the rules
+#: engine has a value, it is used instead (issue #40: trained versions on unseen layouts)
+UNSURE = 0.5
+
 _AMOUNT = FieldSpec("_amount", "currency")
 
 
@@ -392,6 +396,12 @@ def extract_with_model(
         conf = ranker.calibration(float(found[top(found)]))
         if conf < ranker.calibration.abstain_below and spec.name not in prep.rule_where:
             continue  # the rules found nothing and the ranker is unsure: likely not carried
+        if conf < UNSURE and spec.name in prep.rule_where:
+            # more likely wrong than right (a layout unlike the training documents): the
+            # rules engine the model starts from reads it instead
+            value, page, text = prep.rule_where[spec.name]
+            out.put(spec.name, value, prep.info.rule_conf.get(spec.name, 0.0), page + 1, text)
+            continue
         best = cands[top(found)]
         value = best.value
         if ranker.strip_spaces and isinstance(value, str):

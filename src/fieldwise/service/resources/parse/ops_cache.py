@@ -28,7 +28,7 @@ from fieldwise.service.resources.parse.tables import parse_cache
 from fieldwise.service.state import ServiceState
 
 #: Bump when the parser's output for the same bytes changes, so old entries are not reused.
-PARSER_REVISION = "1"
+PARSER_REVISION = "2"  # 2: PDFs keep their embedded invoice XML
 
 __all__ = [
     "PARSER_REVISION",
