@@ -22,8 +22,8 @@ character spacing, which is the same after every character. Every other token â€
 other mark beyond ASCII may be a glyph moved back over its letter â€” goes through the boxes of
 each of its characters, and a page whose text holds surrogates or pdfium's control
 characters, or does not map one unit per character, through :func:`exact_words`.
-``tests/parsing/test_pdf_words.py`` holds the result equal to the old reader on every PDF at
-hand (word for word, boxes within 0.5 pt).
+``tests/service/engines/parsing/test_pdf_words.py`` holds the result equal to the old reader
+on every PDF at hand (word for word, boxes within 0.5 pt).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ class TrainParams:
     # Not 0: a leaf that holds one of a field's rare right candidates among negatives the
     # trees already score near 0 has a Newton step of gradient / hessian ~ 1 / p; without a
     # floor under the hessian it blows up and scores whole regions of wrong candidates 1.0
-    # (a PO number ranker picking address blocks). tests/training/test_ranker.py
+    # (a PO number ranker picking address blocks). tests/service/engines/training/test_ranker.py
     l2_regularization: float = 1.0
     context_words: int = 0
     max_lines: int = 5
