@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -150,20 +150,28 @@ class ResolvedSpecs:
 
 
 def load_scaled(
-    cli: CliContext, target: RunsetTarget, executor: str, scheduler: str | None
+    cli: CliContext,
+    target: RunsetTarget,
+    executor: str,
+    scheduler: str | None,
+    *,
+    split: str | None = None,
 ) -> ScaledScore:
     """Load the run sets (refused when not comparable, unless ``target.force``) and score
     them with ``executor`` over their partitioned cells."""
     loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
-    runset = combine_runsets(loaded, force=target.force).runset
-    return score_at_scale(
+    combined = combine_runsets(loaded, force=target.force)
+    runset = only_split(combined.runset, split)
+    scaled = score_at_scale(
         runset,
         _specs(cli, target, runset).specs,
         executor=executor,
         scheduler=scheduler,
         baseline=target.baseline,
         candidates=target.candidates,
+        store=split is None,
     )
+    return replace(scaled, forced=combined.forced)
 
 
 def load_regated(

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fieldwise.compare._stats import format_p
 from fieldwise.evaluate import ScaledScore
-
-SCALED_SCHEMA = "fieldwise.compare.scaled/1"
 
 
 def _executor_line(scaled: ScaledScore) -> str:
@@ -53,16 +49,3 @@ def render_scaled(scaled: ScaledScore) -> str:
     lines.append(f"cells: {scaled.cells}")
     lines.append(_executor_line(scaled))
     return "\n".join(lines)
-
-
-def scaled_json(scaled: ScaledScore) -> dict[str, Any]:
-    """``compare --executor … --json``: every reduced figure, the executor and partitions."""
-    return {
-        "schema": SCALED_SCHEMA,
-        "executor": scaled.result.executor,
-        "scheduler": scaled.scheduler,
-        "partitions": scaled.result.partitions,
-        "cells": scaled.cells,
-        "failed_runs": len(scaled.failed_runs),
-        **scaled.result.figures(),
-    }

@@ -16,21 +16,18 @@ if TYPE_CHECKING:
 
     from fieldwise.datasets import Dataset
     from fieldwise.evaluate import Analysis, Evaluation, Regated
-    from fieldwise.gate import Verdict
     from fieldwise.runner import LoadedRunSet
     from fieldwise.sync import SyncResult
     from fieldwise.train import Trained
 
 __all__ = [
     "SCHEMA_VERSION",
-    "comparison_json",
     "dataset_json",
     "evaluation_json",
     "gate_json",
     "runset_json",
     "sync_json",
     "trained_json",
-    "verdict_json",
 ]
 
 #: Bumped only when a key changes meaning or disappears (never so far).
@@ -55,38 +52,14 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    """One candidate's verdict: status pass / fail / inconclusive and why."""
-    return {
-        "candidate": verdict.candidate,
-        "baseline": verdict.baseline,
-        "status": verdict.status,
-        "passed": verdict.passed,
-        "exit_code": verdict.exit_code,
-        "reasons": list(verdict.reasons),
-        "not_evaluated": list(verdict.not_evaluated),
-        "policy_source": verdict.policy_source,
-        "rules": [
-            {
-                "name": r.name,
-                "rule": r.rule,
-                "status": r.status,
-                "field": r.field,
-                "message": r.message,
-                "observed": _value(r.observed),
-                "threshold": _value(r.threshold),
-            }
-            for r in verdict.rules
-        ],
-    }
-
-
 def _labels(runset: LoadedRunSet) -> dict[str, str]:
     return {v.version_id: v.requested for v in runset.manifest.versions}
 
 
 def gate_json(analysis: Analysis | Regated) -> dict[str, Any]:
-    """``gate --json``: every candidate's verdict and the exit code (the worst verdict)."""
+    """``report --json``: every candidate's verdict and the exit code (the worst verdict)."""
+    from fieldwise.report import verdict_json  # the report's formatter, loaded on use
+
     return {
         "schema": SCHEMA_VERSION,
         "runset_id": analysis.runset.manifest.runset_id,
@@ -98,50 +71,11 @@ def gate_json(analysis: Analysis | Regated) -> dict[str, Any]:
     }
 
 
-def comparison_json(analysis: Analysis) -> dict[str, Any]:
-    """``compare --json``: per-field figures per version, each candidate's tests against the
-    baseline (``delta`` a share; ``p_holm`` Holm-adjusted McNemar p), the overall figures."""
-    result = analysis.scored.result
-    significance = result.significance
-    columns = [
-        c
-        for c in (
-            "candidate", "field", "delta", "fixed", "regressed", "p_value", "p_holm",
-            "significant", "mde", "warning", "delta_low", "delta_high",
-        )
-        if c in significance.columns
-    ]  # fmt: skip
-    field_columns = [
-        c
-        for c in (
-            "version", "field", "type", "critical", "support", "field_accuracy",
-            "field_accuracy_low", "field_accuracy_high", "strict_accuracy", "accuracy",
-            "precision", "recall", "f1", "correct", "wrong", "missed", "spurious",
-        )
-        if c in result.fields.columns
-    ]  # fmt: skip
-    return {
-        "schema": SCHEMA_VERSION,
-        "runset_id": analysis.runset.manifest.runset_id,
-        "baseline": result.baseline,
-        "candidates": list(result.candidates),
-        "versions": list(result.versions),
-        "labels": _labels(analysis.runset),
-        "fields": _records(result.fields[field_columns]),
-        "tests": _records(significance[columns]),
-        "overall": _records(result.overall),
-        "warnings": list(result.warnings),
-        "failed_runs": [
-            {"version": f.version, "item": f.item, "document": f.shown, "error": f.error}
-            for f in analysis.scored.failed_runs
-        ],
-        "forced": list(analysis.report.provenance.forced) if analysis.report.provenance else [],
-    }
-
-
 def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
     """``evaluate --json``: the run set's counts, each version's field accuracy with its
     interval, the verdicts, what was published and where the reports are."""
+    from fieldwise.report import verdict_json  # the report's formatter, loaded on use
+
     runset = outcome.runset
     return {
         "schema": SCHEMA_VERSION,

@@ -18,10 +18,12 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare._intervals import wilson
 from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
 from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
-from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare._outcomes import OUTCOMES, cell_specs
+from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
@@ -96,19 +98,29 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def _fields(stats: Sufficient) -> pd.DataFrame:
+def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
+    """Per (version, field): type and critical (from ``specs``), weight, outcome counts,
+    support, cells, :func:`outcome_metrics` and the Wilson interval of field accuracy at
+    ``confidence`` over expected cells (as :func:`~fieldwise.compare.field_metrics`)."""
+    resolved = cell_specs(sorted({name for _, name in stats.outcomes}), specs)
     rows = []
     for (version, name), counts in sorted(stats.outcomes.items()):
         by_outcome = dict(zip(OUTCOMES, counts, strict=True))
+        support = by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"]
+        interval = wilson(by_outcome["correct"], support, confidence=confidence)
         rows.append(
             {
                 "version": version,
                 "field": name,
+                "type": resolved[name].type,
+                "critical": resolved[name].critical,
                 "weight": stats.field_weights.get(name, 1.0),
                 **by_outcome,
                 "support": by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"],
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
+                "field_accuracy_low": np.nan if interval is None else interval.low,
+                "field_accuracy_high": np.nan if interval is None else interval.high,
             }
         )
     return pd.DataFrame(rows)
@@ -207,12 +219,14 @@ def _empty_columns(stats: Sufficient) -> pd.DataFrame:
 def reduce_statistics(
     stats: Sufficient,
     *,
+    specs: Mapping[str, FieldSpec] | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
     confidence: float = 0.95,
     executor: str = "in-process",
 ) -> ReducedResult:
-    """The figures of merged ``stats`` (see the module docstring)."""
+    """The figures of merged ``stats`` (see the module docstring); ``specs`` give each
+    field's type and critical flag (fields without one compare as folded strings)."""
     counts: dict[str, pd.DataFrame] = {}
     for candidate in stats.candidates:
         rows = {
@@ -236,7 +250,7 @@ def reduce_statistics(
     return ReducedResult(
         baseline=stats.baseline,
         candidates=stats.candidates,
-        fields=_fields(stats),
+        fields=_fields(stats, specs or {}, 1 - alpha),
         overall=_overall(stats, (stats.baseline, *stats.candidates)),
         significance=significance_from_counts(counts, alpha=alpha, power=power),
         calibration=_calibration(stats),

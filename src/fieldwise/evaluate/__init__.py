@@ -17,6 +17,7 @@ from fieldwise.evaluate._combine import (
     combine_runsets,
     only_split,
 )
+from fieldwise.evaluate._document import compared_document, gated_document
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
@@ -35,8 +36,10 @@ __all__ = [
     "Scored",
     "analyze",
     "combine_runsets",
+    "compared_document",
     "ensure_processor",
     "evaluate",
+    "gated_document",
     "only_split",
     "regate",
     "resolve_policy",

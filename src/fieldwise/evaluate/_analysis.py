@@ -13,8 +13,8 @@ import jinja2
 
 from fieldwise import __version__
 from fieldwise.compare import FieldSpec
-from fieldwise.compare._provenance import spec_digest, truth_digest
-from fieldwise.evaluate._combine import recorded_spec, runset_truth, training_notes
+from fieldwise.compare._provenance import spec_digest
+from fieldwise.evaluate._combine import recorded_spec, runset_truth_hash, training_notes
 from fieldwise.evaluate._regate import Decided, Regated
 from fieldwise.evaluate._scoring import Scored, score_runset
 from fieldwise.gate import (
@@ -118,7 +118,7 @@ def analyze(
         dataset=manifest.dataset or manifest.eval_set_name or manifest.eval_set_id,
         generated_at=generated_at,
         evaluation_set_id=manifest.eval_set_id,
-        ground_truth_hash=truth_digest(runset_truth(runset)),
+        ground_truth_hash=runset_truth_hash(runset),
         processor_id=manifest.processor_id,
         baseline_id=scored.baseline,
         baseline_label=labels.get(scored.baseline, ""),

@@ -129,7 +129,7 @@ def regate(
         )
     base, cands = resolve_pair(runset, baseline, None, candidates)
     stats, source = runset_statistics(runset, specs, base, cands, seed=seed, store=store)
-    reduced = reduce_statistics(stats, alpha=policy.alpha)
+    reduced = reduce_statistics(stats, specs=specs, alpha=policy.alpha)
     verdicts: tuple[Verdict, ...] = ()
     if cands:
         verdicts = decide_all(

@@ -1,0 +1,60 @@
+"""The JSON document of a run set's comparison and verdicts (docs/json.md), from its reduced
+statistics: the run set's facts go in the document's ``source``, the figures come from the
+one :class:`~fieldwise.scale.ReducedResult` whichever executor reduced them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldwise.evaluate._combine import runset_truth_hash
+from fieldwise.evaluate._regate import Regated
+from fieldwise.evaluate._scale import ScaledScore
+from fieldwise.evaluate._scoring import failed_runs
+from fieldwise.report import DocumentSource, comparison_document, gate_document
+from fieldwise.runner import LoadedRunSet
+
+__all__ = ["compared_document", "gated_document"]
+
+
+def _source(
+    runset: LoadedRunSet,
+    baseline: str,
+    candidates: tuple[str, ...],
+    forced: tuple[str, ...],
+    executor: str,
+    scheduler: str | None,
+) -> DocumentSource:
+    return DocumentSource(
+        runset_id=runset.manifest.runset_id,
+        ground_truth_hash=runset_truth_hash(runset),
+        labels={v.version_id: v.requested for v in runset.manifest.versions},
+        failed_runs=failed_runs(runset, baseline, candidates),
+        forced=forced,
+        executor=executor,
+        scheduler=scheduler,
+    )
+
+
+def compared_document(scaled: ScaledScore) -> dict[str, Any]:
+    """``compare --json``: the figures of a run set scored in-process or on Dask."""
+    result = scaled.result
+    source = _source(
+        scaled.runset,
+        result.baseline,
+        result.candidates,
+        scaled.forced,
+        result.executor,
+        scaled.scheduler,
+    )
+    return comparison_document(result, source)
+
+
+def gated_document(
+    regated: Regated, *, executor: str = "in-process", scheduler: str | None = None
+) -> dict[str, Any]:
+    """``gate --json``: the figures the verdicts were decided on, and the verdicts."""
+    reduced = regated.reduced
+    source = _source(
+        regated.runset, reduced.baseline, reduced.candidates, regated.forced, executor, scheduler
+    )
+    return gate_document(reduced, source, regated.verdicts)
