@@ -23,7 +23,7 @@ from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
 from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
 from fieldwise.compare._outcomes import OUTCOMES, cell_specs
-from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
@@ -57,6 +57,8 @@ class ReducedResult:
     alpha: float = 0.05
     #: the merged statistics these figures were reduced from
     statistics: Sufficient | None = None
+    #: as :attr:`~fieldwise.compare.ComparisonResult.declared_fields`
+    declared_fields: frozenset[str] = frozenset()
 
     def figures(self) -> dict[str, Any]:
         """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
@@ -261,4 +263,5 @@ def reduce_statistics(
         empty_columns=_empty_columns(stats),
         alpha=alpha,
         statistics=stats,
+        declared_fields=declared_fields(specs or {}, sorted({n for _, n in stats.outcomes})),
     )

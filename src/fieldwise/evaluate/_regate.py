@@ -6,7 +6,7 @@ it: ``compare --executor in-process|dask`` merges them shard by shard, and ``gat
 scores the run set as one partition when nothing is stored yet. Whichever produced them,
 they are the same integers, and :func:`regate` reduces them under the policy's alpha and
 decides with :func:`~fieldwise.gate.decide` on a
-:class:`~fieldwise.gate.GateInput`: gating again under a new policy reads neither the cell
+the reduced figures: gating again under a new policy reads neither the cell
 store nor the scored cells, runs no comparator and never asks the service.
 """
 
@@ -27,7 +27,7 @@ from fieldwise.evaluate._stored import (
     scored_key,
     statistics_key,
 )
-from fieldwise.gate import EXIT_CODES, GateInput, Policy, Verdict, decide_all, worst
+from fieldwise.gate import EXIT_CODES, Policy, Verdict, decide_all, worst
 from fieldwise.runner import LoadedRunSet
 
 __all__ = ["N_RESAMPLES", "Decided", "Regated", "regate", "runset_statistics"]
@@ -133,7 +133,7 @@ def regate(
     verdicts: tuple[Verdict, ...] = ()
     if cands:
         verdicts = decide_all(
-            GateInput.of_reduced(reduced, specs),
+            reduced,
             policy,
             failed_runs=failed_runs(runset, base, cands),
             documents=len(runset.items),

@@ -10,7 +10,7 @@ while :class:`GateError` means it could not decide (exit 2).
 from __future__ import annotations
 
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
-from fieldwise.gate._inputs import GateInput
+from fieldwise.gate._inputs import Figures, GateInput
 from fieldwise.gate._policy import (
     Policy,
     default_policy,
@@ -34,6 +34,7 @@ __all__ = [
     "GATE_FIGURE",
     "STATUSES",
     "FailedRun",
+    "Figures",
     "GateError",
     "GateInput",
     "Policy",
