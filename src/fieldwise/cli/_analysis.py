@@ -22,10 +22,10 @@ from fieldwise.cli._loading import (
 )
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._scaled import render_scaled
-from fieldwise.cli._shapes import gate_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import (
     VERDICT_FILE,
+    analysis_document,
     compared_document,
     gated_document,
     save_verdict,
@@ -165,7 +165,7 @@ def report_cmd(
         analysis, wanted, out, make_environment(), documents_root=target.dataset_path
     )
     if as_json:
-        shape = gate_json(analysis)
+        shape = analysis_document(analysis)
         shape["reports"] = {fmt: str(path) for fmt, path in paths.items()}
         echo_json(shape)
         return

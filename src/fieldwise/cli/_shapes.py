@@ -2,20 +2,17 @@
 
 Every builder returns plain JSON values: shares stay shares (0.931, not "93.1%"), a delta of
 accuracy is a share too (its pp rendering belongs to the tables), missing figures are null.
-Keys are only ever added, never renamed or removed, so scripts can rely on them.
+Keys are only ever added within a schema version. The comparison document of ``compare``,
+``gate``, ``report`` and ``evaluate`` is built by :mod:`fieldwise.report` (schema 2).
 """
 
 from __future__ import annotations
 
-import contextlib
-import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from fieldwise.datasets import Dataset
-    from fieldwise.evaluate import Analysis, Evaluation, Regated
+    from fieldwise.evaluate import Evaluation
     from fieldwise.runner import LoadedRunSet
     from fieldwise.sync import SyncResult
     from fieldwise.train import Trained
@@ -24,61 +21,23 @@ __all__ = [
     "SCHEMA_VERSION",
     "dataset_json",
     "evaluation_json",
-    "gate_json",
     "runset_json",
     "sync_json",
     "trained_json",
 ]
 
-#: Bumped only when a key changes meaning or disappears (never so far).
+#: Of the documents built here; bumped only when a key changes meaning or disappears.
 SCHEMA_VERSION = 1
 
 
-def _value(value: Any) -> Any:
-    """numpy/pandas scalars to Python; NaN and NA to None; anything else to its text."""
-    if hasattr(value, "item") and not isinstance(value, str | bytes):
-        with contextlib.suppress(ValueError, AttributeError):
-            value = value.item()
-    if value is None or isinstance(value, str | bool | int | list | dict):
-        return value
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    import pandas as pd
-
-    return None if pd.isna(value) else str(value)
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-
-
-def _labels(runset: LoadedRunSet) -> dict[str, str]:
-    return {v.version_id: v.requested for v in runset.manifest.versions}
-
-
-def gate_json(analysis: Analysis | Regated) -> dict[str, Any]:
-    """``report --json``: every candidate's verdict and the exit code (the worst verdict)."""
-    from fieldwise.report import verdict_json  # the report's formatter, loaded on use
-
-    return {
-        "schema": SCHEMA_VERSION,
-        "runset_id": analysis.runset.manifest.runset_id,
-        "labels": _labels(analysis.runset),
-        "status": analysis.status,
-        "exit_code": analysis.exit_code,
-        "forced": list(analysis.forced),
-        "verdicts": [verdict_json(v) for v in analysis.verdicts],
-    }
-
-
 def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
-    """``evaluate --json``: the run set's counts, each version's field accuracy with its
-    interval, the verdicts, what was published and where the reports are."""
-    from fieldwise.report import verdict_json  # the report's formatter, loaded on use
+    """``evaluate --json``: the comparison document (docs/json.md: figures, verdicts) with
+    the run's counts, what was published and where the reports are."""
+    from fieldwise.evaluate import analysis_document  # loaded on use, as the evaluation
 
     runset = outcome.runset
     return {
-        "schema": SCHEMA_VERSION,
+        **analysis_document(outcome.analysis),
         "dataset": outcome.analysis.report.dataset,
         "eval_set_id": outcome.sync.eval_set_id,
         "processor_id": outcome.setup.processor_id,
@@ -88,26 +47,10 @@ def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
             "cached": runset.cached,
             "failed": runset.failed,
         },
-        "versions": [
-            {
-                "version": figures.version,
-                "label": figures.label,
-                "field_accuracy": figures.field_accuracy.value,
-                "field_accuracy_low": figures.field_accuracy.low,
-                "field_accuracy_high": figures.field_accuracy.high,
-            }
-            for figures in outcome.analysis.report.versions
-        ],
-        "status": outcome.analysis.status,
-        "exit_code": outcome.analysis.exit_code,
-        "verdicts": [verdict_json(v) for v in outcome.analysis.verdicts],
         "published": outcome.published.id if outcome.published is not None else None,
         "reports": {fmt: str(path) for fmt, path in outcome.report_paths.items()},
         "split": runset.manifest.arguments.get("split"),
         "trained_models": runset.manifest.arguments.get("trained_models") or {},
-        "forced": list(outcome.analysis.report.provenance.forced)
-        if outcome.analysis.report.provenance
-        else [],
     }
 
 

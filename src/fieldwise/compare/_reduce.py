@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
-from fieldwise.compare._intervals import wilson
+from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
 from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
@@ -109,7 +109,11 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
     for (version, name), counts in sorted(stats.outcomes.items()):
         by_outcome = dict(zip(OUTCOMES, counts, strict=True))
         support = by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"]
-        interval = wilson(by_outcome["correct"], support, confidence=confidence)
+        low, high = wilson_bounds(
+            np.array([float(by_outcome["correct"])]),
+            np.array([float(support)]),
+            confidence=confidence,
+        )
         rows.append(
             {
                 "version": version,
@@ -121,14 +125,14 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
                 "support": by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"],
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
-                "field_accuracy_low": np.nan if interval is None else interval.low,
-                "field_accuracy_high": np.nan if interval is None else interval.high,
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
             }
         )
     return pd.DataFrame(rows)
 
 
-def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
+def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) -> pd.DataFrame:
     rows = []
     for version in versions:
         weighted = dict.fromkeys(OUTCOMES, 0.0)
@@ -142,6 +146,14 @@ def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
             support += counts[0] + counts[1] + counts[2]
             n_cells += sum(counts)
         docs, all_ok = stats.documents.get(version, (0, 0))
+        figures = outcome_metrics(weighted)
+        # the weighted share over the unweighted count of expected cells (as the whole
+        # comparison's overall table)
+        low, high = wilson_bounds(
+            np.array([figures["field_accuracy"] * support]),
+            np.array([float(support)]),
+            confidence=confidence,
+        )
         rows.append(
             {
                 "version": version,
@@ -149,7 +161,9 @@ def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
                 "n_cells": n_cells,
                 "documents": docs,
                 "all_fields_correct_rate": all_ok / docs if docs else float("nan"),
-                **outcome_metrics(weighted),
+                **figures,
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
             }
         )
     return pd.DataFrame(rows)
@@ -253,7 +267,7 @@ def reduce_statistics(
         baseline=stats.baseline,
         candidates=stats.candidates,
         fields=_fields(stats, specs or {}, 1 - alpha),
-        overall=_overall(stats, (stats.baseline, *stats.candidates)),
+        overall=_overall(stats, (stats.baseline, *stats.candidates), 1 - alpha),
         significance=significance_from_counts(counts, alpha=alpha, power=power),
         calibration=_calibration(stats),
         bootstraps=boots,

@@ -17,7 +17,7 @@ from fieldwise.evaluate._combine import (
     combine_runsets,
     only_split,
 )
-from fieldwise.evaluate._document import compared_document, gated_document
+from fieldwise.evaluate._document import analysis_document, compared_document, gated_document
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
@@ -34,6 +34,7 @@ __all__ = [
     "Regated",
     "ScaledScore",
     "Scored",
+    "analysis_document",
     "analyze",
     "combine_runsets",
     "compared_document",

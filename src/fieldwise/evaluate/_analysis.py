@@ -15,6 +15,7 @@ from fieldwise import __version__
 from fieldwise.compare import FieldSpec
 from fieldwise.compare._provenance import spec_digest
 from fieldwise.evaluate._combine import recorded_spec, runset_truth_hash, training_notes
+from fieldwise.evaluate._document import analysis_document
 from fieldwise.evaluate._regate import Decided, Regated
 from fieldwise.evaluate._scoring import Scored, score_runset
 from fieldwise.gate import (
@@ -162,7 +163,8 @@ def write_outputs(
     ``documents_root`` (the dataset folder) lets the HTML link each item to its document and
     show page thumbnails; without it the report names documents only."""
     target = out_dir or default_report_dir(analysis.report, root)
-    paths = write_report_files(analysis.report, target, formats, env, documents_root)
+    document = analysis_document(analysis) if "json" in formats else None
+    paths = write_report_files(analysis.report, target, formats, env, documents_root, document)
     if analysis.verdicts:
         save_verdict(analysis)
     return paths

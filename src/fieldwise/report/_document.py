@@ -37,7 +37,8 @@ _FIELD_KEYS = (
 )  # fmt: skip
 _OVERALL_KEYS = (
     "version", "support", "n_cells", "documents", "all_fields_correct_rate", "field_accuracy",
-    "strict_accuracy", "accuracy", "precision", "recall", "f1",
+    "field_accuracy_low", "field_accuracy_high", "strict_accuracy", "accuracy", "precision",
+    "recall", "f1",
 )  # fmt: skip
 
 
