@@ -21,7 +21,6 @@ from fieldwise.cli._loading import (
     runset_options,
 )
 from fieldwise.cli._output import echo_json
-from fieldwise.cli._scaled import render_scaled
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import (
     VERDICT_FILE,
@@ -56,6 +55,13 @@ _SCHEDULER = click.option(
     help="Dask scheduler for --executor dask, e.g. tcp://host:8786 "
     "[env FIELDWISE_DASK_SCHEDULER; default: a local cluster sized to this machine].",
 )
+
+
+def _executor_line(executor: str, scheduler: str | None, partitions: int) -> str:
+    where = ""
+    if executor == "dask":
+        where = f" on {scheduler}" if scheduler else " on a local cluster"
+    return f"executor: {executor}{where}, {partitions} partition{'' if partitions == 1 else 's'}"
 
 
 def _formats(value: str) -> list[str]:
@@ -113,8 +119,19 @@ def compare_cmd(
             raise ConfigError("--out writes the in-process tables; the cell store is the output")
         if split is not None:
             raise ConfigError("--split selects items of the in-process comparison; drop --executor")
+        scaled = load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler))
         click.echo(
-            render_scaled(load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler)))
+            render_table(
+                scaled.result, {v.version_id: v.requested for v in scaled.runset.manifest.versions}
+            ),
+            nl=False,
+        )
+        if scaled.failed_runs:
+            click.echo(
+                f"{len(scaled.failed_runs)} failed or missing run(s) counted as missed values"
+            )
+        click.echo(
+            _executor_line(scaled.result.executor, scaled.scheduler, scaled.result.partitions)
         )
         return
     analysis = load_analysis(cli, target, with_policy=False, split=split)
@@ -129,7 +146,9 @@ def compare_cmd(
     if out is not None:
         paths = write_frames(analysis.scored.result, out)
         click.echo(f"wrote {len(paths)} tables to {out}")
-    click.echo("executor: in-process, 1 partition (every table; --executor dask to scale out)")
+    click.echo(
+        _executor_line("in-process", None, 1) + " (every table; --executor dask to scale out)"
+    )
 
 
 @click.command("report")

@@ -30,6 +30,9 @@ from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 __all__ = ["ReducedResult", "reduce_statistics"]
 
 
+_LIST_COLUMNS = ["version", "field", "row_recall", "cardinality_error", "truncation_prefix"]
+
+
 @dataclass(frozen=True, eq=False)
 class ReducedResult:
     """Figures of a comparison computed from merged statistics.
@@ -59,6 +62,20 @@ class ReducedResult:
     statistics: Sufficient | None = None
     #: as :attr:`~fieldwise.compare.ComparisonResult.declared_fields`
     declared_fields: frozenset[str] = frozenset()
+    #: row recall per list field needs each document's rows: not among the merged counts
+    lists: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=_LIST_COLUMNS))
+    #: the threshold sweep needs every confidence: not among the merged counts
+    recommended_threshold: float | None = None
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The baseline, then every candidate."""
+        return (self.baseline, *self.candidates)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The tests' power warnings."""
+        return tuple(str(w) for w in self.significance.get("warning", ()) if w)
 
     def figures(self) -> dict[str, Any]:
         """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
