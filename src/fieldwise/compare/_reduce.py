@@ -88,18 +88,7 @@ class ReducedResult:
             "calibration": _records(self.calibration),
             "row_tests": _records(self.row_tests),
             "empty_columns": _records(self.empty_columns),
-            "bootstraps": {
-                c: {
-                    "delta": b.delta,
-                    "low": b.low,
-                    "high": b.high,
-                    "confidence": b.confidence,
-                    "n_resamples": b.n_resamples,
-                    "seed": b.seed,
-                    "documents": b.documents,
-                }
-                for c, b in sorted(self.bootstraps.items())
-            },
+            "bootstraps": {c: b.to_json() for c, b in sorted(self.bootstraps.items())},
         }
 
 

@@ -120,19 +120,10 @@ def comparison_document(reduced: ReducedResult, source: DocumentSource) -> dict[
             list(reduced.calibration.columns),
         ),
         "bootstraps": {
-            c: {
-                "delta": b.delta,
-                "low": b.low,
-                "high": b.high,
-                "confidence": b.confidence,
-                "n_resamples": b.n_resamples,
-                "seed": b.seed,
-                "documents": b.documents,
-            }
-            for c in reduced.candidates
-            if (b := reduced.bootstraps.get(c)) is not None
+            c: reduced.bootstraps[c].to_json() for c in reduced.candidates
+            if c in reduced.bootstraps
         },
-        "warnings": [str(w) for w in significance.get("warning", ()) if w],
+        "warnings": list(reduced.warnings),
         "failed_runs": [
             {"version": f.version, "item": f.item, "document": f.shown, "error": f.error}
             for f in sorted(source.failed_runs, key=lambda f: (versions.index(f.version)
