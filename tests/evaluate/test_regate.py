@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pytest
 
 from fieldwise.cli import main

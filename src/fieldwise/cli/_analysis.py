@@ -106,7 +106,13 @@ def compare_cmd(
         # one document whichever executor reduced the figures (docs/json.md)
         where = dask_scheduler(scheduler) if executor == "dask" or scheduler else None
         scaled = load_scaled(
-            cli, target, executor or ("dask" if scheduler else "in-process"), where, split=split
+            cli,
+            target,
+            executor or ("dask" if scheduler else "in-process"),
+            where,
+            split=split,
+            # without --executor the run set is one partition, read from what is stored
+            through_cells=executor is not None or scheduler is not None,
         )
         if out is not None:
             write_frames(

@@ -156,9 +156,11 @@ def load_scaled(
     scheduler: str | None,
     *,
     split: str | None = None,
+    through_cells: bool = True,
 ) -> ScaledScore:
     """Load the run sets (refused when not comparable, unless ``target.force``) and score
-    them with ``executor`` over their partitioned cells."""
+    them with ``executor`` over their partitioned cells (in-process without
+    ``through_cells``: from their stored statistics or scored cells, one partition)."""
     loaded = [load_runset(r, target.results_dir) for r in target.runset_ids]
     combined = combine_runsets(loaded, force=target.force)
     runset = only_split(combined.runset, split)
@@ -169,7 +171,8 @@ def load_scaled(
         scheduler=scheduler,
         baseline=target.baseline,
         candidates=target.candidates,
-        store=split is None,
+        store=split is None and len(loaded) == 1,
+        through_cells=through_cells,
     )
     return replace(scaled, forced=combined.forced)
 

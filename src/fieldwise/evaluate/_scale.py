@@ -19,9 +19,10 @@ from typing import Any
 
 from fieldwise._errors import CompareError
 from fieldwise.compare import FieldSpec
+from fieldwise.compare._reduce import reduce_statistics
 from fieldwise.evaluate._combine import runset_truth_hash
-from fieldwise.evaluate._regate import N_RESAMPLES
-from fieldwise.evaluate._scoring import resolve_pair, runset_frame
+from fieldwise.evaluate._regate import N_RESAMPLES, runset_statistics
+from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
 from fieldwise.evaluate._stored import save_statistics, scored_key, statistics_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet
@@ -66,9 +67,12 @@ def score_at_scale(
     alpha: float = 0.05,
     shards: int | None = None,
     store: bool = True,
+    through_cells: bool = True,
 ) -> ScaledScore:
     """Write (or reuse) the run set's cell store and score it with ``executor``; without
-    ``store`` the cells go to a temporary store and the statistics are not kept."""
+    ``store`` the cells go to a temporary store and the statistics are not kept. In-process
+    without ``through_cells``, the run set is one partition: its stored statistics (or stored
+    scored cells) are reduced without writing or scoring a cell store, as ``gate`` does."""
     if not runset.items:
         raise CompareError(
             f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
@@ -77,6 +81,10 @@ def score_at_scale(
     base, cands = resolve_pair(runset, baseline, None, candidates)
     if not cands:
         raise CompareError(f"run set {runset.manifest.runset_id} has a single version")
+    if executor == "in-process" and not through_cells:
+        stats, _ = runset_statistics(runset, specs, base, cands, seed=seed, store=store)
+        reduced = reduce_statistics(stats, specs=specs, alpha=alpha, executor=executor)
+        return ScaledScore(reduced, "", failed_runs(runset, base, cands), None, runset)
     with contextlib.ExitStack() as stack:
         # a part of a run set (one split) is scored in a store of its own, thrown away after:
         # the run set's store and statistics stay those of all its items
