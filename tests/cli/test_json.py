@@ -48,8 +48,13 @@ def test_every_result_command_prints_parseable_json(
     assert evaluated["exit_code"] == code
     assert evaluated["status"] in ("pass", "fail", "inconclusive")
     assert len(evaluated["versions"]) == 2
-    assert 0.0 <= evaluated["versions"][0]["field_accuracy"] <= 1.0
+    assert 0.0 <= evaluated["overall"][0]["field_accuracy"] <= 1.0
     assert Path(evaluated["reports"]["json"]).is_file()
+    report = json.loads(Path(evaluated["reports"]["json"]).read_text(encoding="utf-8"))
+    evaluate_only = ("dataset", "eval_set_id", "processor_id", "runset", "published", "reports",
+                     "split", "trained_models")  # fmt: skip
+    document = {k: v for k, v in evaluated.items() if k not in evaluate_only}
+    assert report["document"] == document
     runset_id = evaluated["runset"]["runset_id"]
 
     _, listed = _json(capsys, "runsets", "list")
@@ -65,14 +70,16 @@ def test_every_result_command_prints_parseable_json(
     }
     assert all(row["p_holm"] is None or 0.0 <= row["p_holm"] <= 1.0 for row in compared["tests"])
 
-    gate_code, gated = _json(capsys, "gate", runset_id)
+    gate_code, gated = _json(capsys, "gate", runset_id, "--dataset", str(root))
     assert gate_code == code == gated["exit_code"]
+    assert {**gated, "source": None} == {**document, "source": None}  # one document
     assert [v["status"] for v in gated["verdicts"]] == [evaluated["verdicts"][0]["status"]]
 
     _, reported = _json(
-        capsys, "report", runset_id, "--format", "md,junit", "-o", str(tmp_path / "r")
-    )
-    assert reported["verdicts"] == gated["verdicts"]
+        capsys, "report", runset_id, "--format", "md,junit", "-o", str(tmp_path / "r"),
+        "--dataset", str(root),
+    )  # fmt: skip
+    assert {**reported, "reports": None} == {**document, "reports": None}
     assert Path(reported["reports"]["junit"]).is_file()
 
     _, ran = _json(

@@ -20,7 +20,7 @@ from fieldwise.compare._sufficient import (
     partition_statistics,
     weight_classes,
 )
-from fieldwise.gate import GateInput, Policy, decide_all
+from fieldwise.gate import Policy, decide_all
 from tests.scale._data import LIST_SPEC, listed_outputs
 
 SPECS = parse_field_specs(LIST_SPEC["fields"], date_order="YMD")  # type: ignore[arg-type]
@@ -145,9 +145,9 @@ def test_the_gate_decides_the_same_from_reduced_statistics(
         n_bootstrap=200,
         alpha=policy.alpha,
     )
-    reduced = reduce_statistics(_stats(frame), alpha=policy.alpha)
+    reduced = reduce_statistics(_stats(frame), specs=SPECS, alpha=policy.alpha)
     want = decide_all(whole, policy, documents=240)
-    got = decide_all(GateInput.of_reduced(reduced, SPECS), policy, documents=240)
+    got = decide_all(reduced, policy, documents=240)
     assert repr(got) == repr(want)  # every rule, figure and message (repr: NaN equals NaN)
     # the rules that read list rows and all-null columns are among those checked
     rules = {r.rule for v in got for r in v.rules}

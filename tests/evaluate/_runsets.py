@@ -22,6 +22,14 @@ SPEC = {
 }
 
 
+def snapshots(truth: Mapping[str, Mapping[str, Any]]) -> list[ItemSnapshot]:
+    """The item snapshots of ``truth`` (document name -> ground truth), ids ``it_<document>``."""
+    return [
+        ItemSnapshot(f"it_{name}", f"documents/{name}.pdf", f"sha_{name}", f"file_{name}", dict(gt))
+        for name, gt in sorted(truth.items())
+    ]
+
+
 def write_runset(
     results: Path,
     runset_id: str,
@@ -30,13 +38,12 @@ def write_runset(
     *,
     spec: Mapping[str, Any] = SPEC,
     gate: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, Any] | None = None,
 ) -> str:
     """``truth``: document name -> ground truth; ``outputs``: version -> document name ->
-    extracted value, or None for a run that failed. Item ids are ``it_<document>``."""
-    items = [
-        ItemSnapshot(f"it_{name}", f"documents/{name}.pdf", f"sha_{name}", f"file_{name}", dict(gt))
-        for name, gt in sorted(truth.items())
-    ]
+    extracted value, or None for a run that failed. Item ids are ``it_<document>``;
+    ``arguments`` are added to the manifest's (a shard's ``shard``, ``set_items``...)."""
+    items = snapshots(truth)
     manifest = Manifest(
         runset_id=runset_id,
         service_identity="local",
@@ -49,7 +56,10 @@ def write_runset(
         versions=tuple(VersionRef(v, v, config_hash=f"cfg_{v}") for v in outputs),
         item_count=len(items),
         created_at="2026-03-01T12:00:00Z",
-        arguments={"eval_set_metadata": {"compare_spec": dict(spec), "gate": gate}},
+        arguments={
+            "eval_set_metadata": {"compare_spec": dict(spec), "gate": gate},
+            **(arguments or {}),
+        },
     )
     directory = create_runset(results, manifest, items)
     with RecordWriter(directory) as writer:

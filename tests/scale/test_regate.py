@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from fieldwise.cli import main
-from fieldwise.cli._shapes import verdict_json
 from fieldwise.compare import specs_from_recorded
 from fieldwise.evaluate import analyze, resolve_policy
+from fieldwise.report import verdict_json
 from fieldwise.runner import load_runset
 from tests.evaluate._runsets import write_runset
 from tests.scale._data import LIST_SPEC, listed_outputs
@@ -60,7 +60,7 @@ def test_gate_decides_from_stored_statistics_without_cells_or_scoring(
     folder = Path(RESULTS) / "rs_regate"
     code, scaled = _main(capsys, "compare", "rs_regate", "--executor", "in-process")
     assert code == 0
-    assert scaled["partitions"] >= 1
+    assert scaled["source"]["partitions"] >= 1
     stored = json.loads((folder / "statistics.json").read_text())
     assert stored["statistics"]["candidates"] == ["v2", "v3"]
 

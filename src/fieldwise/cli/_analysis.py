@@ -19,10 +19,14 @@ from fieldwise.cli._loading import (
     runset_options,
 )
 from fieldwise.cli._output import echo_json
-from fieldwise.cli._scaled import render_scaled, scaled_json
-from fieldwise.cli._shapes import comparison_json, gate_json
 from fieldwise.compare import render_table, write_frames
-from fieldwise.evaluate import Analysis, Regated, save_verdict, write_outputs
+from fieldwise.evaluate import (
+    analysis_document,
+    compared_document,
+    gated_document,
+    save_verdict,
+    write_outputs,
+)
 from fieldwise.report import FORMATS, make_environment
 
 _POLICY = click.option(
@@ -31,6 +35,28 @@ _POLICY = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Gate policy TOML [default: the dataset's [gate] and critical fields].",
 )
+
+
+_EXECUTOR = click.option(
+    "--executor",
+    type=click.Choice(["in-process", "dask"]),
+    help="Score the run set's cells as partitioned Parquet, shard by shard, in this process or "
+    "on a Dask cluster; the figures are reduced from the same mergeable statistics either way "
+    "[default: in-process].",
+)
+_SCHEDULER = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler for --executor dask, e.g. tcp://host:8786 "
+    "[env FIELDWISE_DASK_SCHEDULER; default: a local cluster sized to this machine].",
+)
+
+
+def _executor_line(executor: str, scheduler: str | None, partitions: int) -> str:
+    where = ""
+    if executor == "dask":
+        where = f" on {scheduler}" if scheduler else " on a local cluster"
+    return f"executor: {executor}{where}, {partitions} partition{'' if partitions == 1 else 's'}"
 
 
 def _formats(value: str) -> list[str]:
@@ -48,19 +74,8 @@ def _formats(value: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write every comparison table as Parquet into this folder.",
 )
-@click.option(
-    "--executor",
-    type=click.Choice(["in-process", "dask"]),
-    help="Score the run set's cells as partitioned Parquet, shard by shard, in this process or "
-    "on a Dask cluster, and print the figures reduced from mergeable statistics "
-    "[default: the in-process comparison with every table].",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Dask scheduler for --executor dask, e.g. tcp://host:8786 "
-    "[env FIELDWISE_DASK_SCHEDULER; default: a local cluster sized to this machine].",
-)
+@_EXECUTOR
+@_SCHEDULER
 @click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
 @pass_cli
@@ -82,23 +97,45 @@ def compare_cmd(
     Several RUNSETs are compared side by side only when their ground truth and spec agree
     (else the command names what changed and exits 2, unless --force).
     """
+    if as_json:
+        # one document whichever executor reduced the figures (docs/json.md)
+        where = dask_scheduler(scheduler) if executor == "dask" or scheduler else None
+        scaled = load_scaled(
+            cli,
+            target,
+            executor or ("dask" if scheduler else "in-process"),
+            where,
+            split=split,
+            # without --executor the run set is one partition, read from what is stored
+            through_cells=executor is not None or scheduler is not None,
+        )
+        if out is not None:
+            write_frames(
+                load_analysis(cli, target, with_policy=False, split=split).scored.result, out
+            )
+        echo_json(compared_document(scaled))
+        return
     if executor is not None or scheduler is not None:
         if out is not None:
             raise ConfigError("--out writes the in-process tables; the cell store is the output")
         if split is not None:
             raise ConfigError("--split selects items of the in-process comparison; drop --executor")
         scaled = load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler))
-        if as_json:
-            echo_json(scaled_json(scaled))
-        else:
-            click.echo(render_scaled(scaled))
+        click.echo(
+            render_table(
+                scaled.result, {v.version_id: v.requested for v in scaled.runset.manifest.versions}
+            ),
+            nl=False,
+        )
+        if scaled.failed_runs:
+            click.echo(
+                f"{len(scaled.failed_runs)} failed or missing run(s) counted as missed values"
+            )
+        click.echo(
+            _executor_line(scaled.result.executor, scaled.scheduler, scaled.result.partitions)
+        )
         return
     analysis = load_analysis(cli, target, with_policy=False, split=split)
-    if as_json:
-        if out is not None:
-            write_frames(analysis.scored.result, out)
-        echo_json(comparison_json(analysis))
-        return
     for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
         click.echo(f"FORCED despite: {forced}")
     labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
@@ -110,7 +147,9 @@ def compare_cmd(
     if out is not None:
         paths = write_frames(analysis.scored.result, out)
         click.echo(f"wrote {len(paths)} tables to {out}")
-    click.echo("executor: in-process, 1 partition (every table; --executor dask to scale out)")
+    click.echo(
+        _executor_line("in-process", None, 1) + " (every table; --executor dask to scale out)"
+    )
 
 
 @click.command("report")
@@ -146,7 +185,7 @@ def report_cmd(
         analysis, wanted, out, make_environment(), documents_root=target.dataset_path
     )
     if as_json:
-        shape = gate_json(analysis)
+        shape = analysis_document(analysis)
         shape["reports"] = {fmt: str(path) for fmt, path in paths.items()}
         echo_json(shape)
         return
@@ -158,6 +197,8 @@ def report_cmd(
 @click.command("gate")
 @runset_options
 @_POLICY
+@_EXECUTOR
+@_SCHEDULER
 @json_option
 @pass_cli
 @click.pass_context
@@ -166,6 +207,8 @@ def gate_cmd(
     cli: CliContext,
     target: RunsetTarget,
     policy_path: Path | None,
+    executor: str | None,
+    scheduler: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether each candidate of a run set may be published.
@@ -175,21 +218,20 @@ def gate_cmd(
     candidates the worst verdict sets the exit code. The verdicts are saved with the run set
     for `fieldwise publish`.
     """
-    analysis: Analysis | Regated
-    if cli.settings.step_summary is not None:
-        # the job summary is the report's Markdown: it needs the whole comparison
-        analysis = load_analysis(cli, target, policy_path=policy_path)
-    else:
-        # decided from the run set's merged statistics (stored with it): a new policy
-        # re-gates without reading the cells or running a comparator
-        analysis = load_regated(cli, target, policy_path=policy_path)
-    if not analysis.verdicts:
+    where = dask_scheduler(scheduler) if executor == "dask" or scheduler else None
+    if where is not None or executor == "dask":
+        # scored on the cluster: the merged statistics are stored with the run set, and the
+        # gate below decides from them as it does from statistics reduced in this process
+        load_scaled(cli, target, "dask", where)
+    regated = load_regated(cli, target, policy_path=policy_path)
+    if not regated.verdicts:
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
-    save_verdict(analysis)
+    save_verdict(regated)
     if as_json:
-        echo_json(gate_json(analysis))
+        echo_json(gated_document(regated, executor=executor or "in-process", scheduler=where))
     else:
-        echo_verdict(analysis)
-    if isinstance(analysis, Analysis):
-        append_job_summary(cli, analysis)
-    ctx.exit(analysis.exit_code)
+        echo_verdict(regated)
+    if cli.settings.step_summary is not None:
+        # the job summary is the report's Markdown, which shows every table of the comparison
+        append_job_summary(cli, load_analysis(cli, target, policy_path=policy_path))
+    ctx.exit(regated.exit_code)

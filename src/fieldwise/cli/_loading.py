@@ -92,10 +92,24 @@ def runset_options(func: F) -> F:
 
 
 def load_scaled(
-    cli: CliContext, target: RunsetTarget, executor: str, scheduler: str | None
+    cli: CliContext,
+    target: RunsetTarget,
+    executor: str,
+    scheduler: str | None,
+    *,
+    split: str | None = None,
+    through_cells: bool = True,
 ) -> ScaledScore:
-    """Score the run sets with ``executor`` over their partitioned cells."""
-    return score_runsets_at_scale(target, cli.client, executor=executor, scheduler=scheduler)
+    """Score the run sets with ``executor`` over their partitioned cells (in-process without
+    ``through_cells``: from their stored statistics, one partition)."""
+    return score_runsets_at_scale(
+        target,
+        cli.client,
+        executor=executor,
+        scheduler=scheduler,
+        split=split,
+        through_cells=through_cells,
+    )
 
 
 def load_regated(

@@ -2,149 +2,42 @@
 
 Every builder returns plain JSON values: shares stay shares (0.931, not "93.1%"), a delta of
 accuracy is a share too (its pp rendering belongs to the tables), missing figures are null.
-Keys are only ever added, never renamed or removed, so scripts can rely on them.
+Keys are only ever added within a schema version. The comparison document of ``compare``,
+``gate``, ``report`` and ``evaluate`` is built by :mod:`fieldwise.report` (schema 2).
 """
 
 from __future__ import annotations
 
-import contextlib
-import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from fieldwise.datasets import Dataset
-    from fieldwise.evaluate import Analysis, Evaluation, Regated
-    from fieldwise.gate import Verdict
+    from fieldwise.evaluate import Evaluation
     from fieldwise.runner import LoadedRunSet
     from fieldwise.sync import SyncResult
     from fieldwise.train import Trained
 
 __all__ = [
     "SCHEMA_VERSION",
-    "comparison_json",
     "dataset_json",
     "evaluation_json",
-    "gate_json",
     "runset_json",
     "sync_json",
     "trained_json",
-    "verdict_json",
 ]
 
-#: Bumped only when a key changes meaning or disappears (never so far).
+#: Of the documents built here; bumped only when a key changes meaning or disappears.
 SCHEMA_VERSION = 1
 
 
-def _value(value: Any) -> Any:
-    """numpy/pandas scalars to Python; NaN and NA to None; anything else to its text."""
-    if hasattr(value, "item") and not isinstance(value, str | bytes):
-        with contextlib.suppress(ValueError, AttributeError):
-            value = value.item()
-    if value is None or isinstance(value, str | bool | int | list | dict):
-        return value
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    import pandas as pd
-
-    return None if pd.isna(value) else str(value)
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{str(k): _value(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-
-
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    """One candidate's verdict: status pass / fail / inconclusive and why."""
-    return {
-        "candidate": verdict.candidate,
-        "baseline": verdict.baseline,
-        "status": verdict.status,
-        "passed": verdict.passed,
-        "exit_code": verdict.exit_code,
-        "reasons": list(verdict.reasons),
-        "not_evaluated": list(verdict.not_evaluated),
-        "policy_source": verdict.policy_source,
-        "rules": [
-            {
-                "name": r.name,
-                "rule": r.rule,
-                "status": r.status,
-                "field": r.field,
-                "message": r.message,
-                "observed": _value(r.observed),
-                "threshold": _value(r.threshold),
-            }
-            for r in verdict.rules
-        ],
-    }
-
-
-def _labels(runset: LoadedRunSet) -> dict[str, str]:
-    return {v.version_id: v.requested for v in runset.manifest.versions}
-
-
-def gate_json(analysis: Analysis | Regated) -> dict[str, Any]:
-    """``gate --json``: every candidate's verdict and the exit code (the worst verdict)."""
-    return {
-        "schema": SCHEMA_VERSION,
-        "runset_id": analysis.runset.manifest.runset_id,
-        "labels": _labels(analysis.runset),
-        "status": analysis.status,
-        "exit_code": analysis.exit_code,
-        "forced": list(analysis.forced),
-        "verdicts": [verdict_json(v) for v in analysis.verdicts],
-    }
-
-
-def comparison_json(analysis: Analysis) -> dict[str, Any]:
-    """``compare --json``: per-field figures per version, each candidate's tests against the
-    baseline (``delta`` a share; ``p_holm`` Holm-adjusted McNemar p), the overall figures."""
-    result = analysis.scored.result
-    significance = result.significance
-    columns = [
-        c
-        for c in (
-            "candidate", "field", "delta", "fixed", "regressed", "p_value", "p_holm",
-            "significant", "mde", "warning", "delta_low", "delta_high",
-        )
-        if c in significance.columns
-    ]  # fmt: skip
-    field_columns = [
-        c
-        for c in (
-            "version", "field", "type", "critical", "support", "field_accuracy",
-            "field_accuracy_low", "field_accuracy_high", "strict_accuracy", "accuracy",
-            "precision", "recall", "f1", "correct", "wrong", "missed", "spurious",
-        )
-        if c in result.fields.columns
-    ]  # fmt: skip
-    return {
-        "schema": SCHEMA_VERSION,
-        "runset_id": analysis.runset.manifest.runset_id,
-        "baseline": result.baseline,
-        "candidates": list(result.candidates),
-        "versions": list(result.versions),
-        "labels": _labels(analysis.runset),
-        "fields": _records(result.fields[field_columns]),
-        "tests": _records(significance[columns]),
-        "overall": _records(result.overall),
-        "warnings": list(result.warnings),
-        "failed_runs": [
-            {"version": f.version, "item": f.item, "document": f.shown, "error": f.error}
-            for f in analysis.scored.failed_runs
-        ],
-        "forced": list(analysis.report.provenance.forced) if analysis.report.provenance else [],
-    }
-
-
 def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
-    """``evaluate --json``: the run set's counts, each version's field accuracy with its
-    interval, the verdicts, what was published and where the reports are."""
+    """``evaluate --json``: the comparison document (docs/json.md: figures, verdicts) with
+    the run's counts, what was published and where the reports are."""
+    from fieldwise.evaluate import analysis_document  # loaded on use, as the evaluation
+
     runset = outcome.runset
     return {
-        "schema": SCHEMA_VERSION,
+        **analysis_document(outcome.analysis),
         "dataset": outcome.analysis.report.dataset,
         "eval_set_id": outcome.sync.eval_set_id,
         "processor_id": outcome.setup.processor_id,
@@ -154,26 +47,10 @@ def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
             "cached": runset.cached,
             "failed": runset.failed,
         },
-        "versions": [
-            {
-                "version": figures.version,
-                "label": figures.label,
-                "field_accuracy": figures.field_accuracy.value,
-                "field_accuracy_low": figures.field_accuracy.low,
-                "field_accuracy_high": figures.field_accuracy.high,
-            }
-            for figures in outcome.analysis.report.versions
-        ],
-        "status": outcome.analysis.status,
-        "exit_code": outcome.analysis.exit_code,
-        "verdicts": [verdict_json(v) for v in outcome.analysis.verdicts],
         "published": outcome.published.id if outcome.published is not None else None,
         "reports": {fmt: str(path) for fmt, path in outcome.report_paths.items()},
         "split": runset.manifest.arguments.get("split"),
         "trained_models": runset.manifest.arguments.get("trained_models") or {},
-        "forced": list(outcome.analysis.report.provenance.forced)
-        if outcome.analysis.report.provenance
-        else [],
     }
 
 

@@ -10,6 +10,7 @@ partitions give the same interval, to the last bit.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,10 @@ class BootstrapInterval:
     n_resamples: int
     seed: int
     documents: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field as a plain JSON value."""
+        return dataclasses.asdict(self)
 
 
 #: Beyond this many distinct weights, documents carry weighted sums instead of counts.

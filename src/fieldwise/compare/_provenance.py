@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from fieldwise._digest import truth_hash
 from fieldwise.compare._frame import flatten
 
 __all__ = ["config_digest", "spec_changes", "spec_digest", "truth_changes", "truth_digest"]
@@ -26,8 +27,10 @@ def _digest(value: Any) -> str:
 
 
 def truth_digest(truth: Mapping[str, Mapping[str, Any]]) -> str:
-    """SHA-256 of the ground truth by document name (order-free, canonical JSON)."""
-    return _digest({str(k): truth[k] for k in sorted(truth, key=str)})
+    """SHA-256 of the ground truth by document name: the dataset's ground-truth hash
+    (:func:`fieldwise._digest.truth_hash`), so a run set, its cell store and its reports show
+    the value ``datasets validate`` and ``sync`` print."""
+    return truth_hash((str(name), value) for name, value in truth.items())
 
 
 def spec_digest(compare_spec: Mapping[str, Any] | None) -> str:

@@ -18,14 +18,19 @@ import numpy as np
 import pandas as pd
 
 from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
 from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
-from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare._outcomes import OUTCOMES, cell_specs
+from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
 __all__ = ["ReducedResult", "reduce_statistics"]
+
+
+_LIST_COLUMNS = ["version", "field", "row_recall", "cardinality_error", "truncation_prefix"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +60,22 @@ class ReducedResult:
     alpha: float = 0.05
     #: the merged statistics these figures were reduced from
     statistics: Sufficient | None = None
+    #: as :attr:`~fieldwise.compare.ComparisonResult.declared_fields`
+    declared_fields: frozenset[str] = frozenset()
+    #: row recall per list field needs each document's rows: not among the merged counts
+    lists: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=_LIST_COLUMNS))
+    #: the threshold sweep needs every confidence: not among the merged counts
+    recommended_threshold: float | None = None
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The baseline, then every candidate."""
+        return (self.baseline, *self.candidates)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The tests' power warnings."""
+        return tuple(str(w) for w in self.significance.get("warning", ()) if w)
 
     def figures(self) -> dict[str, Any]:
         """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
@@ -67,18 +88,7 @@ class ReducedResult:
             "calibration": _records(self.calibration),
             "row_tests": _records(self.row_tests),
             "empty_columns": _records(self.empty_columns),
-            "bootstraps": {
-                c: {
-                    "delta": b.delta,
-                    "low": b.low,
-                    "high": b.high,
-                    "confidence": b.confidence,
-                    "n_resamples": b.n_resamples,
-                    "seed": b.seed,
-                    "documents": b.documents,
-                }
-                for c, b in sorted(self.bootstraps.items())
-            },
+            "bootstraps": {c: b.to_json() for c, b in sorted(self.bootstraps.items())},
         }
 
 
@@ -96,25 +106,39 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def _fields(stats: Sufficient) -> pd.DataFrame:
+def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
+    """Per (version, field): type and critical (from ``specs``), weight, outcome counts,
+    support, cells, :func:`outcome_metrics` and the Wilson interval of field accuracy at
+    ``confidence`` over expected cells (as :func:`~fieldwise.compare.field_metrics`)."""
+    resolved = cell_specs(sorted({name for _, name in stats.outcomes}), specs)
     rows = []
     for (version, name), counts in sorted(stats.outcomes.items()):
         by_outcome = dict(zip(OUTCOMES, counts, strict=True))
+        support = by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"]
+        low, high = wilson_bounds(
+            np.array([float(by_outcome["correct"])]),
+            np.array([float(support)]),
+            confidence=confidence,
+        )
         rows.append(
             {
                 "version": version,
                 "field": name,
+                "type": resolved[name].type,
+                "critical": resolved[name].critical,
                 "weight": stats.field_weights.get(name, 1.0),
                 **by_outcome,
                 "support": by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"],
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
             }
         )
     return pd.DataFrame(rows)
 
 
-def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
+def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) -> pd.DataFrame:
     rows = []
     for version in versions:
         weighted = dict.fromkeys(OUTCOMES, 0.0)
@@ -128,6 +152,14 @@ def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
             support += counts[0] + counts[1] + counts[2]
             n_cells += sum(counts)
         docs, all_ok = stats.documents.get(version, (0, 0))
+        figures = outcome_metrics(weighted)
+        # the weighted share over the unweighted count of expected cells (as the whole
+        # comparison's overall table)
+        low, high = wilson_bounds(
+            np.array([figures["field_accuracy"] * support]),
+            np.array([float(support)]),
+            confidence=confidence,
+        )
         rows.append(
             {
                 "version": version,
@@ -135,7 +167,9 @@ def _overall(stats: Sufficient, versions: tuple[str, ...]) -> pd.DataFrame:
                 "n_cells": n_cells,
                 "documents": docs,
                 "all_fields_correct_rate": all_ok / docs if docs else float("nan"),
-                **outcome_metrics(weighted),
+                **figures,
+                "field_accuracy_low": float(low[0]),
+                "field_accuracy_high": float(high[0]),
             }
         )
     return pd.DataFrame(rows)
@@ -207,12 +241,14 @@ def _empty_columns(stats: Sufficient) -> pd.DataFrame:
 def reduce_statistics(
     stats: Sufficient,
     *,
+    specs: Mapping[str, FieldSpec] | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
     confidence: float = 0.95,
     executor: str = "in-process",
 ) -> ReducedResult:
-    """The figures of merged ``stats`` (see the module docstring)."""
+    """The figures of merged ``stats`` (see the module docstring); ``specs`` give each
+    field's type and critical flag (fields without one compare as folded strings)."""
     counts: dict[str, pd.DataFrame] = {}
     for candidate in stats.candidates:
         rows = {
@@ -236,8 +272,8 @@ def reduce_statistics(
     return ReducedResult(
         baseline=stats.baseline,
         candidates=stats.candidates,
-        fields=_fields(stats),
-        overall=_overall(stats, (stats.baseline, *stats.candidates)),
+        fields=_fields(stats, specs or {}, 1 - alpha),
+        overall=_overall(stats, (stats.baseline, *stats.candidates), 1 - alpha),
         significance=significance_from_counts(counts, alpha=alpha, power=power),
         calibration=_calibration(stats),
         bootstraps=boots,
@@ -247,4 +283,5 @@ def reduce_statistics(
         empty_columns=_empty_columns(stats),
         alpha=alpha,
         statistics=stats,
+        declared_fields=declared_fields(specs or {}, sorted({n for _, n in stats.outcomes})),
     )

@@ -18,7 +18,7 @@ from fieldwise.compare._frame import columns_frame
 from fieldwise.compare._lists import list_metrics, row_tests
 from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._poisson import document_replicates
-from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare._stats import holm, significance_from_units
 from fieldwise.compare._tables import CellTables, ScoredTables
 from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
@@ -171,18 +171,6 @@ def _warnings(significance: pd.DataFrame, row_counts: pd.DataFrame) -> tuple[str
             "predicted than expected (see row_counts)"
         )
     return tuple(warnings)
-
-
-def _declared(specs: Mapping[str, FieldSpec], fields: Sequence[str]) -> frozenset[str]:
-    """The cell fields the specs describe (a list column counts when its list declares it)."""
-    out = set()
-    for name in fields:
-        parent, sep, column = name.partition("[].")
-        if (name in specs and specs[name].declared) or (
-            sep and parent in specs and any(c.name == column for c in specs[parent].columns)
-        ):
-            out.add(name)
-    return frozenset(out)
 
 
 def chosen_versions(
@@ -376,7 +364,7 @@ def compare_scored(
         suspected_truth_errors=suspected,
         candidates=tuple(chosen_candidates),
         bootstraps=boots,
-        declared_fields=_declared(resolved, sorted(fields["field"].astype(str).unique())),
+        declared_fields=declared_fields(resolved, sorted(fields["field"].astype(str).unique())),
         alpha=alpha,
         power=power,
     )

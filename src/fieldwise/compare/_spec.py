@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ __all__ = [
     "DATE_ORDERS",
     "FIELD_TYPES",
     "FieldSpec",
+    "declared_fields",
     "default_spec",
     "parse_field_specs",
     "specs_from_recorded",
@@ -168,3 +169,15 @@ def specs_from_recorded(compare_spec: Mapping[str, Any] | None) -> dict[str, Fie
         date_order=str(compare_spec.get("date_order") or "YMD"),
         source="evaluation set compare_spec",
     )
+
+
+def declared_fields(specs: Mapping[str, FieldSpec], fields: Sequence[str]) -> frozenset[str]:
+    """The cell fields the specs describe (a list column counts when its list declares it)."""
+    out = set()
+    for name in fields:
+        parent, sep, column = name.partition("[].")
+        if (name in specs and specs[name].declared) or (
+            sep and parent in specs and any(c.name == column for c in specs[parent].columns)
+        ):
+            out.add(name)
+    return frozenset(out)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from fieldwise.compare._reduce import ReducedResult
 from fieldwise.compare._result import ComparisonResult
 from fieldwise.compare._stats import format_p
 
@@ -38,7 +39,7 @@ def _lines(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
-def _by_version(result: ComparisonResult) -> dict[str, pd.DataFrame]:
+def _by_version(result: ComparisonResult | ReducedResult) -> dict[str, pd.DataFrame]:
     fields = result.fields
     return {v: fields.loc[fields["version"] == v].set_index("field") for v in result.versions}
 
@@ -48,7 +49,10 @@ def _figure(frame: pd.DataFrame, name: str, column: str = "field_accuracy") -> f
 
 
 def _test_cells(
-    result: ComparisonResult, candidate: str, name: str, tables: dict[str, pd.DataFrame]
+    result: ComparisonResult | ReducedResult,
+    candidate: str,
+    name: str,
+    tables: dict[str, pd.DataFrame],
 ) -> tuple[float, list[str]]:
     """(delta for sorting, [delta, regressed, fixed, p(holm), MDE, flag]) of one field."""
     sig = result.significance
@@ -78,7 +82,7 @@ def _kind(tables: dict[str, pd.DataFrame], name: str) -> tuple[str, str]:
     return str(row["type"]) + (" *" if row["critical"] else ""), str(support)
 
 
-def _single(result: ComparisonResult) -> list[str]:
+def _single(result: ComparisonResult | ReducedResult) -> list[str]:
     base = _by_version(result)[result.baseline].sort_index()
     header = ["field", "type", "support", "field acc", "strict acc", "precision", "recall", "f1"]
     header += ["missed", "spurious"]
@@ -105,7 +109,7 @@ def _single(result: ComparisonResult) -> list[str]:
 _TEST_HEADER = ["delta(pp)", "regressed", "fixed", "p(holm)", "MDE(pp)", "flag"]
 
 
-def _paired(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
+def _paired(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) -> list[str]:
     """One candidate: versions and the test in one table, regressions first."""
     (candidate,) = result.candidates
     tables = _by_version(result)
@@ -120,7 +124,7 @@ def _paired(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     return _lines(header, [row for _, _, row in sorted(keyed, key=lambda k: (k[0], k[1]))])
 
 
-def _many(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
+def _many(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) -> list[str]:
     """Several candidates: every version side by side, then one table per candidate."""
     tables = _by_version(result)
     names = sorted(set().union(*(t.index for t in tables.values())))
@@ -141,12 +145,16 @@ def _many(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     return out
 
 
-def render_table(result: ComparisonResult, labels: Mapping[str, str] | None = None) -> str:
+def render_table(
+    result: ComparisonResult | ReducedResult, labels: Mapping[str, str] | None = None
+) -> str:
     """Field accuracy per field and version, each candidate's test against the baseline
     (delta in pp, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
     first), then the overall lines, list-field rows and warnings. ``*`` marks critical fields.
     ``labels`` names versions in the column headers (``published`` rather than its id; the
-    overall lines give both) when no two versions share a label. Deterministic."""
+    overall lines give both) when no two versions share a label. Deterministic. Figures
+    reduced from merged statistics (``--executor``) print the same way, without the list rows
+    and the threshold that need every cell."""
     given = {v: (labels or {}).get(v, v) for v in result.versions}
     unique = len(set(given.values())) == len(given)
     shown = given if unique else {v: v for v in result.versions}

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from fieldwise._digest import truth_hash
 from fieldwise.datasets._model import Dataset
 
 __all__ = ["HashCache", "file_sha256", "ground_truth_hash"]
@@ -98,14 +99,7 @@ def file_sha256(path: str | Path, cache: HashCache | None = None) -> str:
 
 def ground_truth_hash(dataset: Dataset) -> str:
     """A stable hex SHA-256 over every item's file and ground truth (canonical JSON, sorted)."""
-    records = sorted(
-        ({"file": item.file, "ground_truth": item.ground_truth} for item in dataset.items),
-        key=lambda record: str(record["file"]),
-    )
-    canonical = json.dumps(
-        records, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return truth_hash((item.file, item.ground_truth) for item in dataset.items)
 
 
 def _sha256_of(path: Path) -> str:

@@ -16,6 +16,7 @@ from fieldwise.evaluate._combine import (
     only_split,
     training_notes,
 )
+from fieldwise.evaluate._document import analysis_document, compared_document, gated_document
 from fieldwise.evaluate._open import (
     Opened,
     RunsetSelection,
@@ -47,11 +48,14 @@ __all__ = [
     "RunsetSelection",
     "ScaledScore",
     "Scored",
+    "analysis_document",
     "analyze",
     "analyze_runsets",
     "combine_runsets",
+    "compared_document",
     "ensure_processor",
     "evaluate",
+    "gated_document",
     "now_iso",
     "only_split",
     "open_runsets",

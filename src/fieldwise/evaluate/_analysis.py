@@ -12,8 +12,9 @@ import jinja2
 
 from fieldwise import __version__
 from fieldwise.compare import FieldSpec
-from fieldwise.compare._provenance import spec_digest, truth_digest
-from fieldwise.evaluate._combine import recorded_spec, runset_truth, training_notes
+from fieldwise.compare._provenance import spec_digest
+from fieldwise.evaluate._combine import recorded_spec, runset_truth_hash, training_notes
+from fieldwise.evaluate._document import analysis_document
 from fieldwise.evaluate._regate import Decided, Regated
 from fieldwise.evaluate._scoring import Scored, score_runset
 from fieldwise.gate import (
@@ -113,7 +114,7 @@ def analyze(
         dataset=manifest.dataset or manifest.eval_set_name or manifest.eval_set_id,
         generated_at=generated_at,
         evaluation_set_id=manifest.eval_set_id,
-        ground_truth_hash=truth_digest(runset_truth(runset)),
+        ground_truth_hash=runset_truth_hash(runset),
         processor_id=manifest.processor_id,
         baseline_id=scored.baseline,
         baseline_label=labels.get(scored.baseline, ""),
@@ -157,7 +158,8 @@ def write_outputs(
     ``documents_root`` (the dataset folder) lets the HTML link each item to its document and
     show page thumbnails; without it the report names documents only."""
     target = out_dir or default_report_dir(analysis.report, root)
-    paths = write_report_files(analysis.report, target, formats, env, documents_root)
+    document = analysis_document(analysis) if "json" in formats else None
+    paths = write_report_files(analysis.report, target, formats, env, documents_root, document)
     if analysis.verdicts:
         save_verdict(analysis)
     return paths

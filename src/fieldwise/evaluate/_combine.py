@@ -22,6 +22,7 @@ __all__ = [
     "only_split",
     "recorded_spec",
     "runset_truth",
+    "runset_truth_hash",
     "training_notes",
 ]
 
@@ -46,6 +47,12 @@ def recorded_spec(runset: LoadedRunSet) -> Mapping[str, Any] | None:
 def runset_truth(runset: LoadedRunSet) -> dict[str, dict[str, Any]]:
     """The run set's ground truth by document name."""
     return {item.file: item.ground_truth for item in runset.items}
+
+
+def runset_truth_hash(runset: LoadedRunSet) -> str:
+    """The run set's ground-truth hash: the dataset's (``datasets validate``, ``sync``), over
+    the items it holds, so a merged or split run set states what it was scored against."""
+    return truth_digest(runset_truth(runset))
 
 
 def combine_runsets(runsets: Sequence[LoadedRunSet], *, force: bool = False) -> Combined:

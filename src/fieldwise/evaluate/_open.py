@@ -10,7 +10,7 @@ from).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -144,14 +144,20 @@ def score_runsets_at_scale(
     *,
     executor: str,
     scheduler: str | None,
+    split: str | None = None,
+    through_cells: bool = True,
 ) -> ScaledScore:
-    """Score the selected run sets with ``executor`` over their partitioned cells."""
-    opened = open_runsets(selection, connect)
-    return score_at_scale(
+    """Score the selected run sets with ``executor`` over their partitioned cells (in-process
+    without ``through_cells``: from their stored statistics, as one partition)."""
+    opened = open_runsets(selection, connect, split=split)
+    scaled = score_at_scale(
         opened.runset,
         opened.resolved.specs,
         executor=executor,
         scheduler=scheduler,
         baseline=selection.baseline,
         candidates=selection.candidates,
+        store=opened.keep,
+        through_cells=through_cells,
     )
+    return replace(scaled, forced=opened.forced)

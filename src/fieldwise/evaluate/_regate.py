@@ -6,8 +6,8 @@ The statistics (:class:`~fieldwise.compare._sufficient.Sufficient`) are stored w
 the run set as one partition when nothing is stored yet. Whichever produced them,
 they are the same integers, and :func:`regate` reduces them under the policy's alpha and
 decides with :func:`~fieldwise.gate.decide` on a
-:class:`~fieldwise.gate.GateInput`: gating again under a new policy scores no cell, runs
-no comparator and never asks the service.
+the reduced figures: gating again under a new policy reads no cell, runs no comparator and
+never asks the service.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from fieldwise.compare._reduce import ReducedResult, reduce_statistics
 from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
 from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
 from fieldwise.evaluate._statistics_cache import load_statistics, save_statistics, statistics_key
-from fieldwise.gate import EXIT_CODES, GateInput, Policy, Verdict, decide_all, worst
+from fieldwise.gate import EXIT_CODES, Policy, Verdict, decide_all, worst
 from fieldwise.runner import LoadedRunSet
 
 __all__ = ["N_RESAMPLES", "Decided", "Regated", "regate", "runset_statistics"]
@@ -118,11 +118,11 @@ def regate(
         )
     base, cands = resolve_pair(runset, baseline, None, candidates)
     stats, source = runset_statistics(runset, specs, base, cands, seed=seed, store=store)
-    reduced = reduce_statistics(stats, alpha=policy.alpha)
+    reduced = reduce_statistics(stats, specs=specs, alpha=policy.alpha)
     verdicts: tuple[Verdict, ...] = ()
     if cands:
         verdicts = decide_all(
-            GateInput.of_reduced(reduced, specs),
+            reduced,
             policy,
             failed_runs=failed_runs(runset, base, cands),
             documents=len(runset.items),

@@ -7,7 +7,7 @@ the compare spec recorded at sync time), so scoring never asks the service.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -30,6 +30,10 @@ class Scored:
     documents: int
     item_names: Mapping[str, str]
     candidates: tuple[str, ...] = ()
+    #: what the figures were computed with: the specs, the bootstrap seed and alpha
+    specs: Mapping[str, FieldSpec] = field(default_factory=dict)
+    seed: int = 0
+    alpha: float = 0.05
 
 
 def resolve_version(runset: LoadedRunSet, wanted: str | None, position: int) -> str | None:
@@ -159,4 +163,7 @@ def score_runset(
         documents=len(runset.items),
         item_names={item.item_id: item.file for item in runset.items},
         candidates=tuple(cands),
+        specs=dict(specs),
+        seed=seed,
+        alpha=alpha,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fieldwise._errors import GateError, PublishRefused
 from fieldwise.gate._decide import GATE_FIGURE, decide, decide_all
-from fieldwise.gate._inputs import GateInput
+from fieldwise.gate._inputs import Figures, GateInput
 from fieldwise.gate._policy import (
     Policy,
     default_policy,
@@ -36,6 +36,7 @@ __all__ = [
     "GATE_FIGURE",
     "STATUSES",
     "FailedRun",
+    "Figures",
     "GateError",
     "GateInput",
     "Policy",

@@ -25,7 +25,6 @@ from fractions import Fraction
 
 import pandas as pd
 
-from fieldwise.compare import ComparisonResult
 from fieldwise.gate._fields import (
     FieldCounts,
     exact,
@@ -36,7 +35,7 @@ from fieldwise.gate._fields import (
     row_rules,
     rule,
 )
-from fieldwise.gate._inputs import GateInput
+from fieldwise.gate._inputs import Figures, GateInput
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import FailedRun, GateError, RuleResult, Verdict, worst
 
@@ -69,7 +68,7 @@ def _names(runs: Sequence[FailedRun], limit: int = 5) -> str:
 
 
 def decide_all(
-    result: ComparisonResult | GateInput,
+    result: Figures | GateInput,
     policy: Policy,
     *,
     failed_runs: Sequence[FailedRun] = (),
@@ -85,7 +84,7 @@ def decide_all(
 
 
 def decide(
-    result: ComparisonResult | GateInput,
+    result: Figures | GateInput,
     policy: Policy,
     *,
     failed_runs: Sequence[FailedRun] = (),
@@ -105,22 +104,18 @@ def decide(
     nothing scored, no expected value at all, or a policy naming a field the comparison does
     not have.
 
-    ``result`` is a whole comparison or the :class:`GateInput` of statistics reduced shard
-    by shard: both are read as a :class:`GateInput`, so the same counts give the same verdict.
+    ``result`` is any comparison's :class:`~fieldwise.gate.Figures` (a whole comparison, the
+    figures reduced from merged statistics) or their :class:`GateInput`: each is read as a
+    :class:`GateInput`, so the same counts give the same verdict.
     """
-    if isinstance(result, GateInput):
-        first = result.candidates[0] if result.candidates else None
-    else:
-        first = result.candidate
+    first = result.candidates[0] if result.candidates else None
     chosen = candidate if candidate is not None else first
     if chosen is None:
         raise GateError("the gate needs a candidate version to compare with the baseline")
     if chosen not in result.candidates:
         raise GateError(f"version {chosen!r} is not a candidate of this comparison")
-    if isinstance(result, GateInput):
-        pair = result.for_candidate(chosen)
-    else:
-        pair = GateInput.of_result(result.for_candidate(chosen))
+    whole = result if isinstance(result, GateInput) else GateInput.of(result)
+    pair = whole.for_candidate(chosen)
     n_docs = documents if documents is not None else pair.documents
     if n_docs <= 0:
         raise GateError("the evaluation set has no documents: nothing to decide on")

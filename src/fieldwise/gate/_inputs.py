@@ -3,28 +3,44 @@
 :class:`GateInput` holds exactly the figures :func:`~fieldwise.gate.decide` checks: per
 version and field the correct and expected counts with the weight, the critical and declared
 fields, which versions produced a value, each candidate's flips and McNemar tests, all-null
-columns and row tests. It is built from a whole :class:`~fieldwise.compare.ComparisonResult`
-(:meth:`GateInput.of_result`) or from statistics reduced shard by shard
-(:meth:`GateInput.of_reduced`, see :mod:`fieldwise.scale`), and both go through the one
-``decide``: the same counts give the same verdict, whichever way they were computed.
+columns and row tests. :meth:`GateInput.of` reads them off any :class:`Figures`: the figures
+reduced from merged statistics (:class:`~fieldwise.scale.ReducedResult`, what ``gate`` decides
+on) and a whole :class:`~fieldwise.compare.ComparisonResult` carry the same frames, so the
+same counts give the same verdict whichever computed them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import pandas as pd
 
-from fieldwise.compare import ComparisonResult, FieldSpec
-from fieldwise.compare._outcomes import cell_specs
-from fieldwise.compare._reduce import ReducedResult
-from fieldwise.compare._result import _declared as declared_fields
+__all__ = ["Figures", "GateInput"]
 
-__all__ = ["GateInput"]
-
-_HAS_VALUE = ("correct", "wrong", "spurious")
+_HAS_VALUE = ["correct", "wrong", "spurious"]
 _FIELD_COLUMNS = ["version", "field", "correct", "support", "weight", "critical"]
+
+
+class Figures(Protocol):
+    """The frames of a comparison the gate reads (see the module docstring)."""
+
+    @property
+    def baseline(self) -> str: ...
+    @property
+    def candidates(self) -> tuple[str, ...]: ...
+    @property
+    def fields(self) -> pd.DataFrame: ...
+    @property
+    def overall(self) -> pd.DataFrame: ...
+    @property
+    def significance(self) -> pd.DataFrame: ...
+    @property
+    def empty_columns(self) -> pd.DataFrame: ...
+    @property
+    def row_tests(self) -> pd.DataFrame: ...
+    @property
+    def declared_fields(self) -> frozenset[str]: ...
 
 
 @dataclass(frozen=True)
@@ -46,43 +62,19 @@ class GateInput:
     scored: bool
 
     @classmethod
-    def of_result(cls, result: ComparisonResult) -> GateInput:
-        """The gate's figures of a whole comparison."""
-        cells = result.cells
-        valued = cells.loc[cells["outcome"].isin(_HAS_VALUE), "version"].astype(str).unique()
-        fields = result.fields.assign(version=result.fields["version"].astype(str))
-        return cls(
-            baseline=result.baseline,
-            candidates=tuple(result.candidates),
-            fields=fields.loc[:, _FIELD_COLUMNS] if not fields.empty else fields,
-            significance=result.significance,
-            empty_columns=result.empty_columns,
-            row_tests=result.row_tests,
-            valued_versions=frozenset(str(v) for v in valued),
-            declared_fields=frozenset(result.declared_fields),
-            documents=int(cells["item"].nunique()),
-            scored=not cells.empty and not result.fields.empty,
-        )
-
-    @classmethod
-    def of_reduced(cls, result: ReducedResult, specs: Mapping[str, FieldSpec]) -> GateInput:
-        """The gate's figures of merged statistics; ``specs`` says which fields are critical
-        and declared (as the whole comparison does). A document counts once however many
-        versions have it."""
+    def of(cls, result: Figures) -> GateInput:
+        """The gate's figures of a comparison. A document counts once however many versions
+        have it; a version produced a value when any of its cells has one."""
         fields = result.fields
-        names = sorted({str(f) for f in fields["field"]}) if not fields.empty else []
-        resolved = cell_specs(names, specs)
+        valued: frozenset[str] = frozenset()
+        scored = False
         if not fields.empty:
-            fields = fields.assign(
-                version=fields["version"].astype(str),
-                critical=[resolved[str(f)].critical for f in fields["field"]],
-            ).loc[:, _FIELD_COLUMNS]
-        valued = set()
-        for row in result.fields.to_dict("records") if not result.fields.empty else []:
-            if sum(int(row[o]) for o in _HAS_VALUE):
-                valued.add(str(row["version"]))
+            fields = fields.assign(version=fields["version"].astype(str))
+            with_value = fields.loc[fields[_HAS_VALUE].sum(axis=1).to_numpy() > 0, "version"]
+            valued = frozenset(with_value)
+            scored = int(fields["n_cells"].sum()) > 0
+            fields = fields.loc[:, _FIELD_COLUMNS]
         overall = result.overall
-        documents = int(overall["documents"].max()) if not overall.empty else 0
         return cls(
             baseline=result.baseline,
             candidates=tuple(result.candidates),
@@ -90,10 +82,10 @@ class GateInput:
             significance=result.significance,
             empty_columns=result.empty_columns,
             row_tests=result.row_tests,
-            valued_versions=frozenset(valued),
-            declared_fields=declared_fields(resolved, names),
-            documents=documents,
-            scored=not fields.empty and int(result.fields["n_cells"].sum()) > 0,
+            valued_versions=valued,
+            declared_fields=frozenset(result.declared_fields),
+            documents=int(overall["documents"].max()) if not overall.empty else 0,
+            scored=scored,
         )
 
     def for_candidate(self, candidate: str) -> GateInput:

@@ -10,6 +10,13 @@ Typical use (one Jinja Environment per process, passed down)::
 from __future__ import annotations
 
 from fieldwise.report._build import build_report
+from fieldwise.report._document import (
+    SCHEMA,
+    DocumentSource,
+    comparison_document,
+    gate_document,
+    verdict_json,
+)
 from fieldwise.report._env import make_environment
 from fieldwise.report._html import render_html
 from fieldwise.report._model import (
@@ -37,9 +44,11 @@ from fieldwise.report._write import FORMATS, append_summary, default_report_dir,
 __all__ = [
     "FORMATS",
     "OUTCOME_CODES",
+    "SCHEMA",
     "CalibrationRow",
     "CandidateComparison",
     "CurvePoint",
+    "DocumentSource",
     "Example",
     "FieldAcross",
     "FieldRow",
@@ -55,12 +64,15 @@ __all__ = [
     "VersionFigures",
     "append_summary",
     "build_report",
+    "comparison_document",
     "default_report_dir",
+    "gate_document",
     "make_environment",
     "render_html",
     "render_json",
     "render_junit",
     "render_markdown",
     "report_from_json",
+    "verdict_json",
     "write_report",
 ]

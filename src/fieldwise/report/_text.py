@@ -7,7 +7,7 @@ import json
 import types
 import typing
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 import jinja2
@@ -118,9 +118,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def render_json(data: ReportData) -> str:
-    """The whole ReportData as JSON (sorted keys); :func:`report_from_json` reads it back."""
-    return json.dumps(_plain(data), sort_keys=True, ensure_ascii=False) + "\n"
+def render_json(data: ReportData, document: Mapping[str, Any] | None = None) -> str:
+    """The whole ReportData as JSON (sorted keys); :func:`report_from_json` reads it back.
+    With ``document`` (the comparison document, docs/json.md), it is written under
+    ``"document"`` beside the report's own keys, with the document's ``schema``."""
+    plain = _plain(data)
+    if document is not None:
+        plain = {**plain, "schema": document["schema"], "document": dict(document)}
+    return json.dumps(plain, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def _decode(hint: Any, value: Any) -> Any:

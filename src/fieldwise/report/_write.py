@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -44,10 +45,12 @@ def write_report(
     formats: Iterable[str] = tuple(FORMATS),
     env: jinja2.Environment | None = None,
     documents_root: Path | str | None = None,
+    document: Mapping[str, Any] | None = None,
 ) -> dict[str, Path]:
     """Render ``data`` in each of ``formats`` (html, md, junit, json) into ``out_dir`` (created)
     and return format -> file path; with html, every item unit also goes to ``items.parquet``
-    (``documents_root``: where the document names point, for links and thumbnails).
+    (``documents_root``: where the document names point, for links and thumbnails). The JSON
+    carries ``document`` (the comparison document of docs/json.md) when given.
     Raises :class:`ReportError` for an unknown format or a folder that cannot be written."""
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in FORMATS]
@@ -58,7 +61,7 @@ def write_report(
         "html": lambda: render_html(data, env, documents_root),
         "md": lambda: render_markdown(data, env),
         "junit": lambda: render_junit(data),
-        "json": lambda: render_json(data),
+        "json": lambda: render_json(data, document),
     }
     folder = Path(out_dir)
     written: dict[str, Path] = {}

@@ -171,4 +171,4 @@ def score_store(
             total = merge(total, score_shard(job, shard))
             if progress is not None:
                 progress(shard + 1, shards)
-    return reduce_statistics(total, alpha=alpha, power=power, executor=executor)
+    return reduce_statistics(total, specs=specs, alpha=alpha, power=power, executor=executor)

@@ -106,8 +106,11 @@ def test_train_on_invoices_then_evaluate_on_test(
     assert "over 16 documents lies above -2.00 pp" in overall["message"]
     assert evaluation["split"] == "test"
     assert evaluation["exit_code"] == code
-    assert [v["label"] for v in evaluation["versions"]] == ["published", "trained:latest"]
-    assert evaluation["versions"][1]["version"] == version_id
+    assert [evaluation["labels"][v] for v in evaluation["versions"]] == [
+        "published",
+        "trained:latest",
+    ]
+    assert evaluation["versions"][1] == version_id
     assert evaluation["verdicts"][0]["status"] == evaluation["status"]
     assert evaluation["trained_models"][version_id]["model_sha256"] == sha
     assert evaluation["forced"] == []
