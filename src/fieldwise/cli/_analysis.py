@@ -20,6 +20,7 @@ from fieldwise.cli._loading import (
     load_scaled,
     runset_options,
 )
+from fieldwise.cli._mlflow import mlflow_option
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._scaled import render_scaled
 from fieldwise.cli._shapes import gate_json
@@ -77,6 +78,7 @@ def _formats(value: str) -> list[str]:
 @_SCHEDULER
 @click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
+@mlflow_option("compare")
 @pass_cli
 def compare_cmd(
     cli: CliContext,
@@ -180,6 +182,7 @@ def report_cmd(
 @_EXECUTOR
 @_SCHEDULER
 @json_option
+@mlflow_option("gate")
 @pass_cli
 @click.pass_context
 def gate_cmd(
