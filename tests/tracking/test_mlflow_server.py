@@ -263,3 +263,20 @@ def test_a_log_that_never_finished_is_logged_again(
     assert client.get_run(first.run_id).info.lifecycle_stage == "deleted"
     third = log_evaluation(tracked, tracking_uri=client.tracking_uri, experiment=experiment)
     assert (third.created, third.run_id) == (False, again.run_id)
+
+
+def test_compare_logs_figures_without_a_verdict(
+    evaluated: Evaluated, client: MlflowClient, tmp_path: Path
+) -> None:
+    result = _in(
+        tmp_path, "compare", evaluated.runset_id, "--json", "--results-dir",
+        str(evaluated.results), f"--mlflow={client.tracking_uri}",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    logged = client.get_run(_logged_run_id(result.stderr))
+    assert logged.data.tags["fieldwise.policy_digest"] == "none"
+    assert logged.data.tags["fieldwise.command"] == "compare"
+    assert not [t for t in logged.data.tags if t.startswith("fieldwise.verdict")]
+    assert logged.data.metrics == pytest.approx(_expected_metrics(document), rel=1e-12)
+    assert [a.path for a in client.list_artifacts(logged.info.run_id)] == ["fieldwise"]

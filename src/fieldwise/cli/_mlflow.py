@@ -84,10 +84,8 @@ def track(
 def log_target(
     cli: CliContext, uri: str, command: str, target: RunsetTarget, policy_path: Path | None
 ) -> None:
-    """Log the run set ``target`` names: with ``policy_path`` given or a gate command, its
-    figures and verdicts (``gate --json``), else its figures (``compare --json``)."""
-    if len(target.runset_ids) > 1:
-        raise ConfigError("--mlflow logs one run set: merge them first (fieldwise runsets merge)")
+    """Log the run set ``target`` names: for ``gate``, its figures and verdicts under the
+    policy (``gate --json``); for ``compare``, its figures (``compare --json``)."""
     if command == "gate":
         document = gated_document(load_regated(cli, target, policy_path=policy_path))
     else:
@@ -123,8 +121,13 @@ def mlflow_option(command: str) -> Callable[[F], F]:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             uri = kwargs.pop("mlflow_uri")
+            # refused before the command runs, not after it printed its results
             if uri is not None and kwargs.get("split") is not None:
                 raise ConfigError("--mlflow logs the whole run set: drop --split")
+            if uri is not None and len(kwargs["target"].runset_ids) > 1:
+                raise ConfigError(
+                    "--mlflow logs one run set: merge them first (fieldwise runsets merge)"
+                )
             finished = False
             try:
                 result = func(*args, **kwargs)
