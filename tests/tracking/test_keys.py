@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import fieldwise.tracking
 from fieldwise.tracking import field_key, role_names
 
 _VALID = re.compile(r"[A-Za-z0-9_.\-]{1,160}")
@@ -33,3 +34,9 @@ def test_roles_follow_the_order_asked() -> None:
         "v1": "candidate_2",
         "v3": "candidate_3",
     }
+
+
+def test_every_public_name_resolves() -> None:
+    # (ruff's RUF022 keeps __all__ sorted)
+    missing = [n for n in fieldwise.tracking.__all__ if not hasattr(fieldwise.tracking, n)]
+    assert missing == []

@@ -4,10 +4,10 @@ fieldwise works without the ``mlflow`` extra and says how to install it when ask
 Idempotence: a run is found again by its tags ``fieldwise.runset_id``, ``fieldwise.versions``
 (baseline first, then the candidates) and ``fieldwise.policy_digest``. A run with all three
 that finished logging (tag ``fieldwise.logged = complete``) is returned as it is, nothing
-logged; one that did not finish (the process died mid-log) is deleted and logged again from the start, since MLflow
-params cannot be rewritten and metrics logged twice would be two points. The same run set
-gated under another policy is another decision: it gets its own run (same run set tag,
-another policy digest).
+logged; one that did not finish (the process died mid-log) is deleted and logged again from
+the start, since MLflow params cannot be rewritten and metrics logged twice would be two
+points. The same run set gated under another policy is another decision: it gets its own run
+(same run set tag, another policy digest).
 """
 
 from __future__ import annotations
