@@ -18,6 +18,7 @@ from fieldwise.cli._loading import (
     load_scaled,
     runset_options,
 )
+from fieldwise.cli._mlflow import mlflow_option
 from fieldwise.cli._output import echo_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import (
@@ -78,6 +79,7 @@ def _formats(value: str) -> list[str]:
 @_SCHEDULER
 @click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
+@mlflow_option("compare")
 @pass_cli
 def compare_cmd(
     cli: CliContext,
@@ -200,6 +202,7 @@ def report_cmd(
 @_EXECUTOR
 @_SCHEDULER
 @json_option
+@mlflow_option("gate")
 @pass_cli
 @click.pass_context
 def gate_cmd(

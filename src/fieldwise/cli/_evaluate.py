@@ -8,6 +8,7 @@ import click
 
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import append_job_summary, echo_verdict
+from fieldwise.cli._mlflow import MLFLOW_OPTION, log_outcome
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
@@ -75,6 +76,7 @@ from fieldwise.runner import RunInterrupted
 )
 @click.option("--no-cache", is_flag=True, help="Re-run pairs computed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@MLFLOW_OPTION
 @json_option
 @pass_cli
 @click.pass_context
@@ -94,6 +96,7 @@ def evaluate_cmd(
     concurrency: int,
     no_cache: bool,
     quiet: bool,
+    mlflow_uri: str | None,
     as_json: bool,
 ) -> None:
     """Evaluate a dataset end to end: sync → run → compare → report → gate (→ publish).
@@ -137,6 +140,7 @@ def evaluate_cmd(
     if as_json:
         echo_json(evaluation_json(outcome))
         append_job_summary(cli, outcome.analysis)
+        log_outcome(cli, mlflow_uri, outcome, dataset, policy)
         ctx.exit(outcome.analysis.exit_code)
     runset = outcome.runset
     click.echo(
@@ -164,4 +168,5 @@ def evaluate_cmd(
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
     if report is not None:
         click.echo(f"report: {report}")
+    log_outcome(cli, mlflow_uri, outcome, dataset, policy)
     ctx.exit(outcome.analysis.exit_code)
