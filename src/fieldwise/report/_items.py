@@ -125,15 +125,17 @@ def units(
     values: list[tuple[int, str, str, str]] = []
     regressions: list[Example] = []
     improvements: list[Example] = []
-    for r in np.flatnonzero(~(ok_b & ok_c)).tolist():
-        k = int(rows[r])
+    # every unit keeps its values (items.parquet has them even where both versions are
+    # right); only the flips become examples
+    flipped = ok_b != ok_c
+    for r, k in enumerate(rows.tolist()):
         pb, pc = reps[0].get(k), reps[1].get(k)
         source = pb if pb is not None else pc
         expected = fmt(expected_col[source]) if source is not None else ""
         vb = fmt(predicted_col[pb]) if pb is not None else ""
         vc = fmt(predicted_col[pc]) if pc is not None else ""
         values.append((r, expected, vb, vc))
-        if ok_b[r] != ok_c[r]:
+        if flipped[r]:
             d, f = divmod(k, n_fields)
             example = Example(
                 field=fields[f],
