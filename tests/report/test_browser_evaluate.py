@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -196,7 +197,10 @@ def test_documents_are_linked_with_small_thumbnails(
     links = page.locator("#improvements td.doc a")
     assert links.count() == data.total_improvements > 0
     first = links.first
-    target = Path(str(first.get_attribute("href")).removeprefix("file://"))
+    # relative to the report's folder, so the link still works in a copied CI artifact
+    href = urllib.parse.unquote(str(first.get_attribute("href")))
+    assert not href.startswith("file:") and not Path(href).is_absolute()
+    target = (html.parent / href).resolve()
     assert target.is_file()
     assert target == (root / first.inner_text().strip()).resolve()
     thumbs = page.locator("#improvements img.thumb")
@@ -211,7 +215,7 @@ def test_documents_are_linked_with_small_thumbnails(
     assert html_text.count("data:image/jpeg") == len(distinct) < thumbs.count()
     assert all(0 < width <= 120 and length < 16_000 for width, length in sizes)
     item_link = page.locator("#items-body td.doc a").first
-    assert Path(str(item_link.get_attribute("href")).removeprefix("file://")).is_file()
+    assert (html.parent / urllib.parse.unquote(str(item_link.get_attribute("href")))).is_file()
     page.screenshot(path=str(tmp_path / "linked.png"), full_page=True)
     assert problems == []
     page.close()
