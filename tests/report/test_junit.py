@@ -10,10 +10,9 @@ from pathlib import Path
 import psutil
 
 from fieldwise.evaluate import run_seconds
-from fieldwise.gate import RuleResult
 from fieldwise.report import render_junit
 from fieldwise.runner import LoadedRunSet, RunRecord
-from tests.report._sample import sample_report
+from tests.report._sample import sample_report, tiny_p_rule
 
 
 def test_each_cause_fails_once_and_suites_carry_time_and_timestamp() -> None:
@@ -58,7 +57,8 @@ def test_time_is_the_commands_wall_time_and_service_seconds_a_property() -> None
     assert root.get("time") == "5"
     assert {s.get("time") for s in root.findall("testsuite")} == {"5"}
     prop = root.find("properties/property[@name='service_seconds']")
-    assert prop is not None and prop.get("value") == "42.75"
+    assert prop is not None
+    assert prop.get("value") == "42.75"
 
 
 def test_default_time_is_this_process_wall_time_so_far() -> None:
@@ -72,11 +72,7 @@ def test_default_time_is_this_process_wall_time_so_far() -> None:
 def test_failure_figures_print_p_values_as_promised() -> None:
     data = sample_report()
     assert data.verdict is not None
-    tiny = RuleResult(
-        "significant_regression[total]", "significant_regression", "total", False, 3.8147e-06,
-        0.05, "total: 20 regressed vs 0 fixed, Holm-adjusted p<0.001", False,
-    )
-    verdict = dataclasses.replace(data.verdict, rules=(tiny,))
+    verdict = dataclasses.replace(data.verdict, rules=(tiny_p_rule(),))
     xml = render_junit(dataclasses.replace(data, verdict=verdict, verdicts=(verdict,)), 1.0)
     failure = ET.fromstring(xml).find(".//failure")
     assert failure is not None

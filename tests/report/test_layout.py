@@ -58,7 +58,8 @@ def test_report_fits_the_screen_with_the_verdict_first(
     assert on_first_screen("#verdict .badge") == [True]
     values = page.locator("#headline .figure dd").all_inner_texts()
     assert len(values) == 3  # baseline, candidate, Δ
-    assert values[-1].endswith(" pp") and all(v.endswith("%") for v in values[:2])
+    assert values[-1].endswith(" pp")
+    assert all(v.endswith("%") for v in values[:2])
     assert on_first_screen("#headline .figure") == [True] * 3
     names = page.locator("#headline .figure dt").all_inner_texts()
     assert names == ["published v1", "draft v2", "Δ draft v2"]
@@ -78,5 +79,6 @@ def test_report_fits_the_screen_with_the_verdict_first(
         """tds => tds.map(td => { const r = document.createRange(); r.selectNodeContents(td);
              return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })"""
     )
-    assert lines and set(lines) == {1}
+    assert lines
+    assert set(lines) == {1}
     page.close()

@@ -12,7 +12,6 @@ import pandas as pd
 from bs4 import BeautifulSoup
 
 from fieldwise.compare import build_frame, compare
-from fieldwise.gate import RuleResult
 from fieldwise.report import (
     ReportContext,
     ReportData,
@@ -22,18 +21,22 @@ from fieldwise.report import (
     render_markdown,
     write_report,
 )
-from tests.report._sample import CONTEXT, DOCS, SPECS, _output, _truth, sample_report
+from tests.report._sample import (
+    CONTEXT,
+    DOCS,
+    SPECS,
+    _output,
+    _truth,
+    sample_report,
+    tiny_p_rule,
+)
 
 BASE_ID, CAND_ID = "ver_8f14e45fceea167a", "ver_c9f0f895fb98ab91"
 
 
 def _with_tiny_p(data: ReportData) -> ReportData:
     assert data.verdict is not None
-    tiny = RuleResult(
-        "significant_regression[total]", "significant_regression", "total", False, 3.8147e-06,
-        0.05, "total: 20 regressed vs 0 fixed, Holm-adjusted p<0.001", False,
-    )
-    verdict = dataclasses.replace(data.verdict, rules=(*data.verdict.rules, tiny))
+    verdict = dataclasses.replace(data.verdict, rules=(*data.verdict.rules, tiny_p_rule()))
     return dataclasses.replace(data, verdict=verdict, verdicts=(verdict,))
 
 
@@ -41,11 +44,13 @@ def test_rules_table_prints_p_values_with_three_decimals_or_below() -> None:
     html = render_html(_with_tiny_p(sample_report()), make_environment())
     soup = BeautifulSoup(html, "html.parser")
     # the tiny p is the last rule (the sample's own rule on total has p = 1.000)
-    row = [tr for tr in soup.select("#verdict tr") if "significant_regression[total]" in tr.text][-1]
+    rows = [tr for tr in soup.select("#verdict tr") if "significant_regression[total]" in tr.text]
+    row = rows[-1]
     cells = [td.get_text() for td in row.find_all("td")]
     assert cells[2:4] == ["<0.001", "0.050"]
     rules = soup.select_one("#verdict details")
-    assert rules is not None and "e-0" not in rules.get_text()
+    assert rules is not None
+    assert "e-0" not in rules.get_text()
 
 
 def _named_report() -> ReportData:
@@ -83,7 +88,8 @@ def test_summary_heads_columns_and_title_with_names_ids_only_in_the_footer() -> 
     )
     assert regressions_head.endswith("| published | latest-draft |")
     assert "ver_" not in body
-    assert BASE_ID in footer and CAND_ID in footer
+    assert BASE_ID in footer
+    assert CAND_ID in footer
 
 
 def _documents(root: Path) -> None:
@@ -126,7 +132,9 @@ def test_items_parquet_keeps_values_of_every_unit(tmp_path: Path) -> None:
     for column in ("expected", "baseline_value", "candidate_value"):
         assert frame[column].notna().all(), column
     # a unit right in both versions: the predicted values are the expected one
-    row = right[(right["document"] == "documents/inv-08.pdf") & (right["field"] == "invoice_number")]
+    row = right[
+        (right["document"] == "documents/inv-08.pdf") & (right["field"] == "invoice_number")
+    ]
     assert len(row) == 1
     assert row.iloc[0]["expected"] == row.iloc[0]["baseline_value"] != ""
     assert row.iloc[0]["expected"] == row.iloc[0]["candidate_value"]

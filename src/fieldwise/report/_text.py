@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 import types
 import typing
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
