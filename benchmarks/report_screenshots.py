@@ -12,10 +12,6 @@ Run: .venv/bin/python benchmarks/report_screenshots.py [--documents N] [--out do
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -23,9 +19,12 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-from fieldwise.datasets.generate import generate_dataset
-
 REPO = Path(__file__).resolve().parents[1]
+# the tests' own helper: the same real CLI run the browser tests make
+sys.path.insert(0, str(REPO))
+from tests.chromium import ARGS, CHROMIUM  # noqa: E402
+from tests.report._evaluate import evaluate_invoices  # noqa: E402
+
 # the sections docs/reading-the-report.md explains, in the report's order
 SECTIONS = (
     "verdict",
@@ -41,47 +40,14 @@ SECTIONS = (
     "about",
 )
 WIDTH = 1000
-# Debian's Chromium, headless, no background network (as tests/chromium.py)
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def evaluate(work: Path, documents: int) -> Path:
     """Run ``fieldwise evaluate`` on a generated dataset; the path of its HTML report."""
-    root = work / "invoices"
-    generate_dataset("invoices", count=documents, seed=11, out_dir=root, scanned_share=0.0)
-    shutil.copytree(
-        REPO / "datasets" / "invoices" / "processor", root / "processor", dirs_exist_ok=True
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from fieldwise.cli import main; main(sys.argv[1:])",
-            "evaluate",
-            str(root),
-            "--quiet",
-        ],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    found = re.search(r"report: (\S+)", done.stdout)
-    if done.returncode not in (0, 1, 3) or found is None:
+    _, html, done = evaluate_invoices(work, documents)
+    if done.returncode not in (0, 1, 3) or html.suffix != ".html":
         raise SystemExit(f"evaluate failed ({done.returncode}): {done.stderr or done.stdout}")
-    return work / found.group(1)
+    return html
 
 
 def shrink(path: Path) -> None:
