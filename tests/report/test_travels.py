@@ -53,6 +53,17 @@ def test_rules_table_prints_p_values_with_three_decimals_or_below() -> None:
     assert "e-0" not in rules.get_text()
 
 
+def test_overall_row_says_its_tag_is_the_gates_verdict() -> None:
+    # a bare "fail" beside "+42.7 pp" reads as if the figure failed
+    soup = BeautifulSoup(render_html(sample_report(), make_environment()), "html.parser")
+    overall = soup.select_one("#accuracy tbody tr")
+    assert overall is not None
+    assert "overall" in overall.get_text()
+    tags = [t.get_text() for t in overall.select("span.tag")]
+    assert "gate: fail" in tags
+    assert "fail" not in tags
+
+
 def _named_report() -> ReportData:
     """The sample's comparison with service ids as version names and the names people typed
     as labels, as the run set's manifest records them."""
