@@ -19,7 +19,7 @@ import functools
 from typing import Any
 
 from fieldwise.compare import ComparisonResult, build_frame, compare, parse_field_specs
-from fieldwise.gate import FailedRun, Policy, Verdict, decide
+from fieldwise.gate import FailedRun, Policy, RuleResult, Verdict, decide
 from fieldwise.report import ReportContext, ReportData, build_report
 
 SPECS = parse_field_specs(
@@ -114,3 +114,17 @@ def sample_report(*, with_verdict: bool = True) -> ReportData:
     result = sample_result()
     verdict = sample_verdict(result) if with_verdict else None
     return build_report(result, CONTEXT, verdict)
+
+
+def tiny_p_rule() -> RuleResult:
+    """A failed significant_regression rule whose Holm-adjusted p (3.8147e-06) printed with
+    "%g" reads as an exponent: every output must print "<0.001"."""
+    return RuleResult(
+        name="significant_regression[total]",
+        rule="significant_regression",
+        field="total",
+        passed=False,
+        observed=3.8147e-06,
+        threshold=0.05,
+        message="total: 20 regressed vs 0 fixed, Holm-adjusted p<0.001; a significant regression",
+    )

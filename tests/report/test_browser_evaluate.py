@@ -9,20 +9,15 @@ two processor configs); the run goes through the CLI and the embedded service ov
 from __future__ import annotations
 
 import json
-import os
-import re
-import shutil
-import subprocess
-import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from fieldwise.datasets.generate import generate_dataset
 from fieldwise.report import report_from_json
+from tests.report._evaluate import evaluate_invoices
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 # every element's box against the viewport, unless an ancestor scrolls sideways
@@ -47,33 +42,9 @@ OVERFLOWING = """(width) => {
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
     """Run ``fieldwise evaluate`` once; return the HTML report and its JSON twin (whose
     ``dataset_root`` key, added here, is the dataset's folder)."""
-    work = tmp_path_factory.mktemp("evaluate")
-    root = work / "invoices"
-    generate_dataset("invoices", count=8, seed=11, out_dir=root, scanned_share=0.0)
-    shutil.copytree(
-        REPO / "datasets" / "invoices" / "processor", root / "processor", dirs_exist_ok=True
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FIELDWISE_")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from fieldwise.cli import main; main(sys.argv[1:])",
-            "evaluate",
-            str(root),
-            "--quiet",
-        ],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    root, html, done = evaluate_invoices(tmp_path_factory.mktemp("evaluate"), 8)
     assert done.returncode in (0, 1), done.stderr
-    found = re.search(r"report: (\S+)", done.stdout)
-    assert found is not None, done.stdout
-    html = work / found.group(1)
+    assert html.suffix == ".html", done.stdout
     saved = json.loads((html.parent / "report.json").read_text(encoding="utf-8"))
     saved["dataset_root"] = str(root)
     return html, saved
@@ -196,7 +167,11 @@ def test_documents_are_linked_with_small_thumbnails(
     links = page.locator("#improvements td.doc a")
     assert links.count() == data.total_improvements > 0
     first = links.first
-    target = Path(str(first.get_attribute("href")).removeprefix("file://"))
+    # relative to the report's folder, so the link still works in a copied CI artifact
+    href = urllib.parse.unquote(str(first.get_attribute("href")))
+    assert not href.startswith("file:")
+    assert not Path(href).is_absolute()
+    target = (html.parent / href).resolve()
     assert target.is_file()
     assert target == (root / first.inner_text().strip()).resolve()
     thumbs = page.locator("#improvements img.thumb")
@@ -211,7 +186,7 @@ def test_documents_are_linked_with_small_thumbnails(
     assert html_text.count("data:image/jpeg") == len(distinct) < thumbs.count()
     assert all(0 < width <= 120 and length < 16_000 for width, length in sizes)
     item_link = page.locator("#items-body td.doc a").first
-    assert Path(str(item_link.get_attribute("href")).removeprefix("file://")).is_file()
+    assert (html.parent / urllib.parse.unquote(str(item_link.get_attribute("href")))).is_file()
     page.screenshot(path=str(tmp_path / "linked.png"), full_page=True)
     assert problems == []
     page.close()

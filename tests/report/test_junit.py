@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import psutil
 
 from fieldwise.evaluate import run_seconds
 from fieldwise.report import render_junit
 from fieldwise.runner import LoadedRunSet, RunRecord
-from tests.report._sample import sample_report
+from tests.report._sample import sample_report, tiny_p_rule
 
 
 def test_each_cause_fails_once_and_suites_carry_time_and_timestamp() -> None:
@@ -38,7 +41,7 @@ def test_each_cause_fails_once_and_suites_carry_time_and_timestamp() -> None:
         assert all(c.get("time") is not None for c in suite.iter("testcase"))
 
 
-def test_suite_time_is_the_service_time_of_the_runs_it_judges() -> None:
+def test_time_is_the_commands_wall_time_and_service_seconds_a_property() -> None:
     data = sample_report()
     assert data.verdict is not None
     assert len(data.versions) == 2
@@ -49,11 +52,32 @@ def test_suite_time_is_the_service_time_of_the_runs_it_judges() -> None:
             dataclasses.replace(v, run_seconds=seconds[v.version]) for v in data.versions
         ),
     )
-    root = ET.fromstring(render_junit(timed))
-    assert root.get("time") == "42.75"
-    assert root.find("testsuite[@name='gate']").get("time") == "42.75"  # type: ignore[union-attr]
-    # the figures come from the run set: a run set without latencies reports 0, never a guess
-    assert ET.fromstring(render_junit(data)).get("time") == "0"
+    # runs served from cache: the command took 5 s although the service once spent 42.75 s
+    root = ET.fromstring(render_junit(timed, wall_seconds=5.0))
+    assert root.get("time") == "5"
+    assert {s.get("time") for s in root.findall("testsuite")} == {"5"}
+    prop = root.find("properties/property[@name='service_seconds']")
+    assert prop is not None
+    assert prop.get("value") == "42.75"
+
+
+def test_default_time_is_this_process_wall_time_so_far() -> None:
+    # the CLI writes the report in the command's own process: its age is the command's time
+    started = time.time() - psutil.Process().create_time()
+    root = ET.fromstring(render_junit(sample_report()))
+    ended = time.time() - psutil.Process().create_time()
+    assert started - 0.001 <= float(root.get("time") or "nan") <= ended + 0.001
+
+
+def test_failure_figures_print_p_values_as_promised() -> None:
+    data = sample_report()
+    assert data.verdict is not None
+    verdict = dataclasses.replace(data.verdict, rules=(tiny_p_rule(),))
+    xml = render_junit(dataclasses.replace(data, verdict=verdict, verdicts=(verdict,)), 1.0)
+    failure = ET.fromstring(xml).find(".//failure")
+    assert failure is not None
+    assert failure.text == "observed <0.001, threshold 0.050"
+    assert "e-0" not in xml
 
 
 def test_run_seconds_sum_each_versions_recorded_latencies() -> None:

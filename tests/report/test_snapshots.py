@@ -22,7 +22,8 @@ def test_markdown_summary_without_gate() -> None:
 
 
 def test_junit_xml() -> None:
-    assert_snapshot("junit.xml", render_junit(sample_report()))
+    # a fixed wall time: the default (this process's age) changes on every run
+    assert_snapshot("junit.xml", render_junit(sample_report(), wall_seconds=5.0))
 
 
 def test_missing_snapshot_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ def test_unreadable_documents_get_no_thumbnail_and_missing_ones_no_link(tmp_path
     (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
     assert thumbnail(tmp_path / "broken.pdf") is None
     assert thumbnail(tmp_path / "notes.txt") is None
-    links = document_links(tmp_path, ["broken.pdf", "gone.pdf"])
-    assert links == {"broken.pdf": (tmp_path / "broken.pdf").resolve().as_uri()}
+    (tmp_path / "out").mkdir()
+    links = document_links(tmp_path, ["broken.pdf", "gone.pdf"], tmp_path / "out")
+    assert links == {"broken.pdf": "../broken.pdf"}
     assert thumbnails(tmp_path, ["broken.pdf", "notes.txt", "gone.pdf"]) == {}

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import jinja2
 
-__all__ = ["make_environment", "md", "mde", "pct", "pp", "pvalue"]
+from fieldwise.compare._stats import format_p
+from fieldwise.gate import RuleResult
+
+__all__ = ["figure", "make_environment", "md", "mde", "pct", "pp", "pvalue", "rule_figures"]
+
+#: rules whose observed figure and threshold are p-values (the threshold is alpha)
+_P_RULES = frozenset({"significant_regression"})
 
 
 def pct(value: float | None, digits: int = 1) -> str:
@@ -27,10 +33,24 @@ def mde(value: float | None, digits: int = 1) -> str:
 
 
 def pvalue(value: float | None) -> str:
-    """A p-value with three decimals ("<0.001" below that)."""
-    if value is None:
-        return "—"
-    return "<0.001" if value < 0.001 else f"{value:.3f}"
+    """A p-value as the README promises: three decimals, "<0.001" below that; "—" when none.
+    The digits come from compare's :func:`format_p`, so every output prints p alike."""
+    return "—" if value is None else format_p(value)
+
+
+def figure(value: float) -> str:
+    """A plain figure without exponent: whole numbers as such, others with up to four
+    decimals (16.0 -> "16", 0.87654 -> "0.8765", 3.8e-06 -> "0")."""
+    if float(value).is_integer():
+        return f"{value:.0f}"
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def rule_figures(rule: RuleResult) -> tuple[str, str]:
+    """A gate rule's observed figure and threshold as printed in every output: p-values (and
+    alpha beside them) by :func:`pvalue`, every other figure by :func:`figure`."""
+    fmt = pvalue if rule.rule in _P_RULES else figure
+    return fmt(rule.observed), fmt(rule.threshold)
 
 
 def md(value: object) -> str:
@@ -52,4 +72,5 @@ def make_environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(md=md, mde=mde, pct=pct, pp=pp, pvalue=pvalue)
+    env.globals.update(rule_figures=rule_figures)
     return env

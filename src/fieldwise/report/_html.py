@@ -13,7 +13,7 @@ from fieldwise.report._chart import PALETTE, Series
 from fieldwise.report._forest import flips_chart, forest_plot
 from fieldwise.report._model import OUTCOME_CODES, ReportData
 from fieldwise.report._names import version_names
-from fieldwise.report._subset import HTML_UNITS, TOP_K, bounded
+from fieldwise.report._subset import HTML_UNITS, TOP_K, bounded, flips
 from fieldwise.report._svg import coverage_chart, reliability_chart
 from fieldwise.report._thumbs import document_links, thumbnails
 
@@ -27,9 +27,12 @@ def items_json(
 ) -> str:
     """The item table as compact JSON, safe inside ``<script type="application/json">``:
     every unit up to :data:`HTML_UNITS`, past that the top disagreements of each field;
-    ``links`` maps document names to their file URIs, ``thumbs`` to their thumbnails (each
+    ``links`` maps document names to their relative URLs, ``thumbs`` to their thumbnails (each
     embedded once, however many rows show it)."""
     table = bounded(data.items)
+    # rows right in both versions show no values in the browser: leave them out of the file
+    agree = flips(table) == 0
+    values = [v for v in table.values if not agree[v[0]]]
     links = links or {}
     payload = {
         "links": [links.get(name, "") for name in table.documents],
@@ -41,7 +44,7 @@ def items_json(
         "offsets": table.offsets,
         "field": table.field,
         "code": table.code,
-        "values": table.values,
+        "values": values,
         "has_candidate": data.candidate is not None,
     }
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -75,18 +78,25 @@ def _charts(data: ReportData, series: list[Series]) -> dict[str, Markup]:
 
 
 def render_html(
-    data: ReportData, env: jinja2.Environment, documents_root: Path | str | None = None
+    data: ReportData,
+    env: jinja2.Environment,
+    documents_root: Path | str | None = None,
+    report_dir: Path | str | None = None,
 ) -> str:
     """Render ``data`` as one HTML document that needs no network to display.
 
     With ``documents_root`` (the folder the document names are relative to), documents are
-    linked, and the regression and improvement lists show a small first-page thumbnail."""
+    linked, and the regression and improvement lists show a small first-page thumbnail
+    (embedded, so it shows wherever the file is opened). Links are relative to ``report_dir``
+    (the folder the HTML is written to; default: the current directory), never absolute
+    paths of this machine, so a report copied with its documents (a CI artifact) still
+    opens them."""
     names = version_names(data)
     links: dict[str, str] = {}
     thumbs: dict[str, str] = {}
     if documents_root is not None:
         root = Path(documents_root)
-        links = document_links(root, data.items.documents)
+        links = document_links(root, data.items.documents, Path(report_dir or "."))
         shown = [e.document for e in data.regressions + data.improvements]
         thumbs = thumbnails(root, [d for d in shown if d in links])
     series = _series(data, names)

@@ -66,14 +66,22 @@ def outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:
 
 
 def _representatives(
-    key: npt.NDArray[np.int64], rank: npt.NDArray[np.int8], mask: npt.NDArray[np.bool_]
-) -> dict[int, int]:
-    """key -> position of the worst cell of that unit (first row among equals)."""
+    key: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int8],
+    mask: npt.NDArray[np.bool_],
+    rows: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:
+    """For each key of ``rows``, the position of the worst cell of that unit among ``mask``
+    (first row among equals), or -1 where the unit has no such cell; vectorized, because a
+    million units each need one."""
     pos = np.flatnonzero(mask)
     order = np.lexsort((-rank[pos].astype(np.int16), key[pos]))
     pos, k = pos[order], key[pos][order]
-    first = np.r_[True, k[1:] != k[:-1]]
-    return dict(zip(k[first].tolist(), pos[first].tolist(), strict=True))
+    first = np.r_[True, k[1:] != k[:-1]] if len(k) else np.zeros(0, dtype=bool)
+    keys, worst = k[first], pos[first]
+    at = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
+    found = (keys[at] == rows) if len(keys) else np.zeros(len(rows), dtype=bool)
+    return np.where(found, worst[at] if len(keys) else -1, -1).astype(np.int64)
 
 
 def units(
@@ -90,18 +98,18 @@ def units(
     rank = _RANK[outcome_codes(cells["outcome"])]
     size = len(items) * n_fields
 
-    grids, reps = [], []
+    grids, masks = [], []
     for name in (baseline, candidate):
         grid = np.full(size, -1, dtype=np.int8)
+        mask = np.zeros(len(cells), dtype=bool)
         if name is not None:
             mask = (cells["version"] == name).to_numpy(dtype=bool)
             np.maximum.at(grid, key[mask], rank[mask])
-            reps.append(_representatives(key, rank, mask))
-        else:
-            reps.append({})
         grids.append(grid)
+        masks.append(mask)
     present = (grids[0] >= 0) | (grids[1] >= 0)
     rows = np.flatnonzero(present)
+    rep_b, rep_c = (_representatives(key, rank, m, rows) for m in masks)
     code_b = np.where(grids[0][rows] >= 0, _CODE_OF_RANK[grids[0][rows]], _ABSENT)
     code_c = np.where(grids[1][rows] >= 0, _CODE_OF_RANK[grids[1][rows]], _ABSENT)
     ok_b = np.isin(code_b, (0, 4, _ABSENT))
@@ -122,30 +130,30 @@ def units(
         except TypeError:
             return format_value(value)
 
-    values: list[tuple[int, str, str, str]] = []
+    def texts(column: Any, positions: npt.NDArray[np.int64]) -> list[str]:
+        return [fmt(column[p]) if p >= 0 else "" for p in positions.tolist()]
+
+    # every unit keeps its values (items.parquet has them even where both versions are
+    # right); only the flips become examples
+    expected_of = texts(expected_col, np.where(rep_b >= 0, rep_b, rep_c))
+    base_of, cand_of = texts(predicted_col, rep_b), texts(predicted_col, rep_c)
+    values = list(zip(range(len(rows)), expected_of, base_of, cand_of, strict=True))
     regressions: list[Example] = []
     improvements: list[Example] = []
-    for r in np.flatnonzero(~(ok_b & ok_c)).tolist():
-        k = int(rows[r])
-        pb, pc = reps[0].get(k), reps[1].get(k)
-        source = pb if pb is not None else pc
-        expected = fmt(expected_col[source]) if source is not None else ""
-        vb = fmt(predicted_col[pb]) if pb is not None else ""
-        vc = fmt(predicted_col[pc]) if pc is not None else ""
-        values.append((r, expected, vb, vc))
-        if ok_b[r] != ok_c[r]:
-            d, f = divmod(k, n_fields)
-            example = Example(
-                field=fields[f],
-                item=items[d],
-                document=names[d],
-                expected=expected,
-                baseline=vb,
-                candidate=vc,
-                baseline_outcome=OUTCOME_CODES[int(code_b[r])],
-                candidate_outcome=OUTCOME_CODES[int(code_c[r])],
-            )
-            (regressions if ok_b[r] else improvements).append(example)
+    for r in np.flatnonzero(ok_b != ok_c).tolist():
+        k, expected, vb, vc = int(rows[r]), expected_of[r], base_of[r], cand_of[r]
+        d, f = divmod(k, n_fields)
+        example = Example(
+            field=fields[f],
+            item=items[d],
+            document=names[d],
+            expected=expected,
+            baseline=vb,
+            candidate=vc,
+            baseline_outcome=OUTCOME_CODES[int(code_b[r])],
+            candidate_outcome=OUTCOME_CODES[int(code_c[r])],
+        )
+        (regressions if ok_b[r] else improvements).append(example)
     table = ItemTable(
         documents=tuple(names),
         fields=tuple(fields),

@@ -291,8 +291,8 @@ class ItemTable:
     Rows are sorted by document then field; document ``d`` owns rows
     ``offsets[d]:offsets[d + 1]``. ``code`` is ``baseline * 6 + candidate`` with outcome codes
     from :data:`OUTCOME_CODES` (the worst cell of the unit; line-item columns have several).
-    ``values`` holds ``(row, expected, baseline, candidate)`` for the rows that are not right
-    in both versions.
+    ``values`` holds ``(row, expected, baseline, candidate)`` for every row (the HTML embeds
+    only those not right in both versions; ``items.parquet`` all of them).
     """
 
     documents: tuple[str, ...]

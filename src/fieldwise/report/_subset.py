@@ -65,7 +65,7 @@ def bounded(table: ItemTable, limit: int = HTML_UNITS, k: int = TOP_K) -> ItemTa
 
 def items_frame(table: ItemTable, baseline: str, candidate: str | None) -> pd.DataFrame:
     """Every unit as a row: document, field, each version's outcome, the flip and the values
-    (values only where the unit is not right in both versions)."""
+    (expected and each version's predicted value, for every unit, right or not)."""
     code = np.asarray(table.code, dtype=np.int64)
     offsets = np.asarray(table.offsets, dtype=np.int64)
     doc = np.repeat(np.arange(len(table.documents)), np.diff(offsets))

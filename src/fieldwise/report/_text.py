@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 import types
 import typing
 import xml.etree.ElementTree as ET
@@ -11,10 +12,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 import jinja2
+import psutil
 
 from fieldwise._errors import ReportError
-from fieldwise.report._env import mde, pct, pp, pvalue
+from fieldwise.report._env import mde, pct, pp, pvalue, rule_figures
 from fieldwise.report._model import ReportData
+from fieldwise.report._names import version_names
 
 __all__ = ["render_json", "render_junit", "render_markdown", "report_from_json"]
 
@@ -24,23 +27,33 @@ T = TypeVar("T")
 def render_markdown(data: ReportData, env: jinja2.Environment, *, top: int = 10) -> str:
     """A summary for a CI job summary or PR comment: verdict, top ``top`` regressions, fields."""
     template = env.get_template("summary.md")
-    return template.render(data=data, top=top)
+    return template.render(data=data, top=top, names=version_names(data))
 
 
-def render_junit(data: ReportData) -> str:
+def command_seconds() -> float:
+    """Wall seconds since this process started: for the CLI, the command's wall time so far
+    (what a CI system expects as a JUnit ``time``, whether the runs came from cache or not)."""
+    return max(0.0, time.time() - psutil.Process().create_time())
+
+
+def render_junit(data: ReportData, wall_seconds: float | None = None) -> str:
     """JUnit XML: suite "gate" has a test case per gate rule, suite "fields" one per field.
 
     Each cause fails once: a failed gate rule is a ``<failure>`` in the gate suite (an
     inconclusive one an ``<error>``); the field's case in the fields suite carries its figures
     and names the failed rule in ``system-out`` without failing again. Every suite has a
-    ``timestamp`` (when the report was generated) and a ``time``: the seconds the service
-    spent on the runs it judges (their summed latencies: baseline and candidate for a gate
-    suite, every version for the fields suite and the whole report). The rules are checked on
+    ``timestamp`` (when the report was generated) and a ``time``: ``wall_seconds``, the wall
+    time of the command that made the report (default: :func:`command_seconds`), never the
+    service's summed latencies (a run served from cache takes seconds, not the hours its runs
+    once took); those go to the ``service_seconds`` property. The rules are checked on
     figures already computed, so each case's own time is "0".
     """
     seconds = {v.version: v.run_seconds for v in data.versions}
-    root = ET.Element(
-        "testsuites", {"name": f"fieldwise {data.dataset}", "time": _secs(seconds.values())}
+    wall = _secs((command_seconds() if wall_seconds is None else wall_seconds,))
+    root = ET.Element("testsuites", {"name": f"fieldwise {data.dataset}", "time": wall})
+    properties = ET.SubElement(root, "properties")
+    ET.SubElement(
+        properties, "property", {"name": "service_seconds", "value": _secs(seconds.values())}
     )
     timestamp = data.generated_at.removesuffix("Z")
     total = failures = errors = 0
@@ -48,9 +61,8 @@ def render_junit(data: ReportData) -> str:
     verdicts = data.verdicts or ((verdict,) if verdict is not None else ())
     for one in verdicts:
         name = "gate" if len(verdicts) == 1 else f"gate {one.candidate}"
-        judged = (seconds.get(data.baseline_id, 0.0), seconds.get(one.candidate, 0.0))
         suite = ET.SubElement(
-            root, "testsuite", {"name": name, "timestamp": timestamp, "time": _secs(judged)}
+            root, "testsuite", {"name": name, "timestamp": timestamp, "time": wall}
         )
         failed = unsure = 0
         for rule in one.rules:
@@ -65,7 +77,8 @@ def render_junit(data: ReportData) -> str:
             unsure += rule.status != "fail"
             kind = rule.rule if rule.status == "fail" else "inconclusive"
             fail = ET.SubElement(case, tag, {"message": rule.message, "type": kind})
-            fail.text = f"observed {rule.observed!r}, threshold {rule.threshold!r}"
+            observed, threshold = rule_figures(rule)
+            fail.text = f"observed {observed}, threshold {threshold}"
         suite.set("tests", str(len(one.rules)))
         suite.set("failures", str(failed))
         suite.set("errors", str(unsure))
@@ -78,7 +91,7 @@ def render_junit(data: ReportData) -> str:
     suite = ET.SubElement(
         root,
         "testsuite",
-        {"name": "fields", "timestamp": timestamp, "time": _secs(seconds.values())},
+        {"name": "fields", "timestamp": timestamp, "time": wall},
     )
     for row in sorted(data.fields, key=lambda r: r.field):
         case = ET.SubElement(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import io
+import os
+import urllib.parse
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,13 +25,17 @@ MAX_THUMBNAILS = 60
 _IMAGES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp", ".gif"}
 
 
-def document_links(root: Path, names: Iterable[str]) -> dict[str, str]:
-    """document name -> file:// URI, for the names that are files under ``root``."""
+def document_links(root: Path, names: Iterable[str], report_dir: Path) -> dict[str, str]:
+    """document name -> URL relative to ``report_dir`` (percent-encoded, "/" separated), for
+    the names that are files under ``root``. Relative, not ``file:///home/…``: an absolute
+    path names this machine and is dead once the report is an artifact opened elsewhere."""
+    base = report_dir.resolve()
     links = {}
     for name in names:
         path = (root / name).resolve()
         if path.is_file():
-            links[name] = path.as_uri()
+            relative = Path(os.path.relpath(path, base)).as_posix()
+            links[name] = urllib.parse.quote(relative)
     return links
 
 

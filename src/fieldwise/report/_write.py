@@ -46,24 +46,27 @@ def write_report(
     env: jinja2.Environment | None = None,
     documents_root: Path | str | None = None,
     document: Mapping[str, Any] | None = None,
+    wall_seconds: float | None = None,
 ) -> dict[str, Path]:
     """Render ``data`` in each of ``formats`` (html, md, junit, json) into ``out_dir`` (created)
     and return format -> file path; with html, every item unit also goes to ``items.parquet``
-    (``documents_root``: where the document names point, for links and thumbnails). The JSON
-    carries ``document`` (the comparison document of docs/json.md) when given.
+    (``documents_root``: where the document names point, for links relative to ``out_dir``
+    and embedded thumbnails). The JSON carries ``document`` (the comparison document of
+    docs/json.md) when given; JUnit's ``time`` is ``wall_seconds`` (default: the wall time
+    of this process so far, i.e. the command's).
     Raises :class:`ReportError` for an unknown format or a folder that cannot be written."""
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in FORMATS]
     if unknown:
         raise ReportError(f"unknown report format {unknown[0]!r} (one of {', '.join(FORMATS)})")
     env = env if env is not None else make_environment()
+    folder = Path(out_dir)
     renderers = {
-        "html": lambda: render_html(data, env, documents_root),
+        "html": lambda: render_html(data, env, documents_root, folder),
         "md": lambda: render_markdown(data, env),
-        "junit": lambda: render_junit(data),
+        "junit": lambda: render_junit(data, wall_seconds),
         "json": lambda: render_json(data, document),
     }
-    folder = Path(out_dir)
     written: dict[str, Path] = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -141,7 +141,8 @@
         td.className = "doc"; a.href = link; a.textContent = data.documents[doc[r]];
         td.appendChild(a); tr.appendChild(td);
       } else { cell(tr, data.documents[doc[r]], "doc"); }
-      cell(tr, data.fields[field[r]], "val");
+      // "fname": a field name stays whole (the table scrolls sideways inside its card)
+      cell(tr, data.fields[field[r]], "fname");
       var ob = OUT[(code[r] / 6) | 0], oc = OUT[code[r] % 6];
       cell(tr, ob.replace("_", " "), "o-" + ob);
       if (data.has_candidate) { cell(tr, oc.replace("_", " "), "o-" + oc); }
