@@ -101,9 +101,7 @@ def test_latest_draft_means_one_version_everywhere_after_training(
     assert f"candidate latest-draft = v3 ({v3}) vs baseline published = v1 (ver_" in out
 
     # publish: the alias names the version the verdict is about, so it is published
-    code, out, err = _main(
-        capsys, "publish", "--version", "latest-draft", "--runset", runset_id
-    )
+    code, out, err = _main(capsys, "publish", "--version", "latest-draft", "--runset", runset_id)
     assert code == 0, err
     assert out.strip() == f"published latest-draft = v3 of {evaluation['processor_id']} ({v3})"
     code, out, _ = _main(capsys, "processors", "show", "invoice-extractor", "--json")
@@ -116,9 +114,7 @@ def test_latest_draft_means_one_version_everywhere_after_training(
     )  # fmt: skip
     assert code == 0, err
     v4 = json.loads(out)["id"]
-    code, out, err = _main(
-        capsys, "publish", "--version", "latest-draft", "--runset", runset_id
-    )
+    code, out, err = _main(capsys, "publish", "--version", "latest-draft", "--runset", runset_id)
     assert code == 1, out
     assert err.strip().splitlines()[-1] == (
         f"error: not publishing: 'latest-draft' is v4 ({v4}), but run set {runset_id}'s "

@@ -166,7 +166,8 @@ def test_a_manifest_written_before_names_reads_with_the_id_as_name() -> None:
     old = {"requested": "ver_9", "version_id": "ver_9", "alias": None, "config_hash": ""}
     ref = VersionRef.from_json(old)
     assert (ref.number, ref.aliases, ref.name, ref.label) == (None, (), "ver_9", "ver_9")
-    assert ref.answers_to("ver_9") and not ref.answers_to("latest-draft")
+    assert ref.answers_to("ver_9")
+    assert not ref.answers_to("latest-draft")
 
 
 def test_cache_is_keyed_by_service_processor_version_and_content(tmp_path: Path) -> None:

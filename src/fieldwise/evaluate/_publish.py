@@ -31,7 +31,10 @@ def publish_passed(
     runset = load_runset(runset_id, results_dir)
     processor = client.get_processor(processor_id or runset.manifest.processor_id)
     wanted = resolve_version(
-        processor.id, processor.default_version_id, list(client.list_versions(processor.id)), version
+        processor.id,
+        processor.default_version_id,
+        list(client.list_versions(processor.id)),
+        version,
     )
     verdict = load_verdict(
         verdict_path(runset.directory),
@@ -54,6 +57,4 @@ def publish_passed(
             f"is about {about}; evaluate {wanted.name} first, or publish the version the "
             "verdict is about"
         )
-    return publish_if_passed(
-        client, processor.id, wanted.version_id, verdict, force=force, log=log
-    )
+    return publish_if_passed(client, processor.id, wanted.version_id, verdict, force=force, log=log)

@@ -46,7 +46,8 @@ class VersionRef:
     def described(self) -> str:
         """For console lines: ``latest-draft = v3 (ver_…)``, ``v3 (ver_…)`` for an id or ``vN``."""
         if self.number is None:
-            return self.label if self.label == self.version_id else f"{self.label} ({self.version_id})"
+            shown = self.label
+            return shown if shown == self.version_id else f"{shown} ({self.version_id})"
         head = self.name if self.label == self.name else f"{self.label} = {self.name}"
         return f"{head} ({self.version_id})"
 
