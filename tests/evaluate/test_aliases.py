@@ -12,10 +12,8 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
-from fieldwise.cli import main
 from fieldwise.runner import load_runset
+from tests.cli_main import run_main
 from tests.service.resources.training_runs.conftest import INVOICES, mini_invoices
 
 #: Small models: the plumbing of names is under test, not how well the model learns.
@@ -34,18 +32,14 @@ alpha = 0.000001
 """
 
 
-def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(exited.value.code or 0), out.out, out.err
+def _main(*args: str) -> tuple[int, str, str]:
+    result = run_main(*args)
+    return result.exit_code, result.stdout, result.stderr
 
 
-def test_latest_draft_means_one_version_everywhere_after_training(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_latest_draft_means_one_version_everywhere_after_training(tmp_path: Path) -> None:
     root = mini_invoices(tmp_path / "mini", train=4, test=4)
-    code, out, err = _main(capsys, "train", str(root), "--split", "train", "--seed", "3", *FAST,
+    code, out, err = _main("train", str(root), "--split", "train", "--seed", "3", *FAST,
                            "--json")  # fmt: skip
     assert code == 0, err
     trained = json.loads(out)["version"]
@@ -54,7 +48,7 @@ def test_latest_draft_means_one_version_everywhere_after_training(
 
     # run: latest-draft is the trained draft, shown as "latest-draft = v3 (ver_…)"
     code, out, err = _main(
-        capsys, "run", "--eval-set", "mini", "--processor", "invoice-extractor",
+        "run", "--eval-set", "mini", "--processor", "invoice-extractor",
         "--version", "published", "--version", "latest-draft", "--split", "test",
     )  # fmt: skip
     assert code == 0, err
@@ -65,7 +59,7 @@ def test_latest_draft_means_one_version_everywhere_after_training(
     policy = tmp_path / "lenient.toml"
     policy.write_text(LENIENT)
     code, out, err = _main(
-        capsys, "evaluate", str(root), "--candidate", "latest-draft", "--split", "test",
+        "evaluate", str(root), "--candidate", "latest-draft", "--split", "test",
         "--policy", str(policy), "--json",
     )  # fmt: skip
     evaluation = json.loads(out)
@@ -91,30 +85,30 @@ def test_latest_draft_means_one_version_everywhere_after_training(
 
     # compare reads the run set's names the same way: vN, the alias, the id
     for name in ("v3", "latest-draft", "trained:latest", v3):
-        code, out, err = _main(capsys, "compare", runset_id, "--candidate", name, "--json")
+        code, out, err = _main("compare", runset_id, "--candidate", name, "--json")
         assert code == 0, (name, err)
         assert json.loads(out)["candidates"] == [v3], name
 
     # the gate's verdict names versions by name, ids as detail
-    code, out, err = _main(capsys, "gate", runset_id, "--policy", str(policy))
+    code, out, err = _main("gate", runset_id, "--policy", str(policy))
     assert code == 0, err
     assert f"candidate latest-draft = v3 ({v3}) vs baseline published = v1 (ver_" in out
 
     # publish: the alias names the version the verdict is about, so it is published
-    code, out, err = _main(capsys, "publish", "--version", "latest-draft", "--runset", runset_id)
+    code, out, err = _main("publish", "--version", "latest-draft", "--runset", runset_id)
     assert code == 0, err
     assert out.strip() == f"published latest-draft = v3 of {evaluation['processor_id']} ({v3})"
-    code, out, _ = _main(capsys, "processors", "show", "invoice-extractor", "--json")
+    code, out, _ = _main("processors", "show", "invoice-extractor", "--json")
     assert json.loads(out)["default_version_id"] == v3
 
     # a newer draft takes the alias: "latest-draft" now means v4, which the verdict is not about
     code, out, err = _main(
-        capsys, "versions", "create", evaluation["processor_id"],
+        "versions", "create", evaluation["processor_id"],
         "--config", str(INVOICES / "processor" / "v1.json"), "--json",
     )  # fmt: skip
     assert code == 0, err
     v4 = json.loads(out)["id"]
-    code, out, err = _main(capsys, "publish", "--version", "latest-draft", "--runset", runset_id)
+    code, out, err = _main("publish", "--version", "latest-draft", "--runset", runset_id)
     assert code == 1, out
     assert err.strip().splitlines()[-1] == (
         f"error: not publishing: 'latest-draft' is v4 ({v4}), but run set {runset_id}'s "
