@@ -26,7 +26,8 @@ def test_run_prints_a_summary_and_json_with_aliases(make_world: MakeWorld) -> No
     )  # fmt: skip
     assert code == 0, out
     assert "4/4 pairs: 4 succeeded, 0 failed, 0 cached" in out
-    assert f"published ({world.v2})" in out
+    # names first (what was typed and vN), ids as detail
+    assert f"x published = v2 ({world.v2}), v1 ({world.v1}) on" in out
 
     code, out, _ = _invoke(
         world, "--eval-set", world.eval_set_id, "--processor", world.processor_id,
@@ -38,8 +39,22 @@ def test_run_prints_a_summary_and_json_with_aliases(make_world: MakeWorld) -> No
     hashes = [v.pop("config_hash") for v in summary["versions"]]
     assert all(len(h) == 64 for h in hashes)
     assert summary["versions"] == [
-        {"alias": "published", "requested": "published", "version_id": world.v2},
-        {"alias": None, "requested": world.v1, "version_id": world.v1},
+        {
+            "alias": "published",
+            "requested": "published",
+            "version_id": world.v2,
+            "number": 2,
+            "name": "v2",
+            "aliases": ["published"],
+        },
+        {
+            "alias": None,
+            "requested": world.v1,
+            "version_id": world.v1,
+            "number": 1,
+            "name": "v1",
+            "aliases": ["latest-draft"],
+        },  # v1 is the only draft
     ]
     assert (summary["done"], summary["cached"], summary["new_runs"]) == (4, 4, 0)
     assert summary["complete"] is True

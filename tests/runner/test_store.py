@@ -36,7 +36,7 @@ def _manifest(runset_id: str, **arguments: object) -> Manifest:
         eval_set_name="set",
         dataset="set",
         ground_truth_hash="gt",
-        versions=(VersionRef("published", "ver_2"),),
+        versions=(VersionRef("published", "ver_2", number=2, aliases=("published",)),),
         item_count=2,
         created_at="2026-01-01T00:00:00Z",
         arguments=dict(arguments),
@@ -147,9 +147,27 @@ def test_manifest_round_trips(tmp_path: Path) -> None:
     create_runset(tmp_path, manifest, ITEMS)
     assert load_runset("rs_1", tmp_path).manifest == manifest
     on_disk = json.loads((tmp_path / "rs_1" / "runset.json").read_text())
+    # the name and every alias naming the version travel with the run set (for compare,
+    # publish and the report's labels)
     assert on_disk["versions"] == [
-        {"requested": "published", "version_id": "ver_2", "alias": "published", "config_hash": ""}
+        {
+            "requested": "published",
+            "version_id": "ver_2",
+            "alias": "published",
+            "config_hash": "",
+            "number": 2,
+            "name": "v2",
+            "aliases": ["published"],
+        }
     ]
+
+
+def test_a_manifest_written_before_names_reads_with_the_id_as_name() -> None:
+    old = {"requested": "ver_9", "version_id": "ver_9", "alias": None, "config_hash": ""}
+    ref = VersionRef.from_json(old)
+    assert (ref.number, ref.aliases, ref.name, ref.label) == (None, (), "ver_9", "ver_9")
+    assert ref.answers_to("ver_9")
+    assert not ref.answers_to("latest-draft")
 
 
 def test_cache_is_keyed_by_service_processor_version_and_content(tmp_path: Path) -> None:

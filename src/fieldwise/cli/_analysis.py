@@ -125,7 +125,7 @@ def compare_cmd(
         scaled = load_scaled(cli, target, executor or "dask", dask_scheduler(scheduler))
         click.echo(
             render_table(
-                scaled.result, {v.version_id: v.requested for v in scaled.runset.manifest.versions}
+                scaled.result, {v.version_id: v.label for v in scaled.runset.manifest.versions}
             ),
             nl=False,
         )
@@ -140,7 +140,7 @@ def compare_cmd(
     analysis = load_analysis(cli, target, with_policy=False, split=split)
     for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
         click.echo(f"FORCED despite: {forced}")
-    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
+    labels = {v.version_id: v.label for v in analysis.runset.manifest.versions}
     click.echo(render_table(analysis.scored.result, labels))
     failed = analysis.scored.failed_runs
     if failed:

@@ -29,7 +29,7 @@ from fieldwise.runner import RunInterrupted
     "--baseline",
     default="published",
     show_default=True,
-    help="Baseline version: an id, 'published' or 'latest-draft'.",
+    help="Baseline version: a ver_… id, vN, 'published', 'latest-draft' or 'trained:latest'.",
 )
 @click.option(
     "--candidate",
@@ -37,8 +37,8 @@ from fieldwise.runner import RunInterrupted
     multiple=True,
     default=("latest-draft",),
     show_default=True,
-    help="Candidate version: an id, 'published', 'latest-draft' or 'trained:latest'; repeat "
-    "for several (each is compared with the baseline).",
+    help="Candidate version: a ver_… id, vN, 'published', 'latest-draft' or 'trained:latest'; "
+    "repeat for several (each is compared with the baseline).",
 )
 @click.option(
     "--split", metavar="NAME", help="Evaluate on the items of this split only (dataset [splits])."
@@ -148,13 +148,15 @@ def evaluate_cmd(
         f"{runset.failed} failed)"
     )
     figures = outcome.analysis.report.versions
+    refs = {v.version_id: v for v in runset.manifest.versions}
 
     def shown(value: float | None) -> str:
         return "-" if value is None else f"{value:.1%}"
 
     base = figures[0].field_accuracy
     for cand in figures[1:]:
-        which = f" ({cand.version})" if len(figures) > 2 else ""
+        ref = refs.get(cand.version)
+        which = f" ({ref.described if ref else cand.version})" if len(figures) > 2 else ""
         acc = cand.field_accuracy
         click.echo(
             f"field accuracy (correct / expected): baseline {shown(base.value)} "
@@ -164,7 +166,9 @@ def evaluate_cmd(
     echo_verdict(outcome.analysis)
     append_job_summary(cli, outcome.analysis)
     if outcome.published is not None:
-        click.echo(f"published {outcome.setup.processor_id}/{outcome.published.id}")
+        ref = refs.get(outcome.published.id)
+        shown_as = ref.described if ref is not None else outcome.published.id
+        click.echo(f"published {shown_as} of {outcome.setup.processor_id}")
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
     if report is not None:
         click.echo(f"report: {report}")

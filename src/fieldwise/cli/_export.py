@@ -87,6 +87,6 @@ def _outputs(runset: LoadedRunSet) -> dict[str, dict[str, Any]]:
 def _labels(runset: LoadedRunSet) -> dict[str, str]:
     """Columns are named by the version as asked for ("published") unless two share it."""
     versions = runset.manifest.versions
-    requested = [v.requested for v in versions]
-    unique = len(set(requested)) == len(requested)
-    return {v.version_id: v.requested if unique else v.version_id for v in versions}
+    labels = [v.label for v in versions]
+    unique = len(set(labels)) == len(labels)
+    return {v.version_id: v.label if unique else v.version_id for v in versions}

@@ -60,14 +60,15 @@ def runset_options(func: F) -> F:
         click.option(
             "--baseline",
             metavar="V",
-            help="Baseline version id or alias [default: the first run set's first].",
+            help="Baseline version: an id, vN, or an alias as the run set's `run` read it "
+            "[default: the first run set's first].",
         ),
         click.option(
             "--candidate",
             "candidates",
             metavar="V",
             multiple=True,
-            help="Candidate version id or alias; repeat for several "
+            help="Candidate version: an id, vN or an alias; repeat for several "
             "[default: every other version].",
         ),
         click.option(
@@ -153,11 +154,11 @@ def append_job_summary(cli: CliContext, analysis: Analysis) -> None:
 
 def echo_verdict(analysis: Analysis | Regated) -> None:
     """Print every candidate's verdict with its reasons (and whether the run was forced)."""
-    labels = {v.version_id: v.requested for v in analysis.runset.manifest.versions}
+    refs = {v.version_id: v for v in analysis.runset.manifest.versions}
 
     def name(version_id: str) -> str:
-        label = labels.get(version_id, "")
-        return f"{label} ({version_id})" if label and label != version_id else version_id
+        ref = refs.get(version_id)
+        return ref.described if ref is not None else version_id
 
     for forced in analysis.forced:
         click.echo(f"FORCED despite: {forced}")

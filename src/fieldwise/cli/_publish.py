@@ -12,8 +12,16 @@ from fieldwise.evaluate import publish_passed
 
 
 @click.command("publish")
-@click.option("--processor", "processor_id", required=True, help="Processor id.")
-@click.option("--version", "version_id", required=True, help="Version id to publish (ver_…).")
+@click.option(
+    "--processor", "processor_id", default=None, help="Processor id [default: the run set's]."
+)
+@click.option(
+    "--version",
+    "version",
+    required=True,
+    help="Version to publish: a ver_… id, vN, 'published', 'latest-draft' or 'trained:latest' "
+    "(read as `run` reads it).",
+)
 @click.option(
     "--runset",
     "runset_id",
@@ -25,20 +33,22 @@ from fieldwise.evaluate import publish_passed
 @pass_cli
 def publish_cmd(
     cli: CliContext,
-    processor_id: str,
-    version_id: str,
+    processor_id: str | None,
+    version: str,
     runset_id: str,
     results_dir: Path,
     force: bool,
 ) -> None:
     """Publish a drafted version, only if the run set's verdict for it passed."""
-    version = publish_passed(
+    published = publish_passed(
         cli.client(),
         runset_id=runset_id,
+        version=version,
         processor_id=processor_id,
-        version_id=version_id,
         results_dir=results_dir,
         force=force,
         log=lambda m: click.echo(f"warning: {m}", err=True),
     )
-    click.echo(f"published {processor_id}/{version.id}")
+    name = f"v{published.number}"
+    typed = f"{version} = {name}" if version not in (name, published.id) else name
+    click.echo(f"published {typed} of {published.processor_id} ({published.id})")

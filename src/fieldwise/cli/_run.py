@@ -28,7 +28,7 @@ from fieldwise.runner import (
     "versions",
     multiple=True,
     metavar="V",
-    help="A version id (ver_…), 'published', 'latest-draft' or 'trained:latest'; repeat "
+    help="A version: a ver_… id, vN, 'published', 'latest-draft' or 'trained:latest'; repeat "
     "for several.",
 )
 @click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
@@ -153,10 +153,7 @@ def run(
     if as_json:
         echo_json(result.summary())
         return
-    shown = ", ".join(
-        f"{v.requested} ({v.version_id})" if v.alias else v.version_id
-        for v in result.manifest.versions
-    )
+    shown = ", ".join(v.described for v in result.manifest.versions)
     click.echo(
         f"run set {result.runset_id}: {result.manifest.eval_set_name} x {shown} "
         f"on {result.manifest.processor_id}"

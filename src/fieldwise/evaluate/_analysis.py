@@ -109,7 +109,7 @@ def analyze(
             scored.result, policy, failed_runs=scored.failed_runs, documents=scored.documents
         )
     manifest = runset.manifest
-    labels = {v.version_id: v.requested for v in manifest.versions}
+    labels = {v.version_id: v.label for v in manifest.versions}
     context = ReportContext(
         dataset=manifest.dataset or manifest.eval_set_name or manifest.eval_set_id,
         generated_at=generated_at,

@@ -32,7 +32,7 @@ def _source(
     return DocumentSource(
         runset_id=runset.manifest.runset_id,
         ground_truth_hash=runset_truth_hash(runset),
-        labels={v.version_id: v.requested for v in runset.manifest.versions},
+        labels={v.version_id: v.label for v in runset.manifest.versions},
         failed_runs=failed_runs(runset, baseline, candidates),
         forced=forced,
         executor=executor,

@@ -68,14 +68,6 @@ class Evaluation:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _version_arg(requested: str, setup: ProcessorSetup, alias: str, shipped: Version | None) -> str:
-    """Keep the alias when it names the version the dataset's config set up (reports then say
-    "published" / "latest-draft"); pin the id when a draft made elsewhere would slip in."""
-    if requested != alias or shipped is None or setup.aliases.get(alias) == shipped.id:
-        return requested
-    return shipped.id
-
-
 def evaluate(
     link: ServiceLink,
     dataset_path: Path,
@@ -129,13 +121,9 @@ def _evaluate(
         if options.processor is not None
         else ensure_processor(client, dataset)
     )
-    versions = [
-        _version_arg(options.baseline, setup, "published", setup.baseline),
-        *(
-            _version_arg(c, setup, "latest-draft", setup.candidate)
-            for c in (options.candidates or (options.candidate,))
-        ),
-    ]
+    # the names go to the runner as typed: it reads them with the one resolver, so an alias
+    # means in ``evaluate`` what it means in ``run``, ``compare`` and ``publish``
+    versions = [options.baseline, *(options.candidates or (options.candidate,))]
     stage(f"running {setup.processor_id}: {versions[0]} vs {', '.join(versions[1:])}")
     run = RunOptions(
         eval_set=synced.eval_set_id,

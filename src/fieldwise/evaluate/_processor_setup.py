@@ -14,7 +14,6 @@ from typing import Any
 from fieldwise._errors import ConfigError, NotFoundError
 from fieldwise.client import Client, Version, ops
 from fieldwise.datasets import Dataset
-from fieldwise.runner import alias_targets
 
 
 @dataclass(frozen=True)
@@ -23,8 +22,6 @@ class ProcessorSetup:
     baseline: Version | None
     candidate: Version | None
     created: tuple[str, ...]
-    #: What the aliases ``published`` and ``latest-draft`` resolve to right now.
-    aliases: dict[str, str]
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -46,9 +43,7 @@ def existing_processor(client: Client, wanted: str) -> ProcessorSetup:
         if not named:
             raise ConfigError(f"no processor {wanted!r} (an id or a name) on the service") from None
         processor = named[0]
-    versions = list(client.list_versions(processor.id))
-    aliases = alias_targets(processor.default_version_id, versions)
-    return ProcessorSetup(processor.id, None, None, (), aliases)
+    return ProcessorSetup(processor.id, None, None, ())
 
 
 def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
@@ -103,5 +98,4 @@ def ensure_processor(client: Client, dataset: Dataset) -> ProcessorSetup:
         if baseline is not None and baseline.status != "published":
             baseline = client.publish_version(processor.id, baseline.id)
     candidate = find_or_create("candidate", publish=False)
-    aliases = alias_targets(baseline.id if baseline is not None else None, versions)
-    return ProcessorSetup(processor.id, baseline, candidate, tuple(created), aliases)
+    return ProcessorSetup(processor.id, baseline, candidate, tuple(created))

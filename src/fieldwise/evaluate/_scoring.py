@@ -37,14 +37,19 @@ class Scored:
 
 
 def resolve_version(runset: LoadedRunSet, wanted: str | None, position: int) -> str | None:
-    """A version id of the run set from an id, an alias it was requested as, or a position."""
+    """A version id of the run set from an id, its ``vN``, the name it was requested as, an
+    alias that named it when the run set started (what ``run`` read it as), or a position."""
     versions = runset.manifest.versions
     if wanted is None:
         return versions[position].version_id if len(versions) > position else None
+    # what the user typed first (it is how the run set was asked for), then the other names
     for ref in versions:
         if wanted in (ref.version_id, ref.requested):
             return ref.version_id
-    known = ", ".join(f"{v.requested} ({v.version_id})" for v in versions)
+    for ref in versions:
+        if ref.answers_to(wanted):
+            return ref.version_id
+    known = ", ".join(f"{v.label} = {v.name} ({v.version_id})" for v in versions)
     raise CompareError(
         f"version {wanted!r} is not in run set {runset.manifest.runset_id} (it has {known})"
     )

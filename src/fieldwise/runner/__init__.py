@@ -26,7 +26,12 @@ from fieldwise.runner._model import (
 )
 from fieldwise.runner._options import WAIT_MODES, RunOptions
 from fieldwise.runner._plan import Connection, items_digest, provenance
-from fieldwise.runner._resolve import alias_targets, resolve_eval_set, snapshot_items
+from fieldwise.runner._resolve import (
+    alias_targets,
+    resolve_eval_set,
+    resolve_version,
+    snapshot_items,
+)
 from fieldwise.runner._results import RESULT_COLUMNS, load_results
 from fieldwise.runner._run import arun_versions, run_versions
 from fieldwise.runner._runset_store import (
@@ -80,6 +85,7 @@ __all__ = [
     "read_statistics",
     "records_stamp",
     "resolve_eval_set",
+    "resolve_version",
     "run_versions",
     "snapshot_items",
     "verdict_path",

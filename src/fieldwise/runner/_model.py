@@ -15,16 +15,46 @@ ALIASES = ("published", "latest-draft", "trained:latest")
 
 @dataclass(frozen=True)
 class VersionRef:
-    """A version as the user asked for it (``requested``), the id it resolved to and the
-    SHA-256 of its config when the run set started (``""`` in run sets made before)."""
+    """A version as the user asked for it (``requested``), the id it resolved to, the
+    SHA-256 of its config when the run set started (``""`` in run sets made before), its
+    number on the processor (``name`` reads ``v3``; ``None`` in older run sets) and every
+    alias that named it when the run set started (so ``compare``/``gate``/``publish`` read
+    ``latest-draft`` as the run set's ``run`` did)."""
 
     requested: str
     version_id: str
     config_hash: str = ""
+    number: int | None = None
+    aliases: tuple[str, ...] = ()
 
     @property
     def alias(self) -> str | None:
         return self.requested if self.requested in ALIASES else None
+
+    @property
+    def name(self) -> str:
+        """``v3``: the version's name on its processor (the id when the number is unknown)."""
+        return f"v{self.number}" if self.number is not None else self.version_id
+
+    @property
+    def label(self) -> str:
+        """What outputs call it: the alias or name the user typed, its ``vN`` when the user
+        typed a raw id."""
+        return self.name if self.requested == self.version_id else self.requested
+
+    @property
+    def described(self) -> str:
+        """For console lines: ``latest-draft = v3 (ver_…)``, ``v3 (ver_…)`` for an id or ``vN``."""
+        if self.number is None:
+            shown = self.label
+            return shown if shown == self.version_id else f"{shown} ({self.version_id})"
+        head = self.name if self.label == self.name else f"{self.label} = {self.name}"
+        return f"{head} ({self.version_id})"
+
+    def answers_to(self, wanted: str) -> bool:
+        """Whether ``wanted`` (an id, ``vN``, the name it was asked for or an alias that named
+        it at the run set's start) means this version."""
+        return wanted in (self.version_id, self.requested, self.name) or wanted in self.aliases
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,14 +62,20 @@ class VersionRef:
             "version_id": self.version_id,
             "alias": self.alias,
             "config_hash": self.config_hash,
+            "number": self.number,
+            "name": self.name,
+            "aliases": list(self.aliases),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> VersionRef:
+        number = data.get("number")
         return cls(
             requested=str(data["requested"]),
             version_id=str(data["version_id"]),
             config_hash=str(data.get("config_hash") or ""),
+            number=int(number) if number is not None else None,
+            aliases=tuple(str(a) for a in data.get("aliases") or ()),
         )
 
 

@@ -4,6 +4,7 @@ processor and the versions (aliases included)."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from fieldwise._errors import NotFoundError, RunnerError
 from fieldwise.client import (
@@ -54,10 +55,14 @@ async def _all_versions(aclient: AsyncClient, processor_id: str) -> list[Version
 
 
 def alias_targets(default_version_id: str | None, versions: list[Version]) -> dict[str, str]:
-    """What the aliases name right now: ``published`` the processor's default version,
-    ``latest-draft`` its highest-numbered drafted one, ``trained:latest`` its highest-numbered
-    trained one (made by a training run; an alias with no target is absent).
-    The one definition of the aliases: the runner and ``evaluate``'s set-up both use it."""
+    """What the aliases name right now (an alias with no target is absent):
+
+    - ``published``: the processor's default version (the one runs use without a version);
+    - ``latest-draft``: the most recently created version still in state ``drafted``, whatever
+      made it (``versions create``, ``evaluate``'s set-up or a training run);
+    - ``trained:latest``: the most recently created version a training run made, in any state.
+
+    Versions are numbered in creation order, so "most recent" is the highest number."""
     targets: dict[str, str] = {}
     if default_version_id is not None:
         targets["published"] = default_version_id
@@ -70,44 +75,60 @@ def alias_targets(default_version_id: str | None, versions: list[Version]) -> di
     return targets
 
 
+_NAMES_HELP = "a ver_… id, vN, 'published', 'latest-draft' or 'trained:latest'"
+_NUMBERED = re.compile(r"v(\d+)")
+
+
+def resolve_version(
+    processor_id: str, default_version_id: str | None, versions: list[Version], wanted: str
+) -> VersionRef:
+    """The one reading of a version name, used by ``run``, ``evaluate``, ``compare``'s run
+    sets, ``publish`` and the Action: an alias (see :func:`alias_targets`), ``vN`` (the
+    processor's version number N) or a ``ver_…`` id. The ref records the number and every
+    alias naming the version now. :class:`RunnerError` naming the choices otherwise."""
+    by_id = {v.id: v for v in versions}
+    targets = alias_targets(default_version_id, versions)
+    numbered = _NUMBERED.fullmatch(wanted)
+    found: Version | None
+    if wanted in ALIASES:
+        if wanted not in targets:
+            which = {"published": "published", "latest-draft": "drafted"}.get(wanted, "trained")
+            raise RunnerError(f"processor {processor_id!r} has no {which} version")
+        found = by_id.get(targets[wanted])
+    elif numbered is not None:
+        found = next((v for v in versions if v.number == int(numbered.group(1))), None)
+    else:
+        found = by_id.get(wanted)
+    if found is None:
+        if wanted in targets:  # the default version is not listed: keep its id
+            return VersionRef(wanted, targets[wanted], config_digest({}), None, (wanted,))
+        raise RunnerError(
+            f"processor {processor_id!r} has no version {wanted!r} (give {_NAMES_HELP})"
+        )
+    aliases = tuple(a for a in ALIASES if targets.get(a) == found.id)
+    return VersionRef(wanted, found.id, config_digest(found.config), found.number, aliases)
+
+
 async def resolve_versions(
     aclient: AsyncClient, processor: Processor, requested: list[str]
 ) -> tuple[VersionRef, ...]:
-    """Each requested version as a :class:`VersionRef`; ``published`` is the processor's
-    default version, ``latest-draft`` its newest drafted one, ``trained:latest`` its newest
-    trained one. Duplicates are an error."""
+    """Each requested version as a :class:`VersionRef` (read by :func:`resolve_version`).
+    Duplicates are an error."""
     if not requested:
-        raise RunnerError(
-            "give at least one version (a ver_… id, 'published', 'latest-draft' or "
-            "'trained:latest')"
-        )
+        raise RunnerError(f"give at least one version ({_NAMES_HELP})")
     known = await _all_versions(aclient, processor.id)
-    by_id = {v.id: v for v in known}
-    targets = alias_targets(processor.default_version_id, known)
-    refs: list[VersionRef] = []
-    for name in requested:
-        if name in ALIASES:
-            if name not in targets:
-                which = {"published": "published", "latest-draft": "drafted"}.get(name, "trained")
-                raise RunnerError(f"processor {processor.id!r} has no {which} version")
-            version_id = targets[name]
-        elif name in by_id:
-            version_id = name
-        else:
-            raise RunnerError(
-                f"processor {processor.id!r} has no version {name!r} "
-                "(give a ver_… id, 'published', 'latest-draft' or 'trained:latest')"
-            )
-        config = by_id[version_id].config if version_id in by_id else {}
-        refs.append(VersionRef(name, version_id, config_hash=config_digest(config)))
-    seen: dict[str, str] = {}
+    refs = [
+        resolve_version(processor.id, processor.default_version_id, known, name)
+        for name in requested
+    ]
+    seen: dict[str, VersionRef] = {}
     for ref in refs:
         if ref.version_id in seen:
             raise RunnerError(
-                f"versions {seen[ref.version_id]!r} and {ref.requested!r} are the same "
-                f"version ({ref.version_id}); give each version once"
+                f"versions {seen[ref.version_id].requested!r} and {ref.requested!r} are the "
+                f"same version ({ref.name}, {ref.version_id}); give each version once"
             )
-        seen[ref.version_id] = ref.requested
+        seen[ref.version_id] = ref
     return tuple(refs)
 
 
