@@ -121,78 +121,6 @@ def test_one_private_module_convention() -> None:
     assert public == []
 
 
-#: Imports into ``compare``'s private modules still waiting for ``compare/__init__`` to export
-#: what they use (that package is being regrouped in parallel; this list is emptied when the
-#: regrouping lands, and must only shrink): (importing module, imported module, name).
-PENDING_COMPARE: frozenset[tuple[str, str, str | None]] = frozenset(
-    {
-        ("fieldwise._api", "fieldwise.compare._columnwise", "compare_columns"),
-        ("fieldwise._api", "fieldwise.compare._inputs", "as_outputs"),
-        ("fieldwise._api", "fieldwise.compare._inputs", "as_truth"),
-        ("fieldwise.evaluate._specs", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.cli._export", "fieldwise.compare._export", "EXPORT_FORMATS"),
-        ("fieldwise.cli._export", "fieldwise.compare._export", "export_bytes"),
-        ("fieldwise.cli._export", "fieldwise.compare._export", "export_table"),
-        ("fieldwise.cli._export", "fieldwise.compare._export", "write_export"),
-        ("fieldwise.cli._scaled", "fieldwise.compare._stats", "format_p"),
-        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "Unparsed"),
-        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "is_empty"),
-        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "parse_currency"),
-        ("fieldwise.datasets._infer", "fieldwise.compare._normalize", "parse_date"),
-        ("fieldwise.datasets._truth", "fieldwise.compare._normalize", "parse_bool"),
-        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "Unparsed"),
-        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_bool"),
-        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_currency"),
-        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_date"),
-        ("fieldwise.datasets._values", "fieldwise.compare._normalize", "parse_number"),
-        ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.evaluate._analysis", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.evaluate._statistics_cache", "fieldwise.compare._sufficient", "Sufficient"),
-        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "PlanRow"),
-        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "document_support"),
-        ("fieldwise.evaluate._planning", "fieldwise.compare._power", "plan_fields"),
-        ("fieldwise.evaluate._regate", "fieldwise.compare._reduce", "ReducedResult"),
-        ("fieldwise.evaluate._regate", "fieldwise.compare._reduce", "reduce_statistics"),
-        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "Sufficient"),
-        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "partition_statistics"),
-        ("fieldwise.evaluate._regate", "fieldwise.compare._sufficient", "weight_classes"),
-        ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.evaluate._scale", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_changes"),
-        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "truth_changes"),
-        ("fieldwise.evaluate._combine", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.gate._fields", "fieldwise.compare._intervals", "overall_paired"),
-        ("fieldwise.gate._fields", "fieldwise.compare._power", "connor_sample_size"),
-        ("fieldwise.gate._fields", "fieldwise.compare._stats", "p_phrase"),
-        ("fieldwise.gate._inputs", "fieldwise.compare._outcomes", "cell_specs"),
-        ("fieldwise.gate._inputs", "fieldwise.compare._reduce", "ReducedResult"),
-        ("fieldwise.gate._inputs", "fieldwise.compare._result", "_declared"),
-        ("fieldwise.report._build", "fieldwise.compare._field_intervals", "field_intervals"),
-        ("fieldwise.report._items", "fieldwise.compare._codes", "sorted_codes"),
-        ("fieldwise.runner._plan", "fieldwise.compare._provenance", "spec_digest"),
-        ("fieldwise.runner._plan", "fieldwise.compare._provenance", "truth_digest"),
-        ("fieldwise.runner._resolve", "fieldwise.compare._provenance", "config_digest"),
-        ("fieldwise.scale", "fieldwise.compare._reduce", "ReducedResult"),
-        ("fieldwise.scale._execute", "fieldwise.compare._outcomes", "score_cells"),
-        ("fieldwise.scale._execute", "fieldwise.compare._reduce", "ReducedResult"),
-        ("fieldwise.scale._execute", "fieldwise.compare._reduce", "reduce_statistics"),
-        ("fieldwise.scale._execute", "fieldwise.compare._spec", "FieldSpec"),
-        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "Sufficient"),
-        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "empty_statistics"),
-        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "merge"),
-        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "partition_statistics"),
-        ("fieldwise.scale._execute", "fieldwise.compare._sufficient", "weight_classes"),
-        (
-            "fieldwise.service.resources.evaluation_runs.job_scoring",
-            "fieldwise.compare._outcomes",
-            "OUTCOMES",
-        ),
-    }
-)
-
-
 def _package(module: str) -> str | None:
     """The package a module belongs to: a direct subfolder of ``src/fieldwise`` (top-level
     modules such as ``fieldwise._errors`` belong to none: they are shared ground)."""
@@ -232,10 +160,7 @@ def _private_reaches(path: Path, importer: str | None = None) -> set[tuple[str, 
 def test_no_package_imports_another_packages_private_modules() -> None:
     reaches = set().union(*(_private_reaches(p) for p in sorted(SRC.rglob("*.py"))))
     assert len(list(SRC.rglob("*.py"))) > 100  # the walk found the whole source tree
-    assert {r for r in reaches if r not in PENDING_COMPARE} == set()
-    # the list of pending imports only shrinks: an entry no longer found must be deleted
-    assert {r for r in PENDING_COMPARE if r not in reaches} == set()
-    assert {module.split(".")[1] for _, module, _ in PENDING_COMPARE} == {"compare"}
+    assert reaches == set()
 
 
 def test_the_private_import_walk_sees_every_form(tmp_path: Path) -> None:

@@ -49,10 +49,8 @@ def compare(
     Pure: no service, no files.
     """
     from fieldwise._errors import CompareError
-    from fieldwise.compare import build_frame
+    from fieldwise.compare import as_outputs, as_truth, build_frame, compare_columns
     from fieldwise.compare import compare as compare_frame
-    from fieldwise.compare._columnwise import compare_columns
-    from fieldwise.compare._inputs import as_outputs, as_truth
 
     versions = [str(v) for v in predictions]
     if not versions:

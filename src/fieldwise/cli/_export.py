@@ -10,7 +10,7 @@ import click
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import RESULTS_DIR_OPTION
 from fieldwise.cli._output import echo_json
-from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
+from fieldwise.compare import EXPORT_FORMATS, export_bytes, export_table, write_export
 from fieldwise.evaluate import resolve_specs
 from fieldwise.runner import LoadedRunSet, load_runset
 

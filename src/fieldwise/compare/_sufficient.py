@@ -5,9 +5,9 @@ the same partition). From its scored cells, :func:`partition_statistics` keeps o
 counts: outcome counts per (version, field), documents and all-correct documents per version,
 flip counts (both_right, regressed, fixed, both_wrong) per (candidate, field), calibration bins
 (cells with a confidence, and how many were correct, per twentieth of confidence) per version,
-and per candidate the bootstrap totals and Poisson-bootstrap replicate sums. :func:`merge`
-adds two of them; integer addition is associative and commutative, so any partitioning, any
-order and any number of workers give the same merged statistics, and
+and per candidate the bootstrap totals and Poisson-bootstrap replicate sums.
+:func:`merge_statistics` adds two of them; integer addition is associative and commutative, so
+any partitioning, any order and any number of workers give the same merged statistics, and
 :func:`~fieldwise.compare._reduce.reduce_statistics` computes every figure from them alone.
 """
 
@@ -30,8 +30,8 @@ __all__ = [
     "CALIBRATION_BINS",
     "Sufficient",
     "empty_statistics",
-    "merge",
     "merge_all",
+    "merge_statistics",
     "partition_statistics",
     "weight_classes",
 ]
@@ -107,7 +107,7 @@ def _add_arrays(
     return out
 
 
-def merge(a: Sufficient, b: Sufficient) -> Sufficient:
+def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
     """The statistics of the documents of ``a`` and ``b`` together (which must be disjoint and
     computed with the same versions, weights, seed and replicates)."""
     same = (a.baseline, a.candidates, a.weights, a.seed, a.n_resamples)
@@ -136,7 +136,7 @@ def merge_all(parts: Iterable[Sufficient], empty: Sufficient) -> Sufficient:
     """Merge every partition into ``empty`` (the statistics of no documents)."""
     total = empty
     for part in parts:
-        total = merge(total, part)
+        total = merge_statistics(total, part)
     return total
 
 

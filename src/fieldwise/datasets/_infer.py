@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise.compare._normalize import Unparsed, is_empty, parse_currency, parse_date
+from fieldwise.compare import Unparsed, is_empty, parse_currency, parse_date
 
 __all__ = ["FieldGuess", "infer_fields"]
 

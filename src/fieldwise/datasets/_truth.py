@@ -270,7 +270,7 @@ def convert_cell(cell: str, kind: Any) -> Any:
         return cell
     if kind == "boolean":
         # the comparators' package imports pandas: only boolean cells of CSV truth pay for it
-        from fieldwise.compare._normalize import parse_bool
+        from fieldwise.compare import parse_bool
 
         truth = parse_bool(cell)  # the comparator's reading: yes/no, ja/nein, oui/non, x, 1/0
         if isinstance(truth, bool):

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fieldwise.compare._normalize import (
+from fieldwise.compare import (
     Unparsed,
     parse_bool,
     parse_currency,

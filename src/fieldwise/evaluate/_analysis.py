@@ -11,8 +11,7 @@ from typing import Any
 import jinja2
 
 from fieldwise import __version__
-from fieldwise.compare import FieldSpec
-from fieldwise.compare._provenance import spec_digest
+from fieldwise.compare import FieldSpec, spec_digest
 from fieldwise.evaluate._combine import recorded_spec, runset_truth_hash, training_notes
 from fieldwise.evaluate._document import analysis_document
 from fieldwise.evaluate._regate import Decided, Regated

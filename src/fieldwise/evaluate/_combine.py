@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fieldwise._errors import CompareError, IncomparableError
-from fieldwise.compare._provenance import spec_changes, spec_digest, truth_changes, truth_digest
+from fieldwise.compare import spec_changes, spec_digest, truth_changes, truth_digest
 from fieldwise.runner import LoadedRunSet, RunRecord, VersionRef
 
 __all__ = [

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fieldwise.compare._reduce import ReducedResult, reduce_statistics
-from fieldwise.compare._sufficient import partition_statistics, weight_classes
+from fieldwise.compare import ReducedResult, partition_statistics, reduce_statistics, weight_classes
 from fieldwise.evaluate._combine import runset_truth_hash
 from fieldwise.evaluate._regate import N_RESAMPLES, Regated
 from fieldwise.evaluate._scale import ScaledScore

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fieldwise._errors import ConfigError
-from fieldwise.compare._power import PlanRow, document_support, plan_fields
+from fieldwise.compare import PlanRow, document_support, plan_fields
 from fieldwise.datasets import load_dataset
 from fieldwise.evaluate._analysis import resolve_policy
 from fieldwise.evaluate._scoring import score_runset

@@ -16,9 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fieldwise._errors import CompareError
-from fieldwise.compare import FieldSpec, score_cells
-from fieldwise.compare._reduce import ReducedResult, reduce_statistics
-from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
+from fieldwise.compare import (
+    FieldSpec,
+    ReducedResult,
+    Sufficient,
+    partition_statistics,
+    reduce_statistics,
+    score_cells,
+    weight_classes,
+)
 from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
 from fieldwise.evaluate._statistics_cache import load_statistics, save_statistics, statistics_key
 from fieldwise.gate import EXIT_CODES, Policy, Verdict, decide_all, worst

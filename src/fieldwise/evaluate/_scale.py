@@ -19,9 +19,7 @@ from typing import Any
 
 from fieldwise import __version__
 from fieldwise._errors import CompareError
-from fieldwise.compare import FieldSpec
-from fieldwise.compare._provenance import spec_digest
-from fieldwise.compare._reduce import reduce_statistics
+from fieldwise.compare import FieldSpec, reduce_statistics, spec_digest
 from fieldwise.evaluate._combine import runset_truth_hash
 from fieldwise.evaluate._regate import N_RESAMPLES, runset_statistics
 from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame

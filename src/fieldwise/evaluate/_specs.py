@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise.client import Client, ops
-from fieldwise.compare import FieldSpec, parse_field_specs, specs_from_recorded
-from fieldwise.compare._provenance import spec_digest
+from fieldwise.compare import FieldSpec, parse_field_specs, spec_digest, specs_from_recorded
 from fieldwise.datasets import SPEC_FILE, Dataset, load_dataset
 from fieldwise.runner import LoadedRunSet
 

@@ -21,9 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fieldwise import __version__
-from fieldwise.compare import FieldSpec
-from fieldwise.compare._provenance import spec_digest
-from fieldwise.compare._sufficient import Sufficient
+from fieldwise.compare import FieldSpec, Sufficient, spec_digest
 from fieldwise.runner import LoadedRunSet, read_statistics, records_stamp, write_statistics
 
 __all__ = [

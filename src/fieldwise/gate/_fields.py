@@ -8,9 +8,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from fieldwise.compare._intervals import overall_paired
-from fieldwise.compare._power import connor_sample_size
-from fieldwise.compare._stats import p_phrase
+from fieldwise.compare import connor_sample_size, overall_paired, p_phrase
 from fieldwise.gate._policy import Policy
 from fieldwise.gate._verdict import RuleResult
 

@@ -7,8 +7,7 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import ReportError
-from fieldwise.compare import ComparisonResult
-from fieldwise.compare._field_intervals import field_intervals
+from fieldwise.compare import ComparisonResult, field_intervals
 from fieldwise.gate import Verdict, worst
 from fieldwise.report import _versions
 from fieldwise.report._items import format_value, units

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 
-from fieldwise.compare._stats import format_p
+from fieldwise.compare import format_p
 from fieldwise.gate import RuleResult
 
 __all__ = ["figure", "make_environment", "md", "mde", "pct", "pp", "pvalue", "rule_figures"]

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import sorted_codes
+from fieldwise.compare import sorted_codes
 from fieldwise.report._model import OUTCOME_CODES, Example, ItemTable
 
 __all__ = ["Units", "format_value", "outcome_codes", "sorted_codes", "units"]

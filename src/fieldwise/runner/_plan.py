@@ -13,7 +13,7 @@ from fieldwise import __version__
 from fieldwise._errors import RunnerError
 from fieldwise._shards import shard_of
 from fieldwise.client import AsyncClient
-from fieldwise.compare._provenance import spec_digest, truth_digest
+from fieldwise.compare import spec_digest, truth_digest
 from fieldwise.runner import _resolve
 from fieldwise.runner._model import ItemSnapshot, LoadedRunSet, Manifest
 from fieldwise.runner._runset_store import (

@@ -17,7 +17,7 @@ from fieldwise.client import (
     one_named,
     ops,
 )
-from fieldwise.compare._provenance import config_digest
+from fieldwise.compare import config_digest
 from fieldwise.runner._model import ALIASES, ItemSnapshot, VersionRef
 
 #: The version config ``engine`` of a version a training run made.

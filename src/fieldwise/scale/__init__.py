@@ -12,7 +12,7 @@ number of chunks.
 
 from __future__ import annotations
 
-from fieldwise.compare._reduce import ReducedResult
+from fieldwise.compare import ReducedResult
 from fieldwise.scale._cells import (
     CELLS_FORMAT,
     decode_values,

@@ -16,14 +16,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._outcomes import score_cells
-from fieldwise.compare._reduce import ReducedResult, reduce_statistics
-from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._sufficient import (
+from fieldwise.compare import (
+    FieldSpec,
+    ReducedResult,
     Sufficient,
     empty_statistics,
-    merge,
+    merge_statistics,
     partition_statistics,
+    reduce_statistics,
+    score_cells,
     weight_classes,
 )
 from fieldwise.scale._cells import read_header, read_shard
@@ -116,7 +117,7 @@ def _run_dask(
     with dask_client(scheduler) as client:
         futures = client.map(score_shard, [job] * shards, range(shards), pure=False)
         for done, future in enumerate(dist.as_completed(futures), start=1):
-            total = merge(total, future.result())
+            total = merge_statistics(total, future.result())
             future.release()
             if progress is not None:
                 progress(done, shards)
@@ -168,7 +169,7 @@ def score_store(
     else:
         total = job.empty()
         for shard in range(shards):
-            total = merge(total, score_shard(job, shard))
+            total = merge_statistics(total, score_shard(job, shard))
             if progress is not None:
                 progress(shard + 1, shards)
     return reduce_statistics(total, specs=specs, alpha=alpha, power=power, executor=executor)

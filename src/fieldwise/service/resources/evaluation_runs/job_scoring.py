@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare import FieldSpec, build_frame, compare
-from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare import OUTCOMES, FieldSpec, build_frame, compare
 
 _FIELD_FIGURES = ("accuracy", "precision", "recall", "f1", "mean_score")
 
