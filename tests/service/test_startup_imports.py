@@ -1,0 +1,67 @@
+"""Starting the service and answering a request loads no heavy engine.
+
+`fieldwise sync` starts the embedded service in its own process to ask one ``ETag`` (benchmark
+B4: an unchanged re-sync in 1.5 s, whole process). pandas, numpy, scikit-learn and the OCR and
+PDF engines cost seconds to import; they must load where an evaluation, a training run or a
+parse needs them, not at start-up. Checked on ``sys.modules`` of a fresh interpreter, not on a
+clock, so the test holds on a loaded machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+#: Modules a start-up plus one GET must not load (top-level package names).
+HEAVY = ("numpy", "pandas", "pypdfium2", "rapidocr_onnxruntime", "scipy", "skops", "sklearn")
+
+_SCRIPT = """
+import json, sys
+from pathlib import Path
+
+from fieldwise.client import Client, ops
+from fieldwise.service.server import start_embedded
+
+with start_embedded(Path(sys.argv[1])) as service:
+    with Client(service.base_url, service.api_key) as client:
+        created = client.call(ops.create_evaluation_set("startup"))
+        etag = client.call(ops.evaluation_set_etag(created.id))
+loaded = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[2:]))
+print(json.dumps({"etag": etag, "loaded": loaded}))
+"""
+
+
+def _start_and_get(data_dir: Path) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(data_dir), *HEAVY],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    result: dict[str, object] = json.loads(out.stdout.splitlines()[-1])
+    return result
+
+
+def test_embedded_start_and_one_get_load_no_heavy_engine(tmp_path: Path) -> None:
+    result = _start_and_get(tmp_path / "service")
+    assert isinstance(result["etag"], str) and result["etag"]  # the request really was answered
+    assert result["loaded"] == []
+
+
+def test_the_check_sees_a_heavy_module_when_one_is_loaded(tmp_path: Path) -> None:
+    # The same probe after importing the scoring job (which needs pandas) must report it, so
+    # an empty list above means "not loaded", not "not looked for".
+    script = "import fieldwise.service.resources.evaluation_runs.job_scoring\n" + _SCRIPT
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "service"), *HEAVY],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "pandas" in json.loads(out.stdout.splitlines()[-1])["loaded"]
