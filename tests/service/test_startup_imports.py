@@ -14,22 +14,35 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: Modules a start-up plus one GET must not load (top-level package names).
-HEAVY = ("numpy", "pandas", "pypdfium2", "rapidocr_onnxruntime", "scipy", "skops", "sklearn")
+#: Modules a start-up plus one GET must not load: top-level packages, and the web console
+#: (the embedded service has none: nobody else knows its port or key).
+HEAVY = (
+    "fieldwise.service.console.routes",
+    "jinja2",
+    "numpy",
+    "pandas",
+    "pypdfium2",
+    "rapidocr_onnxruntime",
+    "scipy",
+    "skops",
+    "sklearn",
+)
 
+# The CLI's own path: connect() with no base URL starts the embedded service in-process.
 _SCRIPT = """
 import json, sys
 from pathlib import Path
 
-from fieldwise.client import Client, ops
-from fieldwise.service.server import start_embedded
+from fieldwise._config import ClientSettings
+from fieldwise._connection import connect
+from fieldwise.client import ops
 
-with start_embedded(Path(sys.argv[1])) as service:
-    with Client(service.base_url, service.api_key) as client:
+with connect(ClientSettings(), data_dir=Path(sys.argv[1])) as connection:
+    with connection.client() as client:
         created = client.call(ops.create_evaluation_set("startup"))
         etag = client.call(ops.evaluation_set_etag(created.id))
-loaded = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[2:]))
-print(json.dumps({"etag": etag, "loaded": loaded}))
+names = set(sys.modules) | {name.split(".")[0] for name in sys.modules}
+print(json.dumps({"etag": etag, "loaded": sorted(names & set(sys.argv[2:]))}))
 """
 
 
@@ -46,16 +59,19 @@ def _start_and_get(data_dir: Path) -> dict[str, object]:
     return result
 
 
-def test_embedded_start_and_one_get_load_no_heavy_engine(tmp_path: Path) -> None:
+def test_embedded_start_and_one_get_load_no_heavy_engine_nor_console(tmp_path: Path) -> None:
     result = _start_and_get(tmp_path / "service")
     assert isinstance(result["etag"], str) and result["etag"]  # the request really was answered
     assert result["loaded"] == []
 
 
 def test_the_check_sees_a_heavy_module_when_one_is_loaded(tmp_path: Path) -> None:
-    # The same probe after importing the scoring job (which needs pandas) must report it, so
-    # an empty list above means "not loaded", not "not looked for".
-    script = "import fieldwise.service.resources.evaluation_runs.job_scoring\n" + _SCRIPT
+    # The same probe after importing the scoring job (pandas) and the console must report
+    # both, so an empty list above means "not loaded", not "not looked for".
+    script = (
+        "import fieldwise.service.resources.evaluation_runs.job_scoring\n"
+        "import fieldwise.service.console.routes\n" + _SCRIPT
+    )
     out = subprocess.run(
         [sys.executable, "-c", script, str(tmp_path / "service"), *HEAVY],
         capture_output=True,
@@ -64,4 +80,5 @@ def test_the_check_sees_a_heavy_module_when_one_is_loaded(tmp_path: Path) -> Non
         timeout=120,
     )
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "pandas" in json.loads(out.stdout.splitlines()[-1])["loaded"]
+    loaded = json.loads(out.stdout.splitlines()[-1])["loaded"]
+    assert {"pandas", "fieldwise.service.console.routes"} <= set(loaded)
