@@ -11,19 +11,24 @@
 
 from __future__ import annotations
 
-from fieldwise.service.engines.extraction.config import (
-    COLUMN_TYPES,
-    FIELD_TYPES,
-    ColumnSpec,
-    ExtractionConfig,
-    FieldSpec,
-    validate_config,
-)
-from fieldwise.service.engines.extraction.engine import extract
-from fieldwise.service.engines.extraction.generic import extract_key_values
-from fieldwise.service.engines.extraction.normalize import parse_amount, parse_date
-from fieldwise.service.engines.extraction.patterns import PatternTimeout
-from fieldwise.service.engines.extraction.python_engine import ExtractionError
+from typing import TYPE_CHECKING
+
+from fieldwise.service.engines.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from fieldwise.service.engines.extraction.config import (
+        COLUMN_TYPES,
+        FIELD_TYPES,
+        ColumnSpec,
+        ExtractionConfig,
+        FieldSpec,
+        validate_config,
+    )
+    from fieldwise.service.engines.extraction.engine import extract
+    from fieldwise.service.engines.extraction.generic import extract_key_values
+    from fieldwise.service.engines.extraction.normalize import parse_amount, parse_date
+    from fieldwise.service.engines.extraction.patterns import PatternTimeout
+    from fieldwise.service.engines.extraction.python_engine import ExtractionError
 
 __all__ = [
     "COLUMN_TYPES",
@@ -39,3 +44,24 @@ __all__ = [
     "parse_date",
     "validate_config",
 ]
+
+#: Where each public name lives. They load on first use, not with the package: the engine,
+#: its vocabularies and patterns take a few hundred milliseconds to import, which a service
+#: that runs no extraction (an embedded ``fieldwise sync``) must not pay at start-up.
+_HOMES = {
+    "COLUMN_TYPES": "config",
+    "FIELD_TYPES": "config",
+    "ColumnSpec": "config",
+    "ExtractionConfig": "config",
+    "ExtractionError": "python_engine",
+    "FieldSpec": "config",
+    "PatternTimeout": "patterns",
+    "extract": "engine",
+    "extract_key_values": "generic",
+    "parse_amount": "normalize",
+    "parse_date": "normalize",
+    "validate_config": "config",
+}
+
+
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -13,9 +13,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from fieldwise.service.engines.lazy import lazy_names
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
     ModelError,
@@ -49,10 +49,7 @@ __all__ = [
 #: Names loaded from :mod:`.model` on first use: it imports numpy, scikit-learn and skops
 #: (about a second), which a service that never trains nor runs a trained version must not pay
 #: at start-up (an embedded ``fieldwise sync`` starts one per process).
-_FROM_MODEL = frozenset({"TrainedModel", "extract_with_model", "load_model", "train_model"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _FROM_MODEL:
-        return getattr(importlib.import_module(f"{__name__}.model"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(
+    __name__,
+    dict.fromkeys(("TrainedModel", "extract_with_model", "load_model", "train_model"), "model"),
+)
