@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fieldwise.service.engines.lazy import lazy_names
+from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
     from fieldwise.service.engines.extraction.config import (
@@ -49,18 +49,18 @@ __all__ = [
 #: its vocabularies and patterns take a few hundred milliseconds to import, which a service
 #: that runs no extraction (an embedded ``fieldwise sync``) must not pay at start-up.
 _HOMES = {
-    "COLUMN_TYPES": "config",
-    "FIELD_TYPES": "config",
-    "ColumnSpec": "config",
-    "ExtractionConfig": "config",
-    "ExtractionError": "python_engine",
-    "FieldSpec": "config",
-    "PatternTimeout": "patterns",
-    "extract": "engine",
-    "extract_key_values": "generic",
-    "parse_amount": "normalize",
-    "parse_date": "normalize",
-    "validate_config": "config",
+    "COLUMN_TYPES": f"{__name__}.config",
+    "FIELD_TYPES": f"{__name__}.config",
+    "ColumnSpec": f"{__name__}.config",
+    "ExtractionConfig": f"{__name__}.config",
+    "ExtractionError": f"{__name__}.python_engine",
+    "FieldSpec": f"{__name__}.config",
+    "PatternTimeout": f"{__name__}.patterns",
+    "extract": f"{__name__}.engine",
+    "extract_key_values": f"{__name__}.generic",
+    "parse_amount": f"{__name__}.normalize",
+    "parse_date": f"{__name__}.normalize",
+    "validate_config": f"{__name__}.config",
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fieldwise.service.engines.lazy import lazy_names
+from fieldwise._lazy import lazy_names
 from fieldwise.service.engines.parsing.errors import (
     CorruptDocument,
     LimitExceeded,
@@ -55,10 +55,10 @@ __all__ = [
 #: libraries, which a service that parses nothing (an embedded ``fieldwise sync``) must not pay
 #: at start-up. The document model and the errors above are cheap and load with the package.
 _HOMES = {
-    "DEFAULT_MAX_PAGES": "api",
-    "OcrEngine": "ocr",
-    "get_ocr_engine": "ocr",
-    "parse_document": "api",
+    "DEFAULT_MAX_PAGES": f"{__name__}.api",
+    "OcrEngine": f"{__name__}.ocr",
+    "get_ocr_engine": f"{__name__}.ocr",
+    "parse_document": f"{__name__}.api",
 }
 
 

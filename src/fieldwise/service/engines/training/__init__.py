@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fieldwise.service.engines.lazy import lazy_names
+from fieldwise._lazy import lazy_names
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
     ModelError,
@@ -51,5 +51,7 @@ __all__ = [
 #: at start-up (an embedded ``fieldwise sync`` starts one per process).
 __getattr__ = lazy_names(
     __name__,
-    dict.fromkeys(("TrainedModel", "extract_with_model", "load_model", "train_model"), "model"),
+    dict.fromkeys(
+        ("TrainedModel", "extract_with_model", "load_model", "train_model"), f"{__name__}.model"
+    ),
 )
