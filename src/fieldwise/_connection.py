@@ -65,7 +65,9 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
         base_url = settings.base_url.rstrip("/")
         return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
     service = embedded_settings(data_dir)
-    running = start_in_thread(service)
+    # Without the web console: nobody can reach it (a random port, a key only this process
+    # knows), and not importing it shortens every command that starts the service.
+    running = start_in_thread(service, console=False)
     return ServiceConnection(
         running.base_url,
         running.api_key,

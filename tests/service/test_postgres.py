@@ -34,8 +34,15 @@ def test_core_flow_on_postgresql(pg_url: str, tmp_path: Path) -> None:
         file_id = c.upload_file(b"x", filename="a.txt").id
         eval_set = c.create_evaluation_set("s")
         item = c.call(ops.create_item(eval_set.id, file_id, {"a": {"b": "1"}}))
+        before = c.call(ops.evaluation_set_etag(eval_set.id))
         patched = c.call(ops.update_item(eval_set.id, item.id, ground_truth={"a": {"c": 2}}))
         assert patched.ground_truth == {"a": {"b": "1", "c": 2}}
+        # The ETag digests the JSON columns' stored text (cast in SQL): on PostgreSQL too it
+        # holds still while nothing changes and moves with the ground truth.
+        after = c.call(ops.evaluation_set_etag(eval_set.id))
+        assert before is not None
+        assert after not in (None, before)
+        assert c.call(ops.evaluation_set_etag(eval_set.id)) == after
         assert not (tmp_path / "svc" / "fieldwise.db").exists()
     # A restart on the same database applies no migration twice and keeps the data.
     with (

@@ -14,7 +14,6 @@ from fastapi.security import APIKeyHeader
 from fieldwise._config import ServiceSettings
 from fieldwise._errors import ConfigError
 from fieldwise.service.clock import Clock, SystemClock
-from fieldwise.service.console.routes import install_console
 from fieldwise.service.console.sessions import console_sessions
 from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.events.outbox import events
@@ -228,8 +227,13 @@ def create_app(
     *,
     clock: Clock | None = None,
     announce: Callable[[str], None] | None = None,
+    console: bool = True,
 ) -> FastAPI:
-    """Build the service: migrate the database, load keys, mount routes and middleware."""
+    """Build the service: migrate the database, load keys, mount routes and middleware.
+
+    ``console=False`` leaves the web console out: the embedded service a CLI command starts
+    answers only that command's client, on a port and with a key nobody else is told, and
+    importing the console's pages and templates would slow every such command."""
     state = build_state(settings, clock=clock)
     keyring = bootstrap_keys(
         state.engine, settings, state.clock, **({"announce": announce} if announce else {})
@@ -278,7 +282,10 @@ def create_app(
             TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         )
     authenticate = KeyAuthenticator(state.engine, keyring, state.clock)
-    install_console(app, state, authenticate, failures)
+    if console:
+        from fieldwise.service.console.routes import install_console
+
+        install_console(app, state, authenticate, failures)
     # The console signs in into sessions of its own; /docs is a page and assets with no data.
     app.add_middleware(
         ApiKeyMiddleware,

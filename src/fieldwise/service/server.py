@@ -129,16 +129,18 @@ def start_in_thread(
     host: str = "127.0.0.1",
     port: int = 0,
     startup_timeout: float = 30.0,
+    console: bool = True,
 ) -> RunningService:
     """Start the service on a loopback port in a daemon thread and wait until it accepts.
 
     Without ``settings.api_keys`` a fresh key is made for this process and returned, so the
-    embedded service never prints or stores a key.
+    embedded service never prints or stores a key. ``console`` is passed to
+    :func:`create_app` when ``app`` is not given.
     """
     api_key = settings.api_keys[0] if settings.api_keys else generate_key()
     if not settings.api_keys:
         settings = replace(settings, api_keys=(api_key,))
-    app = app or create_app(settings)
+    app = app or create_app(settings, console=console)
     sock = bind_socket(host, port)
     config = uvicorn.Config(
         app,

@@ -25,6 +25,7 @@ more in a process of its own, so only a document that kills a child twice fails,
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import signal
@@ -34,16 +35,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from fieldwise.service.engines.extraction import ExtractionConfig, extract
-from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits, parse_document
-from fieldwise.service.engines.parsing.ocr import OcrEngine
+from fieldwise.service.engines import extraction, parsing
+from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits
 from fieldwise.service.engines.parsing.stored import (
     StoredDocument,
     decode_document,
     encode_document,
 )
+
+if TYPE_CHECKING:
+    from fieldwise.service.engines.extraction import ExtractionConfig
+    from fieldwise.service.engines.parsing.ocr import OcrEngine
 
 __all__ = [
     "KEPT",
@@ -55,6 +59,12 @@ __all__ = [
 ]
 
 TASKS_PER_CHILD = 500
+#: What a child imports in its initializer. The engine packages load their modules on first
+#: use (so the service's own process pays for them only when it parses or extracts itself).
+_ENGINE_MODULES = (
+    "fieldwise.service.engines.extraction.engine",
+    "fieldwise.service.engines.parsing.api",
+)
 #: Documents a child keeps decoded (a run set's versions of one document arrive together),
 #: and at most this many stored bytes among them (a decoded document takes a few times more).
 KEPT = 16
@@ -126,12 +136,16 @@ def _start(parent: int, threads: int) -> None:
     # SIGINT itself died with a KeyboardInterrupt traceback per process on the user's terminal.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _kept = _Kept()
-    _ocr = OcrEngine(threads)
+    _ocr = parsing.OcrEngine(threads)
+    # The service's own process imports the engines only when it runs one; a child exists to
+    # run them, so it loads them now, before its first task (what warm() waits for).
+    for module in _ENGINE_MODULES:
+        importlib.import_module(module)
     _watch_parent(parent)
 
 
 def _ready() -> int:
-    """A task that does nothing: importing this module in the child loaded the engines."""
+    """A task that does nothing: the child's initializer loaded the engines."""
     return os.getpid()
 
 
@@ -140,7 +154,7 @@ def _parse(
 ) -> bytes:
     """In a child: parse, keep the document for the extractions of ``key``, and answer its
     stored form (which the service stores as is)."""
-    doc = parse_document(
+    doc = parsing.parse_document(
         data, filename=filename, content_type=content_type, limits=limits, ocr_engine=_ocr
     )
     stored = encode_document(doc)
@@ -162,7 +176,9 @@ def _extract(
         doc = decode_document(stored)
         if _kept is not None:
             _kept.keep(key, doc, len(stored))
-    return extract(doc, config, confidence_threshold=threshold, pattern_seconds=pattern_seconds)
+    return extraction.extract(
+        doc, config, confidence_threshold=threshold, pattern_seconds=pattern_seconds
+    )
 
 
 class EnginePool:

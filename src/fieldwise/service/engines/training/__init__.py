@@ -13,12 +13,9 @@
 
 from __future__ import annotations
 
-from fieldwise.service.engines.training.model import (
-    TrainedModel,
-    extract_with_model,
-    load_model,
-    train_model,
-)
+from typing import TYPE_CHECKING
+
+from fieldwise._lazy import lazy_names
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
     ModelError,
@@ -27,6 +24,14 @@ from fieldwise.service.engines.training.params import (
     TrainingExample,
     TrainParams,
 )
+
+if TYPE_CHECKING:
+    from fieldwise.service.engines.training.model import (
+        TrainedModel,
+        extract_with_model,
+        load_model,
+        train_model,
+    )
 
 __all__ = [
     "MODEL_FORMAT",
@@ -40,3 +45,13 @@ __all__ = [
     "load_model",
     "train_model",
 ]
+
+#: Names loaded from :mod:`.model` on first use: it imports numpy, scikit-learn and skops
+#: (about a second), which a service that never trains nor runs a trained version must not pay
+#: at start-up (an embedded ``fieldwise sync`` starts one per process).
+__getattr__ = lazy_names(
+    __name__,
+    dict.fromkeys(
+        ("TrainedModel", "extract_with_model", "load_model", "train_model"), f"{__name__}.model"
+    ),
+)

@@ -11,7 +11,7 @@ already made are kept and reused by the next attempt.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Row, func, insert, select, update
 
@@ -23,7 +23,6 @@ from fieldwise.service.jobs import Job
 from fieldwise.service.jobs.durable import RunFailed, RunInterrupted, RunStopped
 from fieldwise.service.jobs.pool import StoppingPool
 from fieldwise.service.jobs.template import RunJob
-from fieldwise.service.resources.evaluation_runs.job_scoring import Scoring, score
 from fieldwise.service.resources.evaluation_runs.lifecycle import EVALUATIONS, JOB_KIND
 from fieldwise.service.resources.evaluation_runs.tables import (
     evaluation_results,
@@ -35,6 +34,9 @@ from fieldwise.service.resources.runs.lifecycle import create_processor_run
 from fieldwise.service.resources.runs.tables import processor_runs
 from fieldwise.service.run_states import TERMINAL
 from fieldwise.service.state import ServiceState
+
+if TYPE_CHECKING:
+    from fieldwise.service.resources.evaluation_runs.job_scoring import Scoring
 
 _POLL_MIN = 0.02
 _POLL_MAX = 0.5
@@ -161,6 +163,10 @@ class EvaluationRunJob(RunJob[ServiceState]):
             specs = specs_from_recorded((set_metadata or {}).get("compare_spec"))
         except FieldwiseError as exc:
             raise RunFailed("invalid_compare_spec", str(exc), so_far) from None
+        # Imported here, not at module level: scoring pulls in pandas and numpy (about a second),
+        # which a service that only answers requests (an embedded `fieldwise sync`) never needs.
+        from fieldwise.service.resources.evaluation_runs.job_scoring import score
+
         truth = {r.item_id: r.ground_truth for r in rows}
         try:
             scoring = score(truth, outputs, specs, version_id=row.version_id)

@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, Text, cast, func, select
 
 from fieldwise.service.http.dependencies import common_fields, fetch
 from fieldwise.service.http.pagination import page
@@ -53,17 +53,29 @@ def get_set(engine: Engine, eval_set_id: str) -> EvaluationSetPublic:
 
 def content_etag(conn: Connection, row: Any) -> str:
     """A strong ETag of what a set holds: its name, description and metadata, and every item's
-    id, file and ground truth. Equal tags mean equal content, whatever the clock did (a
-    client that synced the set can tell "nothing changed" from one GET)."""
+    id, file, ground truth and metadata. Equal tags mean equal content, whatever the clock did
+    (a client that synced the set can tell "nothing changed" from one GET).
+
+    Items are digested as stored (the JSON columns' text, cast in SQL): decoding and encoding
+    them again took about 0.5 s for 10,000 items, most of a re-sync's budget, and the same
+    text is the same content. A write that stores equal content as other text changes the tag,
+    which only sends the next sync down its full path."""
     digest = hashlib.sha256()
     head = [row.name, row.description, row.metadata]
     digest.update(json.dumps(head, sort_keys=True, separators=(",", ":")).encode())
     query = (
-        select(items.c.id, items.c.file_id, items.c.ground_truth, items.c.metadata)
+        select(
+            items.c.id,
+            items.c.file_id,
+            cast(items.c.ground_truth, Text),
+            cast(items.c.metadata, Text),
+        )
         .where(items.c.eval_set_id == row.id)
         .order_by(items.c.id)
     )
-    for item in conn.execute(query):
-        line = [item.id, item.file_id, item.ground_truth, item.metadata]
-        digest.update(b"\n" + json.dumps(line, sort_keys=True, separators=(",", ":")).encode())
+    for item_id, file_id, ground_truth, metadata in conn.execute(query):
+        # Neither NUL nor a newline occurs raw in an id or in JSON text (escaped there): one
+        # record per line, its fields apart.
+        line = "\0".join((item_id, file_id, ground_truth, metadata)) + "\n"
+        digest.update(line.encode("utf-8", "surrogatepass"))
     return f'"{digest.hexdigest()}"'

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fieldwise.service.engines.extraction import validate_config
+from fieldwise.service.engines import extraction
 
 
 def config_validator(*, allow_python: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -13,7 +13,8 @@ def config_validator(*, allow_python: bool) -> Callable[[dict[str, Any]], dict[s
     the config as given (stored as JSON exactly as the caller wrote it)."""
 
     def check(raw: dict[str, Any]) -> dict[str, Any]:
-        validate_config(raw, allow_python=allow_python)
+        # extraction's config module loads here, on the first version created, not at start-up
+        extraction.validate_config(raw, allow_python=allow_python)
         return raw
 
     return check

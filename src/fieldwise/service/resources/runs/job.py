@@ -4,19 +4,12 @@ stages whether the run was canceled, and finishing with one conditional transact
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, bindparam, select
 
 from fieldwise._errors import ConfigError
-from fieldwise.service.engines.extraction import (
-    ExtractionConfig,
-    ExtractionError,
-    PatternTimeout,
-    extract,
-    extract_key_values,
-    validate_config,
-)
+from fieldwise.service.engines import extraction  # its engine loads on a run's first use
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.processes import EnginePool, WorkerCrashed
 from fieldwise.service.jobs import Job
@@ -37,6 +30,9 @@ from fieldwise.service.resources.training_runs.job_models import (
 from fieldwise.service.state import ServiceState
 from fieldwise.service.store.blobs import StagedBlob
 from fieldwise.service.store.prepared import by_id, prepared
+
+if TYPE_CHECKING:
+    from fieldwise.service.engines.extraction import ExtractionConfig
 
 #: Validated configs kept per handler (a run set uses a handful of versions).
 _CONFIGS_KEPT = 256
@@ -86,7 +82,7 @@ class ProcessorRunJob(RunJob[ServiceState]):
             raise RunFailed("worker_crashed", str(exc)) from None
         self.check(state, row.id, job)
         if config_raw is None:
-            return extract_key_values(stored.doc, confidence_threshold=threshold)
+            return extraction.extract_key_values(stored.doc, confidence_threshold=threshold)
         if is_trained(config_raw):
             try:
                 output = extract_trained(
@@ -102,14 +98,14 @@ class ProcessorRunJob(RunJob[ServiceState]):
             if self.pool is not None and config.engine != "python":
                 output = self.pool.extract(stored, config, threshold, pattern_seconds=budget)
             else:  # python entrypoints run here, beside whatever state their module keeps
-                output = extract(
+                output = extraction.extract(
                     stored.doc, config, confidence_threshold=threshold, pattern_seconds=budget
                 )
         except ConfigError as exc:
             raise RunFailed("invalid_config", str(exc)) from None
-        except PatternTimeout as exc:
+        except extraction.PatternTimeout as exc:
             raise RunFailed("pattern_timeout", str(exc)) from None
-        except ExtractionError as exc:
+        except extraction.ExtractionError as exc:
             raise RunFailed("extraction_error", str(exc)) from None
         except WorkerCrashed as exc:
             raise RunFailed("worker_crashed", str(exc)) from None
@@ -121,7 +117,7 @@ class ProcessorRunJob(RunJob[ServiceState]):
         key = (version_id, allow_python)
         config = self._configs.get(key)
         if config is None:  # a ConfigError is raised again each time, never cached
-            config = validate_config(raw, allow_python=allow_python)
+            config = extraction.validate_config(raw, allow_python=allow_python)
             if len(self._configs) >= _CONFIGS_KEPT:
                 self._configs.clear()
             self._configs[key] = config

@@ -16,13 +16,9 @@ from typing import Any
 
 from sqlalchemy import Row, select
 
+from fieldwise.service.engines import training
 from fieldwise.service.engines.parsing import ParseError
-from fieldwise.service.engines.training import (
-    TrainingCanceled,
-    TrainingExample,
-    TrainParams,
-    train_model,
-)
+from fieldwise.service.engines.training import TrainingCanceled, TrainingExample, TrainParams
 from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs import Job
 from fieldwise.service.jobs.durable import RunFailed, RunInterrupted, RunStopped
@@ -92,7 +88,7 @@ class TrainingRunJob(RunJob[ServiceState]):
         watch.stage = "training"
         params = TrainParams.from_mapping(row.params)
         try:
-            blob = train_model(
+            blob = training.train_model(  # scikit-learn loads here, not at start-up
                 examples,
                 row.fields,
                 params,

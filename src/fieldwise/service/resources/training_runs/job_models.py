@@ -19,17 +19,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from fieldwise.service.engines import training
 from fieldwise.service.engines.parsing import ParsedDocument
-from fieldwise.service.engines.training import (
-    MODEL_FORMAT,
-    ModelError,
-    TrainedModel,
-    extract_with_model,
-    load_model,
-)
+from fieldwise.service.engines.training import MODEL_FORMAT, ModelError
 from fieldwise.service.store.blobs import BlobCorrupt, BlobStore
+
+if TYPE_CHECKING:
+    from fieldwise.service.engines.training import TrainedModel
 
 TRAINED_ENGINE = "trained"
 #: Loaded models kept per process (a run set runs one version on many documents).
@@ -101,7 +99,7 @@ class ModelCache:
                 "model_missing", f"the model {sha} of version {version_id} is not stored"
             ) from None
         try:
-            return load_model(blob)
+            return training.load_model(blob)  # numpy and skops load on first use
         except ModelError as exc:
             raise TrainedRunError(
                 "invalid_model", f"the model {sha} of version {version_id} was refused: {exc}"
@@ -117,7 +115,7 @@ def extract_trained(
 ) -> dict[str, Any]:
     """Run a trained version on a parsed document: the rule engine's output shape, each
     field's ``needs_review`` set from the processor's ``confidence_threshold``."""
-    output = extract_with_model(models.get(config, version_id), doc)
+    output = training.extract_with_model(models.get(config, version_id), doc)
     for entry in (output.get("metadata") or {}).values():
         if isinstance(entry, dict) and isinstance(entry.get("confidence"), int | float):
             entry["needs_review"] = threshold is not None and entry["confidence"] < threshold
