@@ -54,7 +54,6 @@ from fieldwise.service.engines.training.line_items import (
 from fieldwise.service.engines.training.params import (
     MODEL_FORMAT,
     ModelError,
-    TrainingCanceled,
     TrainingError,
     TrainingExample,
     TrainParams,
@@ -68,6 +67,7 @@ from fieldwise.service.engines.training.ranker import (
     scores,
     top,
 )
+from fieldwise.service.engines.training.steps import Steps
 from fieldwise.service.engines.training.truth import labels, lookup, truth_value
 
 __all__ = ["FieldModel", "TrainedModel", "extract_with_model", "load_model", "train_model"]
@@ -186,34 +186,13 @@ def _strips_spaces(truths: Sequence[Any], spec: FieldSpec) -> bool:
     )
 
 
-class _Steps:
-    def __init__(
-        self,
-        total: int,
-        progress: Callable[[int, int], None] | None,
-        should_stop: Callable[[], bool] | None,
-    ) -> None:
-        self.total, self.done = total, 0
-        self.progress, self.should_stop = progress, should_stop
-
-    def check(self) -> None:
-        if self.should_stop is not None and self.should_stop():
-            raise TrainingCanceled("training canceled")
-
-    def __call__(self) -> None:
-        self.check()
-        self.done += 1
-        if self.progress is not None:
-            self.progress(self.done, self.total)
-
-
 def _train_field(
     prepared: Sequence[_Prepared],
     truths: Sequence[Mapping[str, Any]],
     spec: FieldSpec,
     config: ExtractionConfig,
     params: TrainParams,
-    step: _Steps,
+    step: Steps,
 ) -> FieldModel:
     others = _scalar_names(config)
     per_doc = [_candidates(prep, spec, params.max_lines) for prep in prepared]
@@ -267,7 +246,7 @@ def train_model(
         raise TrainingError("training needs at least one labelled document")
     config = _config(fields, params)
     scalar = [s for s in config.fields if s.type != "array"]
-    step = _Steps(
+    step = Steps(
         len(examples) + len(scalar) * (params.calibration_folds + 1) + 1, progress, should_stop
     )
     # threadpoolctl limits only the thread pools of libraries already loaded: scikit-learn
