@@ -13,8 +13,8 @@ from fieldwise.compare._reduce import reduce_statistics
 from fieldwise.compare._sufficient import (
     Sufficient,
     empty_statistics,
-    merge,
     merge_all,
+    merge_statistics,
     partition_statistics,
     weight_classes,
 )
@@ -99,4 +99,4 @@ def test_merge_refuses_statistics_of_another_comparison(frame: pd.DataFrame) -> 
         cells, baseline="v1", candidates=["v2"], weights=WEIGHTS, seed=4, n_resamples=300
     )
     with pytest.raises(ValueError, match="different comparisons"):
-        merge(one, other)
+        merge_statistics(one, other)
