@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from fieldwise.service.engines import parsing
 from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.resources.parse import job as parse_job
-from fieldwise.service.resources.parse import ops_cache as parse_cache
 from tests.reliability.backends import Api, api, pg_url, unique
 from tests.reliability.conftest import wait_for
 
@@ -58,7 +58,7 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
     released; ``finished`` is set once a parse run's whole execution (storing or dropping its
     outputs) has returned."""
     held = _Held()
-    real_parse = parse_cache.parse_document
+    real_parse = parsing.parse_document
     real_pool_parse = EnginePool.parse
     real_execute = parse_job.execute_parse
 
@@ -79,7 +79,8 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
         finally:
             held.finished.set()
 
-    monkeypatch.setattr(parse_cache, "parse_document", parse)
+    # the parse cache calls parsing.parse_document (loaded on first use): hold it there
+    monkeypatch.setattr(parsing, "parse_document", parse)
     monkeypatch.setattr(EnginePool, "parse", pool_parse)
     monkeypatch.setattr(parse_job, "execute_parse", execute)  # what the parse job calls
     yield held
