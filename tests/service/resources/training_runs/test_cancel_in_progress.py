@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, select
 
 from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
+from fieldwise.service.engines import training
 from fieldwise.service.events.outbox import events
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.training_runs import job as training_job
@@ -53,7 +54,7 @@ class _Gate:
 
 def _gated_training(gate: _Gate, hold: bool) -> Callable[..., bytes]:
     """The real training; with ``hold``, it waits at its first step."""
-    real = training_job.train_model
+    real = training.train_model
 
     def train(examples: Any, fields: Any, params: Any, **hooks: Any) -> bytes:
         progress = hooks.pop("progress")
@@ -77,7 +78,8 @@ def test_a_training_canceled_in_progress_leaves_no_version_model_or_event(
     start_service: ServiceFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     gate = _Gate()
-    monkeypatch.setattr(training_job, "train_model", _gated_training(gate, where == "training"))
+    # the job calls training.train_model (scikit-learn loads on first use): gate it there
+    monkeypatch.setattr(training, "train_model", _gated_training(gate, where == "training"))
     if where == "storing":  # trained, past the last check for a cancel, about to store
         real_record = training_job.TrainingRunJob._record
 
