@@ -1,4 +1,4 @@
-"""Load: 2,000 processor runs through the service from 64 concurrent clients.
+"""Load: 640 processor runs through the service from 64 concurrent clients.
 
 Every run must reach exactly one terminal state (one completion event each, none duplicated,
 none lost) and every output must be retrievable and belong to its input. No unsafe retries:
@@ -24,9 +24,12 @@ from tests.conftest import TEST_KEY
 from tests.reliability.conftest import TERMINAL, TRIVIAL, make_processor
 from tests.service.jobs.test_crash_recovery import _serve
 
-pytestmark = pytest.mark.slow  # about 85 s on 2 cores; runs in CI (nothing deselects it)
+pytestmark = pytest.mark.slow  # about 30 s on 2 cores; runs in CI (nothing deselects it)
 
-RUNS = 2000
+# Races need concurrency, not volume: 64 clients keep 64 runs in flight from first to last, and
+# ten rounds of them already interleave claims, completions and event writes; the 2,000 runs of
+# benchmarks/load.py (the throughput figure) cost a CI run 85 s more and find nothing more.
+RUNS = 640
 CONCURRENCY = 64
 DOCUMENTS = 40
 
@@ -67,7 +70,7 @@ async def _drive(
         return await asyncio.gather(*(bounded(k) for k in range(RUNS)))
 
 
-def test_2000_runs_from_64_clients_all_end_once_and_nothing_is_lost(tmp_path: Path) -> None:
+def test_640_runs_from_64_clients_all_end_once_and_nothing_is_lost(tmp_path: Path) -> None:
     # The service in its own process, as deployed: client and server do not share one GIL.
     data_dir = tmp_path / "svc"
     with _serve(data_dir, tmp_path / "service.log") as (_proc, base_url):
