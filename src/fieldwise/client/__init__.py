@@ -11,12 +11,15 @@ from fieldwise.client._models import (
     Item,
     Page,
     Processor,
+    PublishOverride,
     Run,
     TrainingRun,
     Version,
+    VersionVerdict,
 )
 from fieldwise.client._ops import Op
 from fieldwise.client._retry import surely_unprocessed
+from fieldwise.client._verdicts import VerdictRecord, record_verdicts
 
 __all__ = [
     "NAME_PAGE",
@@ -30,10 +33,14 @@ __all__ = [
     "Op",
     "Page",
     "Processor",
+    "PublishOverride",
     "Run",
     "TrainingRun",
+    "VerdictRecord",
     "Version",
+    "VersionVerdict",
     "one_named",
     "ops",
+    "record_verdicts",
     "surely_unprocessed",
 ]
