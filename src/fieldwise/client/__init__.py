@@ -19,9 +19,16 @@ from fieldwise.client._models import (
 )
 from fieldwise.client._ops import Op
 from fieldwise.client._retry import surely_unprocessed
-from fieldwise.client._verdicts import VerdictRecord, record_verdicts
+from fieldwise.client._verdicts import (
+    MAX_REASON_CHARS,
+    MAX_REASONS,
+    VerdictRecord,
+    record_verdicts,
+)
 
 __all__ = [
+    "MAX_REASONS",
+    "MAX_REASON_CHARS",
     "NAME_PAGE",
     "AsyncClient",
     "Client",

@@ -17,11 +17,13 @@ from fieldwise.client import _ops as ops
 from fieldwise.client._client import Client
 from fieldwise.client._models import Version
 
-__all__ = ["MAX_REASONS", "VerdictRecord", "record_verdicts"]
+__all__ = ["MAX_REASONS", "MAX_REASON_CHARS", "VerdictRecord", "record_verdicts"]
 
-#: The service keeps at most this many reasons per verdict; past it the last one says how many
-#: more there were (the report and the run set's verdict.json keep them all).
+#: The service keeps at most this many reasons per verdict, of at most ``MAX_REASON_CHARS``
+#: each; past them the last reason says how many more there were, and a longer reason ends in
+#: "…" (the report and the run set's verdict.json keep them all, whole).
 MAX_REASONS = 200
+MAX_REASON_CHARS = 10_000
 #: What a service answers for a route it does not have.
 _NOT_IMPLEMENTED = (404, 405)
 
@@ -38,9 +40,10 @@ class VerdictRecord:
 
 
 def _kept(reasons: tuple[str, ...]) -> list[str]:
-    if len(reasons) <= MAX_REASONS:
-        return list(reasons)
-    return [*reasons[: MAX_REASONS - 1], f"… and {len(reasons) - MAX_REASONS + 1} more"]
+    cut = [r if len(r) <= MAX_REASON_CHARS else r[: MAX_REASON_CHARS - 1] + "…" for r in reasons]
+    if len(cut) <= MAX_REASONS:
+        return cut
+    return [*cut[: MAX_REASONS - 1], f"… and {len(cut) - MAX_REASONS + 1} more"]
 
 
 def record_verdicts(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -41,7 +41,9 @@ class VerdictCreate(RequestModel):
     evaluation_run_id: str | None = Field(default=None, max_length=200)
     runset_id: str | None = Field(default=None, max_length=200)
     policy: str | None = Field(default=None, max_length=2_000)
-    reasons: list[str] = Field(default_factory=list, max_length=200)
+    reasons: list[Annotated[str, Field(max_length=10_000)]] = Field(
+        default_factory=list, max_length=200
+    )
 
 
 class VersionVerdict(VerdictCreate):
