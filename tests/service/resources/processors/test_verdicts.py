@@ -77,3 +77,25 @@ def test_bad_verdicts_are_422(
     assert str(response.json()["error"]["param"]).startswith(param)
     with pytest.raises(UnprocessableError):
         client.call(ops.record_verdict(processor_id, version.id, outcome="maybe"))
+
+
+def test_publishing_through_the_api_over_a_failed_verdict_records_the_key(
+    client: Client,
+) -> None:
+    """What ``fieldwise publish --force`` does: the service records the override as it does
+    for the console, naming the key instead of a session."""
+    processor_id = make_processor(client, "Invoices")
+    version = client.create_version(processor_id, CONFIG)
+    notes: list[str] = []
+    (failed,) = record_verdicts(
+        client,
+        processor_id,
+        [VerdictRecord(version.id, "inconclusive", ("too few",))],
+        notes.append,
+    )
+    assert notes == []
+    published = client.publish_version(processor_id, version.id)
+    override = published.publish_override
+    assert override is not None
+    assert (override.by, override.at) == ("operator key", published.published_at)
+    assert override.verdict == failed.verdict
