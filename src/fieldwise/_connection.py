@@ -55,6 +55,14 @@ class ServiceConnection:
         self.close()
 
 
+def identity_of(settings: ClientSettings, *, data_dir: Path | None = None) -> str:
+    """The :attr:`ServiceConnection.identity` :func:`connect` would give, without connecting
+    (a command asks it to know whether a run set ran on the service it would talk to)."""
+    if settings.base_url:
+        return settings.base_url.rstrip("/")
+    return f"local:{embedded_settings(data_dir).data_dir.resolve()}"
+
+
 def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> ServiceConnection:
     """Connect to ``settings.base_url``; without one, start the embedded local service."""
     if settings.base_url:
@@ -62,7 +70,7 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
             raise ConfigError(
                 f"no API key for {settings.base_url}: pass --api-key or set FIELDWISE_API_KEY"
             )
-        base_url = settings.base_url.rstrip("/")
+        base_url = identity_of(settings)
         return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
     service = embedded_settings(data_dir)
     # Without the web console: nobody can reach it (a random port, a key only this process
@@ -72,6 +80,6 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
         running.base_url,
         running.api_key,
         settings,
-        identity=f"local:{service.data_dir.resolve()}",
+        identity=identity_of(settings, data_dir=data_dir),
         embedded=running,
     )

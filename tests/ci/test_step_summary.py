@@ -43,7 +43,8 @@ def test_without_the_variable_nothing_is_written(
     truth = {f"inv-{i:02d}": {"invoice_number": f"N{i}"} for i in range(5)}
     write_runset(Path("results"), "rs_quiet", truth, {"v1": truth, "v2": truth})
     before = set(tmp_path.rglob("*"))
-    # 5 documents: under the default policy's 10, so the verdict fails (it passed on nothing)
-    assert _gate("rs_quiet") == 1
+    # 5 documents: under the default policy's 10, so the verdict is inconclusive (it once
+    # passed on nothing, then failed; too few documents is missing evidence, not harm)
+    assert _gate("rs_quiet") == 3
     capsys.readouterr()
     assert not [p for p in set(tmp_path.rglob("*")) - before if p.suffix == ".md"]

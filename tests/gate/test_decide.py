@@ -48,10 +48,18 @@ def test_min_documents() -> None:
     result = scores(9, 9, 10)
     assert decide(result, Policy(min_documents=10)).passed
     verdict = decide(result, Policy(min_documents=11))
-    assert not verdict.passed
+    # too few documents is missing evidence, not evidence of harm: inconclusive, not fail
+    assert (verdict.passed, verdict.status, verdict.exit_code) == (False, "inconclusive", 3)
     r = rule(verdict, "min_documents")
-    assert (r.observed, r.threshold) == (10, 11)
-    assert verdict.reasons == ("10 documents evaluated; at least 11 required",)
+    assert (r.observed, r.threshold, r.status) == (10, 11, "inconclusive")
+    assert verdict.reasons == (
+        "inconclusive: 10 documents evaluated, fewer than the 11 required: at least 11 "
+        "documents would decide it (1 more)",
+    )
+    # a rule that fails on the documents there are still fails the verdict
+    worse = decide(scores(9, 5, 10), Policy(min_documents=11, min_accuracy=0.9))
+    assert worse.status == "fail"
+    assert rule(worse, "min_documents").status == "inconclusive"
     # the evaluation set may be larger than what was compared
     assert decide(result, Policy(min_documents=11), documents=12).passed
 

@@ -132,8 +132,10 @@ def test_margin_passes_with_enough_documents_and_fails_beyond_it() -> None:
     assert worse.status == "fail"
     assert [r.name for r in worse.failed_rules] == ["non_inferiority[a]"]
     # a failure elsewhere outranks an inconclusive margin
-    mixed = decide(scores(10, 10, 10), Policy(margin=0.02, min_documents=11))
+    mixed = decide(scores(10, 9, 10), Policy(margin=0.02, min_accuracy=0.95))
+    assert [r.status for r in mixed.rules if r.rule == "non_inferiority"] == ["inconclusive"]
     assert mixed.status == "fail"
+    assert [r.name for r in mixed.failed_rules] == ["min_accuracy"]
 
 
 def test_three_versions_give_two_verdicts_with_holm_across_them() -> None:

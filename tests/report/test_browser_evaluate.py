@@ -43,7 +43,7 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     """Run ``fieldwise evaluate`` once; return the HTML report and its JSON twin (whose
     ``dataset_root`` key, added here, is the dataset's folder)."""
     root, html, done = evaluate_invoices(tmp_path_factory.mktemp("evaluate"), 8)
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 3), done.stderr  # 8 documents: under min_documents
     assert html.suffix == ".html", done.stdout
     saved = json.loads((html.parent / "report.json").read_text(encoding="utf-8"))
     saved["dataset_root"] = str(root)

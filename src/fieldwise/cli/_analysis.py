@@ -22,9 +22,11 @@ from fieldwise.cli._mlflow import mlflow_option
 from fieldwise.cli._output import echo_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import (
+    Regated,
     analysis_document,
     compared_document,
     gated_document,
+    record_at_service,
     save_verdict,
     write_outputs,
 )
@@ -237,4 +239,18 @@ def gate_cmd(
     if cli.settings.step_summary is not None:
         # the job summary is the report's Markdown, which shows every table of the comparison
         append_job_summary(cli, load_analysis(cli, target, policy_path=policy_path))
+    _record_at_service(cli, regated)
     ctx.exit(regated.exit_code)
+
+
+def _record_at_service(cli: CliContext, regated: Regated) -> None:
+    """Send the verdicts to the service the run set ran on (its console asks for a typed
+    confirmation before publishing a version that did not pass)."""
+    from fieldwise._connection import identity_of  # the service's modules load on first use
+
+    record_at_service(
+        regated,
+        identity=identity_of(cli.settings, data_dir=cli.data_dir),
+        client=cli.client,
+        note=lambda message: click.echo(f"note: {message}", err=True),
+    )

@@ -137,6 +137,8 @@ def evaluate_cmd(
         except RunInterrupted as exc:  # the same command again resumes; so does this one
             command = cli.command("run", "--resume", exc.runset.runset_id)
             raise RunInterrupted(exc.runset, command=command) from None
+    for note in outcome.notes:  # e.g. a remote service without the verdict extension
+        click.echo(f"note: {note}", err=True)
     if as_json:
         echo_json(evaluation_json(outcome))
         append_job_summary(cli, outcome.analysis)

@@ -11,14 +11,24 @@ from fieldwise.client._models import (
     Item,
     Page,
     Processor,
+    PublishOverride,
     Run,
     TrainingRun,
     Version,
+    VersionVerdict,
 )
 from fieldwise.client._ops import Op
 from fieldwise.client._retry import surely_unprocessed
+from fieldwise.client._verdicts import (
+    MAX_REASON_CHARS,
+    MAX_REASONS,
+    VerdictRecord,
+    record_verdicts,
+)
 
 __all__ = [
+    "MAX_REASONS",
+    "MAX_REASON_CHARS",
     "NAME_PAGE",
     "AsyncClient",
     "Client",
@@ -30,10 +40,14 @@ __all__ = [
     "Op",
     "Page",
     "Processor",
+    "PublishOverride",
     "Run",
     "TrainingRun",
+    "VerdictRecord",
     "Version",
+    "VersionVerdict",
     "one_named",
     "ops",
+    "record_verdicts",
     "surely_unprocessed",
 ]

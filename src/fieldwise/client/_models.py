@@ -55,6 +55,27 @@ class Processor(Resource):
     default_version_id: str | None = None
 
 
+class VersionVerdict(Model):
+    """A gate's verdict recorded on a version (the service's verdict extension)."""
+
+    outcome: str
+    runset_id: str | None = None
+    evaluation_run_id: str | None = None
+    policy: str | None = None
+    reasons: list[str] = []
+    recorded_at: str = ""
+    recorded_by: str = ""
+
+
+class PublishOverride(Model):
+    """A version published although its last recorded verdict was not a pass: who, when,
+    and that verdict."""
+
+    by: str
+    at: str
+    verdict: VersionVerdict
+
+
 class Version(Resource):
     processor_id: str
     number: int
@@ -62,6 +83,9 @@ class Version(Resource):
     description: str = ""
     config: dict[str, Any] = {}
     published_at: str | None = None
+    #: Absent on a service without the verdict extension (docs/service.md).
+    verdict: VersionVerdict | None = None
+    publish_override: PublishOverride | None = None
 
 
 class EvaluationSet(Resource):

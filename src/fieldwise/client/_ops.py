@@ -8,7 +8,7 @@ Ops are plain values, so :class:`~fieldwise.client.Client` and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
@@ -186,6 +186,25 @@ def publish_version(processor_id: str, version_id: str) -> Op[Version]:
         "POST",
         f"/processors/{_seg(processor_id)}/versions/{_seg(version_id)}/publish",
         _model(Version),
+    )
+
+
+def record_verdict(
+    processor_id: str,
+    version_id: str,
+    *,
+    outcome: str,
+    runset_id: str | None = None,
+    policy: str | None = None,
+    reasons: Sequence[str] = (),
+) -> Op[Version]:
+    """Record a gate's verdict on a version (an extension of the service: see docs/service.md);
+    publishing a version whose last verdict is not a pass is then recorded as an override."""
+    return Op(
+        "PUT",
+        f"/processors/{_seg(processor_id)}/versions/{_seg(version_id)}/verdict",
+        _model(Version),
+        json=_body(outcome=outcome, runset_id=runset_id, policy=policy, reasons=list(reasons)),
     )
 
 
@@ -438,7 +457,6 @@ def list_webhook_notifications(
 
 # Processor runs, extraction, parsing, workflows and batches (service/runs)
 
-from collections.abc import Sequence  # noqa: E402
 
 from fieldwise.client._models import Batch, ParseRun, Run, Workflow, WorkflowRun  # noqa: E402
 

@@ -29,7 +29,7 @@ from fieldwise.evaluate._open import (
 from fieldwise.evaluate._pipeline import Evaluation, EvaluationOptions, evaluate
 from fieldwise.evaluate._planning import plan_dataset
 from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor
-from fieldwise.evaluate._publish import publish_passed
+from fieldwise.evaluate._publish import publish_passed, record_at_service
 from fieldwise.evaluate._regate import Regated, regate
 from fieldwise.evaluate._scale import ScaledScore, score_at_scale
 from fieldwise.evaluate._scoring import Scored, resolve_version, score_runset
@@ -61,6 +61,7 @@ __all__ = [
     "open_runsets",
     "plan_dataset",
     "publish_passed",
+    "record_at_service",
     "regate",
     "regate_runsets",
     "resolve_policy",

@@ -13,6 +13,7 @@ from fieldwise.compare import FieldSpec
 from fieldwise.datasets import Dataset, load_dataset
 from fieldwise.evaluate._analysis import Analysis, analyze, resolve_policy, write_outputs
 from fieldwise.evaluate._processor_setup import ProcessorSetup, ensure_processor, existing_processor
+from fieldwise.evaluate._publish import record_at_service
 from fieldwise.evaluate._specs import spec_file, specs_of
 from fieldwise.gate import Policy, publish_if_passed
 from fieldwise.report import make_environment
@@ -151,6 +152,9 @@ def _evaluate(
         root=options.reports_root,
         documents_root=dataset.root,
     )
+    notes: list[str] = []
+    # the service keeps each candidate's verdict: its console asks before publishing a failure
+    record_at_service(analysis, identity=link.identity, client=lambda: client, note=notes.append)
     published = None
     verdict = analysis.verdict
     if options.publish and verdict is not None and verdict.passed and analysis.scored.candidate:
@@ -158,4 +162,4 @@ def _evaluate(
         published = publish_if_passed(
             client, setup.processor_id, analysis.scored.candidate, verdict
         )
-    return Evaluation(synced, setup, runset, analysis, paths, published)
+    return Evaluation(synced, setup, runset, analysis, paths, published, tuple(notes))

@@ -1,4 +1,5 @@
-"""Publish the version a run set's saved verdict passed: what ``fieldwise publish`` does."""
+"""Publish the version a run set's saved verdict passed: what ``fieldwise publish`` does; and
+record the verdicts at the service, where the console checks them before a publish."""
 
 from __future__ import annotations
 
@@ -6,11 +7,50 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fieldwise._errors import PublishRefused
-from fieldwise.client import Client, Version
+from fieldwise.client import Client, VerdictRecord, Version, record_verdicts
+from fieldwise.evaluate._analysis import Analysis
+from fieldwise.evaluate._regate import Regated
 from fieldwise.gate import load_verdict, publish_if_passed
 from fieldwise.runner import DEFAULT_RESULTS_DIR, load_runset, resolve_version, verdict_path
 
-__all__ = ["publish_passed"]
+__all__ = ["publish_passed", "record_at_service"]
+
+
+def record_at_service(
+    decided: Analysis | Regated,
+    *,
+    identity: str,
+    client: Callable[[], Client],
+    note: Callable[[str], None],
+) -> list[Version]:
+    """Send each candidate's verdict to the service whose versions the run set ran, so its
+    console asks for a typed confirmation before publishing one that did not pass.
+
+    ``identity`` names the service ``client`` (called only when needed) talks to. A run set
+    of imported predictions has no service version to record on; one run against another
+    service than this command's is told through ``note`` (and ``fieldwise publish`` still
+    checks the saved verdict). See :func:`fieldwise.client.record_verdicts` for a service
+    without the extension."""
+    manifest = decided.runset.manifest
+    if not manifest.processor_id or not decided.verdicts:
+        return []
+    if manifest.service_identity != identity:
+        note(
+            f"the verdict was not recorded at a service: run set {manifest.runset_id} ran on "
+            f"{manifest.service_identity}, this command talks to {identity}"
+        )
+        return []
+    records = [
+        VerdictRecord(
+            version_id=verdict.candidate,
+            outcome=verdict.status,
+            reasons=verdict.reasons,
+            runset_id=manifest.runset_id,
+            policy=verdict.policy_source,
+        )
+        for verdict in decided.verdicts
+    ]
+    return record_verdicts(client(), manifest.processor_id, records, note)
 
 
 def publish_passed(

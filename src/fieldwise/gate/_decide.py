@@ -16,6 +16,8 @@ value for, a field the candidate leaves empty wherever the baseline had values, 
 field with significantly fewer rows each fail the verdict. A non-inferiority margin the data
 can neither confirm nor refute makes it inconclusive: the default policy's overall margin
 (:func:`~fieldwise.gate.default_policy`) turns "no evidence" into inconclusive, never a pass.
+So do fewer documents than ``min_documents``: too few documents is missing evidence, not
+evidence of harm.
 """
 
 from __future__ import annotations
@@ -199,16 +201,7 @@ def _global_rules(
     failed_runs: Sequence[FailedRun],
     cand: dict[str, FieldCounts],
 ) -> list[RuleResult]:
-    rules = [
-        rule(
-            "min_documents",
-            None,
-            n_docs >= policy.min_documents,
-            n_docs,
-            policy.min_documents,
-            f"{n_docs} documents evaluated; at least {policy.min_documents} required",
-        )
-    ]
+    rules = [_min_documents_rule(n_docs, policy.min_documents)]
     if policy.max_failed_run_share is not None:
         mine = [r for r in failed_runs if r.version in (pair.baseline, candidate)]
         share = Fraction(len(mine), n_docs * 2)
@@ -250,6 +243,30 @@ def _global_rules(
             )
         )
     return rules
+
+
+def _min_documents_rule(n_docs: int, required: int) -> RuleResult:
+    """Enough documents to decide on. Too few is missing evidence, not evidence of harm: the
+    rule is inconclusive (never a fail) and names how many documents would decide it."""
+    if n_docs >= required:
+        return rule(
+            "min_documents",
+            None,
+            True,
+            n_docs,
+            required,
+            f"{n_docs} documents evaluated; at least {required} required",
+        )
+    return rule(
+        "min_documents",
+        None,
+        False,
+        n_docs,
+        required,
+        f"{n_docs} documents evaluated, fewer than the {required} required: at least "
+        f"{required} documents would decide it ({required - n_docs} more)",
+        inconclusive=True,
+    )
 
 
 def _verdict(

@@ -113,6 +113,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0009_version_number_unique", unique_version_numbers),
     ("0010_training_runs", creating(training_runs)),
     ("0011_console_operator_sessions", adding(console_sessions, "operator_fingerprint")),
+    ("0012_version_verdicts", adding(versions, "verdict", "publish_override")),
 )
 
 

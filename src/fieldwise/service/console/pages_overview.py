@@ -3,12 +3,13 @@ evaluation sets and their evaluation runs with scores."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from fieldwise.service.console.guard import Posted, SignedIn
+from fieldwise.service.console.sessions import Session
 from fieldwise.service.console.web import (
     PAGE_SIZE,
     PREFIX,
@@ -77,19 +78,64 @@ def processor_page(
     )
 
 
-@router.get("/processors/{processor_id}/versions/{version_id}/publish", response_class=HTMLResponse)
-def confirm_publish(
-    processor_id: str, version_id: str, request: Request, console: ConsoleDep, session: SignedIn
+def _publish_page(
+    request: Request,
+    console: ConsoleDep,
+    session: Session,
+    processor_id: str,
+    version_id: str,
+    *,
+    error: str | None = None,
 ) -> Response:
     engine = console.state.engine
     processor = processors.get_processor(engine, processor_id)
     version = processors.get_version(engine, processor_id, version_id)
-    return render(request, "publish.html", session=session, processor=processor, version=version)
+    return render(
+        request,
+        "publish.html",
+        status=422 if error else 200,
+        session=session,
+        processor=processor,
+        version=version,
+        failed=processors.failed_verdict(version),
+        error=error,
+    )
+
+
+def confirmed(typed: str, number: int, version_id: str) -> bool:
+    """Whether ``typed`` names the version: its number (``3`` or ``v3``) or its id."""
+    typed = typed.strip()
+    return typed in (str(number), f"v{number}", version_id)
+
+
+def who(session: Session) -> str:
+    """The record of who acted in the console: the session and the key it signed in with."""
+    return f"console session {session.id} (key {session.key_id or 'operator'})"
+
+
+@router.get("/processors/{processor_id}/versions/{version_id}/publish", response_class=HTMLResponse)
+def confirm_publish(
+    processor_id: str, version_id: str, request: Request, console: ConsoleDep, session: SignedIn
+) -> Response:
+    return _publish_page(request, console, session, processor_id, version_id)
 
 
 @router.post("/processors/{processor_id}/versions/{version_id}/publish")
-def publish(processor_id: str, version_id: str, console: ConsoleDep, session: Posted) -> Response:
-    processors.publish_version(console.state, processor_id, version_id)
+def publish(
+    processor_id: str,
+    version_id: str,
+    request: Request,
+    console: ConsoleDep,
+    session: Posted,
+    confirm: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """Publish; a version whose last verdict is not a pass needs its number typed, and the
+    override (this session, now, that verdict) is recorded on it and in the publish event."""
+    version = processors.get_version(console.state.engine, processor_id, version_id)
+    if processors.failed_verdict(version) and not confirmed(confirm, version.number, version.id):
+        problem = f"Type {version.number} (the version's number) to publish it despite its verdict."
+        return _publish_page(request, console, session, processor_id, version_id, error=problem)
+    processors.publish_version(console.state, processor_id, version_id, by=who(session))
     return redirect(f"/processors/{processor_id}?published={version_id}")
 
 

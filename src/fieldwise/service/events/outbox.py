@@ -23,6 +23,7 @@ EVENT_TYPES = (
     "parse.run.failed",
     "processor.run.completed",
     "processor.run.failed",
+    "processor.version.published",
     "training.run.completed",
     "training.run.failed",
     "workflow.run.completed",

@@ -56,7 +56,8 @@ def test_run_succeeds_with_output_inline_and_as_file(
     assert stored.json() == done.output
     out_file = client.call(ops.get_file(done.output_file_id))
     assert (out_file.purpose, out_file.derived_from) == ("output", file_id)
-    ((kind, data),) = [e for e in _events(tmp_path / "service") if e[0].startswith("processor.")]
+    run_events = [e for e in _events(tmp_path / "service") if e[0].startswith("processor.run.")]
+    ((kind, data),) = run_events
     assert kind == "processor.run.completed"
     assert data["run_id"] == run.id
     assert data["status"] == "succeeded"
@@ -206,7 +207,7 @@ def test_python_engine_failure_is_recorded(python_service: RunningService, tmp_p
         assert run.status == "failed"
         assert run.failure_reason == "extraction_error"
         assert "model not loaded" in (run.failure_message or "")
-    kinds = [k for k, _ in _events(tmp_path / "service")]
+    kinds = [k for k, _ in _events(tmp_path / "service") if k.startswith("processor.run.")]
     assert kinds == ["processor.run.failed"]
 
 

@@ -8,11 +8,18 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from fieldwise.service.events.outbox import record_event
 from fieldwise.service.http.dependencies import common_fields, fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.ids import isoformat, new_id, parse_iso
-from fieldwise.service.resources.processors.schemas import ProcessorPublic, VersionPublic
+from fieldwise.service.resources.processors.schemas import (
+    ProcessorPublic,
+    PublishOverride,
+    VerdictCreate,
+    VersionPublic,
+    VersionVerdict,
+)
 from fieldwise.service.resources.processors.tables import processors, versions
 from fieldwise.service.state import ServiceState, now
 
@@ -37,7 +44,31 @@ def version_public(row: Any) -> VersionPublic:
         description=row.description,
         config=row.config,
         published_at=row.published_at,
+        verdict=row.verdict,
+        publish_override=row.publish_override,
     )
+
+
+def failed_verdict(version: VersionPublic) -> VersionVerdict | None:
+    """The version's last verdict when it is not a pass (publishing it is an override)."""
+    verdict = version.verdict
+    return verdict if verdict is not None and verdict.outcome != "pass" else None
+
+
+def record_verdict(
+    state: ServiceState, processor_id: str, version_id: str, body: VerdictCreate, by: str
+) -> VersionPublic:
+    """Keep ``body`` as the version's last verdict (the one a publish is checked against)."""
+    verdict = VersionVerdict(**body.model_dump(), recorded_at=now(state), recorded_by=by)
+    with state.engine.begin() as conn:
+        fetch(conn, processors, processor_id, "processor")
+        fetch(conn, versions, version_id, "version", processor_id=processor_id)
+        conn.execute(
+            update(versions)
+            .where(versions.c.id == version_id)
+            .values(verdict=verdict.model_dump(), updated_at=verdict.recorded_at)
+        )
+        return version_public(fetch(conn, versions, version_id, "version"))
 
 
 def list_processors(
@@ -94,8 +125,14 @@ def _insert_version(
         return version_public(row)
 
 
-def publish_version(state: ServiceState, processor_id: str, version_id: str) -> VersionPublic:
+def publish_version(
+    state: ServiceState, processor_id: str, version_id: str, *, by: str = "operator"
+) -> VersionPublic:
     """Publish a drafted version: the processor's default for new runs. 409 if published.
+
+    When the version's last verdict is not a pass, the publish is an override: who (``by``),
+    when and that verdict are kept on the version and in the ``processor.version.published``
+    event, recorded in the same transaction. (The console asks for a typed confirmation first.)
 
     The processor's row is locked first, so publishes of one processor happen one after
     another: each stamps ``published_at`` later than every earlier one and sets the default in
@@ -118,6 +155,28 @@ def publish_version(state: ServiceState, processor_id: str, version_id: str) -> 
             raise ApiError(
                 409, f"Version {version_id!r} is already published.", code="invalid_state"
             )
+        failed = failed_verdict(version_public(row))
+        override = None
+        if failed is not None:
+            override = PublishOverride(by=by, at=stamp, verdict=failed).model_dump()
+            conn.execute(
+                update(versions)
+                .where(versions.c.id == version_id)
+                .values(publish_override=override)
+            )
+            row = fetch(conn, versions, version_id, "version", processor_id=processor_id)
+        record_event(
+            conn,
+            state.clock,
+            "processor.version.published",
+            {
+                "processor_id": processor_id,
+                "version_id": version_id,
+                "number": row.number,
+                "published_at": stamp,
+                "publish_override": override,
+            },
+        )
         conn.execute(
             update(processors)
             .where(processors.c.id == processor_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
@@ -16,6 +16,7 @@ from fieldwise.service.resources.processors.schemas import (
     ProcessorCreate,
     ProcessorPublic,
     ProcessorUpdate,
+    VerdictCreate,
     VersionCreate,
     VersionPublic,
 )
@@ -109,8 +110,28 @@ def get_version(processor_id: str, version_id: str, state: State) -> VersionPubl
         )
 
 
+def _who(request: Request) -> str:
+    """The key a request was made with, for the record: ``key <id>`` or ``operator key``."""
+    principal = getattr(request.state, "principal", None)
+    key_id = getattr(principal, "key_id", None)
+    return f"key {key_id}" if key_id else "operator key"
+
+
+@router.put(
+    "/processors/{processor_id}/versions/{version_id}/verdict", response_model=VersionPublic
+)
+def record_verdict(
+    processor_id: str, version_id: str, body: VerdictCreate, state: State, request: Request
+) -> VersionPublic:
+    """Record a gate's verdict on the version: publishing it after a verdict that is not a
+    pass is recorded as an override (and the console asks for a typed confirmation)."""
+    return ops.record_verdict(state, processor_id, version_id, body, _who(request))
+
+
 @router.post(
     "/processors/{processor_id}/versions/{version_id}/publish", response_model=VersionPublic
 )
-def publish_version(processor_id: str, version_id: str, state: State) -> VersionPublic:
-    return ops.publish_version(state, processor_id, version_id)
+def publish_version(
+    processor_id: str, version_id: str, state: State, request: Request
+) -> VersionPublic:
+    return ops.publish_version(state, processor_id, version_id, by=_who(request))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -34,6 +34,31 @@ class VersionCreate(RequestModel):
     description: str = Field(default="", max_length=10_000)
 
 
+class VerdictCreate(RequestModel):
+    """A gate's verdict on a version, recorded by whoever gated it (``fieldwise gate``, CI)."""
+
+    outcome: Literal["pass", "fail", "inconclusive"]
+    evaluation_run_id: str | None = Field(default=None, max_length=200)
+    runset_id: str | None = Field(default=None, max_length=200)
+    policy: str | None = Field(default=None, max_length=2_000)
+    reasons: list[Annotated[str, Field(max_length=10_000)]] = Field(
+        default_factory=list, max_length=200
+    )
+
+
+class VersionVerdict(VerdictCreate):
+    recorded_at: str
+    recorded_by: str = Field(description="The key that recorded it: its id, or 'operator'.")
+
+
+class PublishOverride(RequestModel):
+    """A version published although its last verdict was not a pass."""
+
+    by: str = Field(description="Who: 'console session <id> (key <id>)' or 'key <id>'.")
+    at: str
+    verdict: VersionVerdict
+
+
 class VersionPublic(Resource):
     object: Literal["processor_version"] = "processor_version"
     processor_id: str
@@ -42,3 +67,5 @@ class VersionPublic(Resource):
     description: str
     config: dict[str, Any]
     published_at: str | None
+    verdict: VersionVerdict | None = None
+    publish_override: PublishOverride | None = None

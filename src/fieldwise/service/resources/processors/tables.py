@@ -47,6 +47,10 @@ versions = Table(
     Column("published_at", String(32), nullable=True),
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    # The last gate verdict recorded for the version (PUT .../verdict), and, when it was
+    # published although that verdict was not a pass, who overrode it, when, and the verdict.
+    Column("verdict", JSON, nullable=True),
+    Column("publish_override", JSON, nullable=True),
 )
 
 #: One number per version of a processor: a writer that collides retries (migration 0009).
