@@ -20,7 +20,9 @@ of the out-of-set config's set reads this set (the rules engine is its fallback)
 Correct, wrong and missed cells are counted apart (the goal: wrong <= 5 % of expected).
 Every document is parsed with the real parser; OCR regions are cached on disk under
 ``benchmarks/.cache/`` (git-ignored) keyed by the image's pixels, so iterations on the parser
-and the engine skip the slow OCR but still run everything after it. Outputs are scored by the
+skip the slow OCR but still run everything after it; whole parsed documents are cached under
+``/tmp/fieldwise-parse-cache/`` keyed by the file's SHA-256 and the parser's version (a digest
+of the parsing package's source), so iterations on the engine parse nothing twice. Outputs are scored by the
 toolkit's own comparators (:func:`fieldwise.compare.compare` with the set's field specs):
 field accuracy = correct / expected, as in the report.
 """
@@ -28,6 +30,7 @@ field accuracy = correct / expected, as in the report.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -45,10 +48,12 @@ from fieldwise.compare import build_frame, compare, parse_field_specs
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import OcrEngine, ParsedDocument, parse_document
 from fieldwise.service.engines.parsing.ocr import Region
+from fieldwise.service.engines.parsing.stored import decode_document, encode_document
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = SHARED_DATASETS
 CACHE = REPO / "benchmarks" / ".cache"
+PARSED = Path("/tmp/fieldwise-parse-cache")
 PROTOCOL = REPO / "benchmarks" / "real" / "protocol.toml"
 REAL_SETS = ("zugferd-dev", "einvoice-layouts-dev", "parsee-invoices-dev", "sroie-dev")
 BAD = ("wrong", "missed")
@@ -93,11 +98,33 @@ def _own_config(name: str) -> Path | None:
     return configs.get("v2") or configs.get("config")
 
 
-def _parse(root: Path, rows: list[dict[str, Any]], ocr: OcrEngine) -> dict[str, ParsedDocument]:
-    docs = {}
-    for row in rows:
-        docs[row["file"]] = parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr)
-    return docs
+@functools.cache
+def _parser_version() -> str:
+    """A digest of the parsing package's source: a parser change invalidates the cache."""
+    import fieldwise.service.engines.parsing as parsing
+
+    digest = hashlib.sha256()
+    for path in sorted(Path(parsing.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _parse_one(data: bytes, ocr: OcrEngine, cached: bool) -> ParsedDocument:
+    if not cached:
+        return parse_document(data, ocr_engine=ocr)
+    path = PARSED / _parser_version() / f"{hashlib.sha256(data).hexdigest()}.json"
+    if path.exists():
+        return decode_document(path.read_bytes())
+    doc = parse_document(data, ocr_engine=ocr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(encode_document(doc))
+    return doc
+
+
+def _parse(
+    root: Path, rows: list[dict[str, Any]], ocr: OcrEngine, cached: bool = True
+) -> dict[str, ParsedDocument]:
+    return {row["file"]: _parse_one((root / row["file"]).read_bytes(), ocr, cached) for row in rows}
 
 
 def _table(result: Any, versions: list[str]) -> list[str]:
@@ -222,9 +249,7 @@ def _trained(
 
     root = _set(source)[0]
     examples = [
-        TrainingExample(
-            parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr), row["ground_truth"]
-        )
+        TrainingExample(_parse_one((root / row["file"]).read_bytes(), ocr, True), row["ground_truth"])
         for row in _rows(root)
     ]
     params = TrainParams.from_mapping(
@@ -252,7 +277,7 @@ def measure(
     )
     rows = _rows(root)
     start = time.perf_counter()
-    docs = _parse(root, rows, ocr)
+    docs = _parse(root, rows, ocr, isinstance(ocr, CachedOcr))
     parsed_in = time.perf_counter() - start
     truth = {row["file"]: row["ground_truth"] for row in rows}
     e_invoice = name in protocol.get("e_invoice", [])
@@ -320,7 +345,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="engine_accuracy.py", description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=["invoices", *REAL_SETS])
     parser.add_argument("--show-errors", action="store_true", help="list wrong and missed values")
-    parser.add_argument("--no-cache", action="store_true", help="run OCR without the disk cache")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="parse and run OCR without the disk caches"
+    )
     parser.add_argument(
         "--trained", action="store_true", help="also leave-one-set-out trained versions"
     )
