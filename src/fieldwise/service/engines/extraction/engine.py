@@ -58,6 +58,7 @@ from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.plausible import document_years, plausible
+from fieldwise.service.engines.extraction.roles import foreign_role, role_of
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import read_table
@@ -107,6 +108,7 @@ def _candidates(
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
     groups: list[list[Candidate]] = []
+    role = role_of(spec.vocabulary, spec.labels)
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
             continue
@@ -118,6 +120,10 @@ def _candidates(
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
+            if spec.type in ("currency", "date") and foreign_role(
+                role, snippet.context, snippet.text, hit.label
+            ):
+                continue  # "Total" beside "Cash", "Date" beside "delivery": another role
             score = hit.score
             if snippet.label_cell:
                 # the label's whole cell is the real label: "Total" inside "Total excl. tax"
@@ -170,7 +176,7 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"])
+    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
     issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
     if issue is None:
         return flat
