@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
+from rapidfuzz import fuzz, process
+
 from fieldwise.service.engines.extraction.labels import norm
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
@@ -103,7 +105,10 @@ _NOT: dict[str, frozenset[str]] = {
 
 _TAX_WORDS = frozenset(norm(w) for w in _TAXES)
 _INCLUDED_WORDS = frozenset(norm(w) for w in _INCLUDED)
-_WORD = re.compile(r"[^\W\d_]+(?:\.[^\W\d_]+)*\.?")
+# words, a dotted abbreviation's parts apart ("Incl.ofGST" is "incl" and "ofgst")
+_WORD = re.compile(r"[^\W\d_]+")
+_FUZZY_LENGTH = 7
+_FUZZY_SCORE = 85.0
 
 
 def _words(text: str) -> set[str]:
@@ -119,10 +124,24 @@ def foreign_role(concept: str | None, context: str, snippet: str, label: str) ->
     if concept not in _NOT:
         return False
     words = (_words(context) | _words(snippet)) - _words(label)
-    if not words.isdisjoint(_NOT[concept]):
+    if _any_of(words, _NOT[concept]):
         return True
-    taxed = not words.isdisjoint(_TAX_WORDS)
-    return concept == "grand_total" and taxed and words.isdisjoint(_INCLUDED_WORDS)
+    taxed = _any_of(words, _TAX_WORDS)
+    return concept == "grand_total" and taxed and not _any_of(words, _INCLUDED_WORDS)
+
+
+def _any_of(words: set[str], vocabulary: frozenset[str]) -> bool:
+    """Whether a word is in ``vocabulary``; a long word also when one letter or two are off
+    (OCR's "Inciusive" is "inclusive"; short words must match exactly: "change" and "charge"
+    differ by one letter and mean different things)."""
+    if not words.isdisjoint(vocabulary):
+        return True
+    long = [w for w in vocabulary if len(w) >= _FUZZY_LENGTH]
+    return any(
+        process.extractOne(w, long, scorer=fuzz.ratio, score_cutoff=_FUZZY_SCORE) is not None
+        for w in words
+        if len(w) >= _FUZZY_LENGTH
+    )
 
 
 @functools.lru_cache(maxsize=1024)
