@@ -5,8 +5,9 @@ name (found as the seller strategy finds it). Lines are taken from there down: r
 numbers printed between name and address ("(1095514-X)", "Company No: ...") are skipped, and
 the block ends at a line of contact details or document data ("Tel", "Fax", "GST", "Invoice",
 "Date", an e-mail or web address), at a line that holds a date or a time of day (a receipt's
-"12Mar2018 18:19" is never part of an address), at a wide gap, after :data:`MAX_LINES` lines, or after the
-line that carries the postcode plus one short line of letters (a state or country).
+"12Mar2018 18:19" is never part of an address), at a wide gap, after :data:`MAX_LINES`
+lines, or after the line that carries the postcode plus one short line of letters (a state or
+country).
 Lines are joined with ", " (the way an address is written on one line); the comparator folds
 the rest of the spacing.
 

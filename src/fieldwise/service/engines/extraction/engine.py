@@ -52,6 +52,7 @@ from fieldwise.service.engines.extraction.consistency import (
     consistent_part,
     consistent_total,
 )
+from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
@@ -122,6 +123,8 @@ def _candidates(
         # the parts of an equation may sit anywhere along the label's row (see consistency.py)
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
+            if spec.type == "string" and spec.pattern is None:
+                snippet = continued(doc, snippet, hit.line)  # a name begun on the line above
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
