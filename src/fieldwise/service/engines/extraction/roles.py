@@ -74,7 +74,7 @@ _INCLUDED = (
 _OTHER_EVENTS = (
     "delivery", "delivered", "shipping", "shipped", "ship", "dispatch", "period", "service",
     "order", "ordered", "due", "payable", "expiry", "expires", "valid", "until", "start", "end",
-    "from", "to", "contract", "printed", "lieferung", "lieferdatum", "liefertermin", "geliefert",
+    "from", "to", "contract", "lieferung", "lieferdatum", "liefertermin", "geliefert",
     "leistung", "leistungsdatum", "leistungszeitraum", "zeitraum", "abrechnungszeitraum",
     "bestellung", "bestelldatum", "auftrag", "auftragsdatum", "versand", "versanddatum",
     "fällig", "fälligkeit", "zahlbar", "bis", "gültig", "beginn", "ende", "vertrag", "skonto",
