@@ -255,14 +255,11 @@ def _abstained(output: Mapping[str, Any], below: float) -> dict[str, Any]:
 
 
 def _sweep(
-    label: str,
-    truth: Mapping[str, Mapping[str, Any]],
-    outputs: Mapping[str, Mapping[str, Any]],
-    specs: Mapping[str, Any],
+    label: str, outputs: Mapping[str, Mapping[str, Any]], score: Callable[[Any], Run]
 ) -> None:
+    """Print ``score`` of ``outputs`` abstaining below each confidence of :data:`SWEEP`."""
     for below in SWEEP:
-        predicted = {file: _abstained(out, below) for file, out in outputs.items()}
-        run = _score(label, truth, predicted, specs)
+        run = score({file: _abstained(out, below) for file, out in outputs.items()})
         print(f"  sweep {label} abstain_below {below:.1f}: {run.total.summary()}")
 
 
@@ -366,9 +363,9 @@ def measure(
     if sweep:
         for label, variant, outputs, fields in sweeps:
             if "+xml" not in label:  # the XML's values are certain: nothing to trade
-                _sweep(label, truth, outputs, fields)
-                doubted = _rules({**variant, "abstain_doubted": True}, docs)
-                run = _score(label, truth, doubted, fields)
+                score = functools.partial(_score, label, truth, specs=fields)
+                _sweep(label, outputs, score)
+                run = score(_rules({**variant, "abstain_doubted": True}, docs))
                 print(f"  sweep {label} abstain_doubted: {run.total.summary()}")
     if show_errors and role == "judge":
         print(f"  (errors of {name} not shown: a judge set's documents are only measured)")
