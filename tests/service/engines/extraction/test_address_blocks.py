@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldwise.service.engines.extraction import extract, validate_config
-from fieldwise.service.engines.parsing import parse_document
+from fieldwise.service.engines.extraction import validate_config
+from tests.service.engines.extraction.text_docs import read_lines
 
 CONFIG = validate_config(
     {
@@ -20,8 +20,7 @@ CONFIG = validate_config(
 
 
 def _read(*lines: str) -> dict[str, Any]:
-    text = "\n".join(lines) + "\n"
-    return extract(parse_document(text.encode(), filename="receipt.txt"), CONFIG)["value"]
+    return read_lines(CONFIG, *lines)
 
 
 def test_street_postcode_and_state_lines_are_one_address() -> None:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from fieldwise.service.engines.extraction import extract, validate_config
+from fieldwise.service.engines.extraction import validate_config
 from fieldwise.service.engines.extraction.normalize import parse_amount
 from fieldwise.service.engines.extraction.roles import foreign_role
-from fieldwise.service.engines.parsing import parse_document
+from tests.service.engines.extraction.text_docs import read_lines
 
 CONFIG = validate_config(
     {
@@ -30,8 +30,7 @@ CONFIG = validate_config(
 
 
 def _read(*lines: str) -> dict[str, Any]:
-    text = "\n".join(["SHOP 17", "", *lines]) + "\n"
-    return extract(parse_document(text.encode(), filename="doc.txt"), CONFIG)["value"]
+    return read_lines(CONFIG, "SHOP 17", "", *lines)
 
 
 @pytest.mark.parametrize(
@@ -124,8 +123,7 @@ DATES = validate_config(
 
 
 def _dates(*lines: str) -> dict[str, Any]:
-    text = "\n".join(["RECHNUNG 5512", "", *lines]) + "\n"
-    return extract(parse_document(text.encode(), filename="doc.txt"), DATES)["value"]
+    return read_lines(DATES, "RECHNUNG 5512", "", *lines)
 
 
 @pytest.mark.parametrize(
