@@ -38,7 +38,8 @@ def _read(title: str, sign: str | None, body: tuple[str, ...] = BODY) -> dict[st
     }
     if sign is not None:
         raw["credit_note_sign"] = sign
-    return extract(_doc(title, body), validate_config(raw))["value"]
+    values: dict[str, Any] = extract(_doc(title, body), validate_config(raw))["value"]
+    return values
 
 
 @pytest.mark.parametrize(

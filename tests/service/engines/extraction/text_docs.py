@@ -11,4 +11,7 @@ from fieldwise.service.engines.parsing import parse_document
 def read_lines(config: ExtractionConfig, *lines: str) -> dict[str, Any]:
     """The values ``config`` extracts from a text document of ``lines``."""
     text = "\n".join(lines) + "\n"
-    return extract(parse_document(text.encode(), filename="doc.txt"), config)["value"]
+    values: dict[str, Any] = extract(parse_document(text.encode(), filename="doc.txt"), config)[
+        "value"
+    ]
+    return values
