@@ -1,6 +1,7 @@
 """Field accuracy of the rules engine in-set and out-of-set on every development set, per field.
 
 Usage: python benchmarks/engine_accuracy.py [SET ...] [--show-errors] [--no-cache] [--trained]
+                                            [--sweep] [--first N]
 
 SET is ``invoices`` (datasets/invoices: its baseline v1 and candidate v2) or one of the real
 development sets in ``../shared/datasets`` (``zugferd-dev``, ``einvoice-layouts-dev``,
@@ -17,17 +18,26 @@ carry an embedded e-invoice XML, each config also runs with the ``e_invoice`` op
 With ``--trained``, leave-one-set-out for trained versions: a model trained on every document
 of the out-of-set config's set reads this set (the rules engine is its fallback).
 
+``--first N`` measures only the first N documents of each set (ground-truth order): a
+partial figure, printed as such, for iterating before a cold OCR of a whole set is done.
+With ``--sweep``, each config's outputs are also scored as if it abstained below each
+confidence of :data:`SWEEP` (the ``abstain_below`` option), and run again abstaining where its
+candidates disagreed (``abstain_doubted``): the wrong / missed trade-off.
+
 Correct, wrong and missed cells are counted apart (the goal: wrong <= 5 % of expected).
 Every document is parsed with the real parser; OCR regions are cached on disk under
 ``benchmarks/.cache/`` (git-ignored) keyed by the image's pixels, so iterations on the parser
-and the engine skip the slow OCR but still run everything after it. Outputs are scored by the
-toolkit's own comparators (:func:`fieldwise.compare.compare` with the set's field specs):
-field accuracy = correct / expected, as in the report.
+skip the slow OCR but still run everything after it; whole parsed documents are cached under
+``/tmp/fieldwise-parse-cache/`` keyed by the file's SHA-256 and the parser's version (a digest
+of the parsing package's source), so iterations on the engine parse nothing twice. Outputs
+are scored by the toolkit's own comparators (:func:`fieldwise.compare.compare` with the set's
+field specs): field accuracy = correct / expected, as in the report.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -45,14 +55,17 @@ from fieldwise.compare import build_frame, compare, parse_field_specs
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.parsing import OcrEngine, ParsedDocument, parse_document
 from fieldwise.service.engines.parsing.ocr import Region
+from fieldwise.service.engines.parsing.stored import decode_document, encode_document
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = SHARED_DATASETS
 CACHE = REPO / "benchmarks" / ".cache"
+PARSED = Path("/tmp/fieldwise-parse-cache")
 PROTOCOL = REPO / "benchmarks" / "real" / "protocol.toml"
 REAL_SETS = ("zugferd-dev", "einvoice-layouts-dev", "parsee-invoices-dev", "sroie-dev")
 BAD = ("wrong", "missed")
 WRONG_GOAL = 0.05  # wrong cells at most this share of the expected ones
+SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # abstain_below values --sweep scores
 
 
 class CachedOcr(OcrEngine):
@@ -93,11 +106,33 @@ def _own_config(name: str) -> Path | None:
     return configs.get("v2") or configs.get("config")
 
 
-def _parse(root: Path, rows: list[dict[str, Any]], ocr: OcrEngine) -> dict[str, ParsedDocument]:
-    docs = {}
-    for row in rows:
-        docs[row["file"]] = parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr)
-    return docs
+@functools.cache
+def _parser_version() -> str:
+    """A digest of the parsing package's source: a parser change invalidates the cache."""
+    import fieldwise.service.engines.parsing as parsing
+
+    digest = hashlib.sha256()
+    for path in sorted(Path(parsing.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _parse_one(data: bytes, ocr: OcrEngine, cached: bool) -> ParsedDocument:
+    if not cached:
+        return parse_document(data, ocr_engine=ocr)
+    path = PARSED / _parser_version() / f"{hashlib.sha256(data).hexdigest()}.json"
+    if path.exists():
+        return decode_document(path.read_bytes())
+    doc = parse_document(data, ocr_engine=ocr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(encode_document(doc))
+    return doc
+
+
+def _parse(
+    root: Path, rows: list[dict[str, Any]], ocr: OcrEngine, cached: bool = True
+) -> dict[str, ParsedDocument]:
+    return {row["file"]: _parse_one((root / row["file"]).read_bytes(), ocr, cached) for row in rows}
 
 
 def _table(result: Any, versions: list[str]) -> list[str]:
@@ -208,6 +243,26 @@ def _rules(raw: dict[str, Any], docs: Mapping[str, ParsedDocument]) -> dict[str,
     return {file: extract(doc, config) for file, doc in docs.items()}
 
 
+def _abstained(output: Mapping[str, Any], below: float) -> dict[str, Any]:
+    """``output``'s values without the top-level fields whose confidence is below ``below``
+    (what ``abstain_below`` would have left out)."""
+    value = dict(output["value"])
+    for name in list(value):
+        meta = output["metadata"].get(name)
+        if meta is not None and meta["confidence"] < below:
+            del value[name]
+    return {"value": value, "metadata": output["metadata"]}
+
+
+def _sweep(
+    label: str, outputs: Mapping[str, Mapping[str, Any]], score: Callable[[Any], Run]
+) -> None:
+    """Print ``score`` of ``outputs`` abstaining below each confidence of :data:`SWEEP`."""
+    for below in SWEEP:
+        run = score({file: _abstained(out, below) for file, out in outputs.items()})
+        print(f"  sweep {label} abstain_below {below:.1f}: {run.total.summary()}")
+
+
 def _trained(
     source: str, raw: dict[str, Any], ocr: OcrEngine
 ) -> Callable[[ParsedDocument], dict[str, Any]]:
@@ -223,7 +278,7 @@ def _trained(
     root = _set(source)[0]
     examples = [
         TrainingExample(
-            parse_document((root / row["file"]).read_bytes(), ocr_engine=ocr), row["ground_truth"]
+            _parse_one((root / row["file"]).read_bytes(), ocr, True), row["ground_truth"]
         )
         for row in _rows(root)
     ]
@@ -242,7 +297,13 @@ def _changes(protocol: Mapping[str, Any], name: str) -> list[str]:
 
 
 def measure(
-    name: str, ocr: OcrEngine, protocol: Mapping[str, Any], show_errors: bool, trained: bool
+    name: str,
+    ocr: OcrEngine,
+    protocol: Mapping[str, Any],
+    show_errors: bool,
+    trained: bool,
+    sweep: bool = False,
+    first: int | None = None,
 ) -> dict[str, Run]:
     """Print the per-field in-set / out-of-set table of set ``name``; return its runs."""
     root, spec_dir, configs = _set(name)
@@ -250,19 +311,22 @@ def measure(
     specs = parse_field_specs(
         spec.get("fields", {}), date_order=spec.get("dataset", {}).get("date_order", "YMD")
     )
-    rows = _rows(root)
+    rows = _rows(root)[:first]
     start = time.perf_counter()
-    docs = _parse(root, rows, ocr)
+    docs = _parse(root, rows, ocr, isinstance(ocr, CachedOcr))
     parsed_in = time.perf_counter() - start
     truth = {row["file"]: row["ground_truth"] for row in rows}
     e_invoice = name in protocol.get("e_invoice", [])
     runs: dict[str, Run] = {}
+    sweeps: list[tuple[str, dict[str, Any], dict[str, dict[str, Any]], Mapping[str, Any]]] = []
     start = time.perf_counter()
     for version, path in configs.items():
         raw = json.loads(path.read_text(encoding="utf-8"))
         for suffix, variant in _config_runs(raw, e_invoice):
             label = f"in:{version}{suffix}"
-            runs[label] = _score(label, truth, _rules(variant, docs), specs)
+            outputs = _rules(variant, docs)
+            runs[label] = _score(label, truth, outputs, specs)
+            sweeps.append((label, variant, outputs, specs))
     source = protocol.get("out_of_set", {}).get(name)
     other = _own_config(source) if source else None
     if other is not None:
@@ -271,7 +335,9 @@ def measure(
         shared = {k: v for k, v in specs.items() if k in names}
         for suffix, variant in _config_runs(raw, e_invoice):
             label = f"out:{source}{suffix}"
-            runs[label] = _score(label, truth, _rules(variant, docs), shared)
+            outputs = _rules(variant, docs)
+            runs[label] = _score(label, truth, outputs, shared)
+            sweeps.append((label, variant, outputs, shared))
         if trained:
             model = _trained(source, raw, ocr)
             label = f"out:trained on {source}"
@@ -280,8 +346,9 @@ def measure(
     extracted_in = time.perf_counter() - start
     changes = _changes(protocol, name)
     role = "tune" if name in protocol.get("tune", []) else "judge"
+    part = f" (the first {len(rows)} only)" if first is not None else ""
     print(
-        f"== {name} ({protocol['kind'][name]}, {role}): {len(rows)} documents "
+        f"== {name} ({protocol['kind'][name]}, {role}): {len(rows)} documents{part} "
         f"(parse {parsed_in:.1f} s, extract {extracted_in:.1f} s); engine changes made for it: "
         f"{', '.join(changes) or 'none'}"
     )
@@ -293,7 +360,16 @@ def measure(
         print(f"{field:<22}" + "".join(f"{c:>{width}}" for c in cells))
     for label in labels:
         print(f"{name} {label}: field accuracy {runs[label].total.summary()}")
-    if show_errors:
+    if sweep:
+        for label, variant, outputs, fields in sweeps:
+            if "+xml" not in label:  # the XML's values are certain: nothing to trade
+                score = functools.partial(_score, label, truth, specs=fields)
+                _sweep(label, outputs, score)
+                run = score(_rules({**variant, "abstain_doubted": True}, docs))
+                print(f"  sweep {label} abstain_doubted: {run.total.summary()}")
+    if show_errors and role == "judge":
+        print(f"  (errors of {name} not shown: a judge set's documents are only measured)")
+    elif show_errors:
         for label in labels:
             print("\n".join(runs[label].errors))
     return runs
@@ -320,9 +396,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="engine_accuracy.py", description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=["invoices", *REAL_SETS])
     parser.add_argument("--show-errors", action="store_true", help="list wrong and missed values")
-    parser.add_argument("--no-cache", action="store_true", help="run OCR without the disk cache")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="parse and run OCR without the disk caches"
+    )
     parser.add_argument(
         "--trained", action="store_true", help="also leave-one-set-out trained versions"
+    )
+    parser.add_argument(
+        "--sweep", action="store_true", help="score each config abstaining below confidences"
+    )
+    parser.add_argument(
+        "--first", type=int, metavar="N", help="only the first N documents of each set"
     )
     args = parser.parse_args(argv)
     for name in args.sets:
@@ -333,7 +417,8 @@ def main(argv: list[str]) -> int:
     protocol = tomllib.loads(PROTOCOL.read_text(encoding="utf-8"))
     ocr = OcrEngine() if args.no_cache else CachedOcr()
     results = {
-        name: measure(name, ocr, protocol, args.show_errors, args.trained) for name in args.sets
+        name: measure(name, ocr, protocol, args.show_errors, args.trained, args.sweep, args.first)
+        for name in args.sets
     }
     _closing(results, protocol)
     return 0

@@ -4,8 +4,10 @@ The address of a letterhead or a receipt header is printed in the lines under th
 name (found as the seller strategy finds it). Lines are taken from there down: registration
 numbers printed between name and address ("(1095514-X)", "Company No: ...") are skipped, and
 the block ends at a line of contact details or document data ("Tel", "Fax", "GST", "Invoice",
-"Date", an e-mail or web address), at a wide gap, after :data:`MAX_LINES` lines, or after the
-line that carries the postcode plus one short line of letters (a state or country).
+"Date", an e-mail or web address), at a line that holds a date or a time of day (a receipt's
+"12Mar2018 18:19" is never part of an address), at a wide gap, after :data:`MAX_LINES`
+lines, or after the line that carries the postcode plus one short line of letters (a state or
+country).
 Lines are joined with ", " (the way an address is written on one line); the comparator folds
 the rest of the spacing.
 
@@ -21,7 +23,7 @@ from dataclasses import replace
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.labels import norm
-from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.normalize import Parsed, parse_date
 from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.parsing import Line, ParsedDocument
 
@@ -35,6 +37,8 @@ _STOP = re.compile(
 _REGISTRATION = re.compile(r"(?i)^\(.*\)$|\d{5,}-?[a-z]\b|company\s*no|co\.?\s*no|gst|reg")
 _SKIPS = 2  # registration lines between the name and the address
 _POSTCODE = re.compile(r"(?<!\d)\d{4,6}(?!\d)")
+# a time of day ("18:19", OCR's "18: 19", "9.41AM"): no address line carries one
+_TIME = re.compile(r"(?i)\d{1,2}\s?:\s?\d{2}(?!\d)|\d{1,2}[.:]\d{2}\s?[ap]\.?m\b")
 _GAP = 2.0
 
 
@@ -49,6 +53,12 @@ def _name_line(lines: tuple[Line, ...], name: str) -> int | None:
         elif found is not None:
             break
     return found
+
+
+def _is_date_line(text: str) -> bool:
+    return bool(_TIME.search(text)) or any(
+        parse_date(text, order, lenient=True) is not None for order in ("DMY", "MDY")
+    )
 
 
 def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
@@ -71,7 +81,7 @@ def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> C
         if not taken and skipped < _SKIPS and _REGISTRATION.search(text):
             skipped += 1
             continue
-        if _STOP.search(text):
+        if _STOP.search(text) or _is_date_line(text):
             break
         if postcode and (any(ch.isdigit() for ch in text) or len(text) > 20):
             break

@@ -17,3 +17,6 @@ class Candidate:
     confidence: float
     page: int
     text: str
+    # the engine's own candidates disagreed (another value scored nearly as well, or the
+    # config's choice overruled a stronger one): ``"abstain": "doubted"`` leaves it out
+    doubted: bool = False

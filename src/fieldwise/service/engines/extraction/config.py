@@ -14,12 +14,15 @@ from typing import Any
 import regex
 
 from fieldwise._errors import ConfigError
+from fieldwise.service.engines.extraction.credit import CREDIT_SIGNS
 from fieldwise.service.engines.extraction.currencies import current_codes
 from fieldwise.service.engines.extraction.patterns import MAX_PATTERN_LENGTH, compile_pattern
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
 __all__ = [
     "COLUMN_TYPES",
+    "DEFAULT_ABSTAIN_BELOW",
+    "DEFAULT_ABSTAIN_DOUBTED",
     "FIELD_TYPES",
     "ColumnSpec",
     "ExtractionConfig",
@@ -42,6 +45,11 @@ OCCURRENCES = ("best", "first")
 SUB_LINES = ("merge", "skip")
 CELLS = ("words", "gaps")
 DEFAULT_LABEL_THRESHOLD = 85.0
+# A value the engine is less sure of than this is left out (missed) rather than given (maybe
+# wrong): a user deciding whether to publish pays more for a wrong cell than for an empty one.
+# Chosen on the tune sets (benchmarks/engine_accuracy.py --sweep; benchmarks/README.md).
+DEFAULT_ABSTAIN_BELOW = 0.0
+DEFAULT_ABSTAIN_DOUBTED = False
 
 _TOP_KEYS = {
     "engine",
@@ -50,6 +58,9 @@ _TOP_KEYS = {
     "date_order",
     "lenient_dates",
     "e_invoice",
+    "abstain_below",
+    "abstain_doubted",
+    "credit_note_sign",
     "fields",
     "description",
 }
@@ -122,6 +133,13 @@ class ExtractionConfig:
     lenient_dates: bool = False
     # read fields from the invoice XML a PDF embeds when it has one (see einvoice.py)
     e_invoice: bool = False
+    # leave a field out when its confidence is below this (0: never)
+    abstain_below: float = DEFAULT_ABSTAIN_BELOW
+    # leave a field out when the engine's candidates for it disagreed
+    abstain_doubted: bool = DEFAULT_ABSTAIN_DOUBTED
+    # the sign of a credit note's amounts: as printed, or the printed size made positive or
+    # negative (see credit.py)
+    credit_note_sign: str = "as_printed"
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -310,6 +328,17 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
     e_invoice = raw.get("e_invoice", False)
     if not isinstance(e_invoice, bool):
         raise _fail("e_invoice", "expected true or false")
+    abstain = raw.get("abstain_below", DEFAULT_ABSTAIN_BELOW)
+    if isinstance(abstain, bool) or not isinstance(abstain, int | float):
+        raise _fail("abstain_below", "expected a number from 0 to 1")
+    if not 0 <= abstain <= 1:
+        raise _fail("abstain_below", f"{abstain} is outside 0..1")
+    doubted = raw.get("abstain_doubted", DEFAULT_ABSTAIN_DOUBTED)
+    if not isinstance(doubted, bool):
+        raise _fail("abstain_doubted", "expected true or false")
+    credit_sign = raw.get("credit_note_sign", "as_printed")
+    if credit_sign not in CREDIT_SIGNS:
+        raise _fail("credit_note_sign", f"expected one of {', '.join(CREDIT_SIGNS)}")
     raw_fields = raw.get("fields", [])
     if not isinstance(raw_fields, Sequence) or isinstance(raw_fields, str):
         raise _fail("fields", "expected a list of field objects")
@@ -329,5 +358,14 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
             )
         seen.add(spec.name)
     return ExtractionConfig(
-        fields, engine, entrypoint, float(threshold), date_order, lenient_dates, e_invoice
+        fields,
+        engine,
+        entrypoint,
+        float(threshold),
+        date_order,
+        lenient_dates,
+        e_invoice,
+        float(abstain),
+        doubted,
+        credit_sign,
     )

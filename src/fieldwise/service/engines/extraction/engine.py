@@ -24,11 +24,15 @@ the blocks its headings open (:mod:`.sections`). ``"vocabulary": "<concept>"`` a
 labels in seven languages (:mod:`.vocabulary`) and turns on the concept's checks: totals and
 deducted amounts against the other amounts, tax and net as parts of the gross total
 (:mod:`.consistency`), a due date never before the issue date; ``"percent": true`` reads
-rates. ``"e_invoice": true`` (top level, off by default) takes each field the invoice XML a
-PDF embeds holds from that XML (:mod:`.einvoice`), confidence 1.0, its metadata saying
-``"source": "embedded_xml"`` and the element path; every other field is read from the pages
-and says ``"source": "page"``. Per field the order is: labels; then symbol inference; then
-the scan for a self-validating type (fields without labels); then the strategy.
+rates. ``"abstain_below"`` (top level) leaves out a field whose confidence is below it, and
+``"abstain_doubted"`` one whose candidates disagreed: a missed cell rather than a likely
+wrong one. ``"credit_note_sign"`` (``as_printed``, ``positive``, ``negative``) signs a credit
+note's totals (:mod:`.credit`). ``"e_invoice": true`` (top level, off by default) takes each
+field the invoice XML a PDF embeds holds from that XML (:mod:`.einvoice`), confidence 1.0,
+its metadata saying ``"source": "embedded_xml"`` and the element path; every other field is
+read from the pages and says ``"source": "page"``. Per field the order is: labels; then
+symbol inference; then the scan for a self-validating type (fields without labels); then the
+strategy.
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ from fieldwise.service.engines.extraction.consistency import (
     consistent_part,
     consistent_total,
 )
+from fieldwise.service.engines.extraction.continued import continued
+from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.labels import find_labels, norm
@@ -58,6 +64,7 @@ from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.plausible import document_years, plausible
+from fieldwise.service.engines.extraction.roles import foreign_role, role_of
 from fieldwise.service.engines.extraction.sections import section_lines
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import read_table
@@ -107,6 +114,7 @@ def _candidates(
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
     groups: list[list[Candidate]] = []
+    role = role_of(spec.vocabulary, spec.labels)
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
             continue
@@ -115,9 +123,15 @@ def _candidates(
         # the parts of an equation may sit anywhere along the label's row (see consistency.py)
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
+            if spec.type == "string" and spec.pattern is None:
+                snippet = continued(doc, snippet, hit.line)  # a name begun on the line above
             parsed = _parse(snippet.text, spec, config)
             if parsed is None:
                 continue
+            if spec.type in ("currency", "date") and foreign_role(
+                role, snippet.context, snippet.text, hit.label
+            ):
+                continue  # "Total" beside "Cash", "Date" beside "delivery": another role
             score = hit.score
             if snippet.label_cell:
                 # the label's whole cell is the real label: "Total" inside "Total excl. tax"
@@ -170,7 +184,7 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"])
+    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
     issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
     if issue is None:
         return flat
@@ -190,7 +204,7 @@ def _first(groups: list[list[Candidate]]) -> Candidate | None:
             for c in later
         ):
             # the config, not the evidence, chose between values: less sure
-            return replace(chosen, confidence=chosen.confidence * _OVERRULED_FACTOR)
+            return replace(chosen, confidence=chosen.confidence * _OVERRULED_FACTOR, doubted=True)
         return chosen
     return None
 
@@ -232,7 +246,7 @@ def _best(candidates: list[Candidate]) -> Candidate | None:
     ranked = sorted(by_value.values(), key=lambda c: -c.confidence)
     best = ranked[0]
     if len(ranked) > 1 and ranked[1].confidence >= _AMBIGUOUS_RATIO * best.confidence:
-        return Candidate(best.parsed, best.confidence * _AMBIGUOUS_FACTOR, best.page, best.text)
+        return replace(best, confidence=best.confidence * _AMBIGUOUS_FACTOR, doubted=True)
     return best
 
 
@@ -276,6 +290,18 @@ def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: 
         for name, (parsed, confidence) in row.cells.items():
             out.meta(f"{spec.name}.{index}.{name}", confidence, row.page + 1, parsed.text)
     out.put(spec.name, rows, table.confidence, table.page + 1, table.header_text)
+
+
+def _abstains(best: Candidate, config: ExtractionConfig) -> bool:
+    """Leave the value out: its confidence is under ``abstain_below``, or the engine's own
+    candidates disagreed and the config abstains on doubt (a missed cell, not a wrong one)."""
+    return best.confidence < config.abstain_below or (config.abstain_doubted and best.doubted)
+
+
+def _signed(spec: FieldSpec, value: Any) -> bool:
+    """Whether a credit note's sign convention applies to this field's value."""
+    role = role_of(spec.vocabulary, spec.labels)
+    return spec.type == "currency" and isinstance(value, float) and role in SIGNED_ROLES
 
 
 def _xml_value(spec: FieldSpec, found: XmlValue) -> Any:
@@ -334,6 +360,9 @@ def extract(
     if config.date_order == "auto":
         config = replace(config, date_order=document_date_order(doc, config.date_order))
     xml = _from_xml(doc, config)
+    # a credit note's amounts take the sign the config declares (never the XML's: it is the
+    # invoice itself)
+    credit = config.credit_note_sign != "as_printed" and is_credit_note(doc)
     # with the option on, every field says where it was read: the XML or the pages
     on_page = {"source": "page"} if config.e_invoice else None
     with pattern_budget(pattern_seconds):
@@ -352,7 +381,10 @@ def extract(
                 best = _field(doc, spec, config)
             except PatternTimeout as exc:
                 raise PatternTimeout(f"field {spec.name!r}: {exc}") from None
-            if best is not None:
+            if best is not None and not _abstains(best, config):
+                value = best.parsed.value
+                if credit and _signed(spec, value):
+                    value = signed(float(value), config.credit_note_sign)
                 page = best.page + 1
-                out.put(spec.name, best.parsed.value, best.confidence, page, best.text, on_page)
+                out.put(spec.name, value, best.confidence, page, best.text, on_page)
     return out.result()

@@ -34,6 +34,9 @@ class Snippet:
     page: int
     where: str
     label_cell: str = ""
+    # the words near the value that are not its label's (see roles.py): the label cell's
+    # other words, and on a line below, the label that line has of its own
+    context: str = ""
 
     @property
     def weight(self) -> float:
@@ -51,8 +54,14 @@ def _box(words: Sequence[Word]) -> Box:
     return box
 
 
-def _snippet(words: Sequence[Word], page: int, where: str, label_cell: str = "") -> Snippet:
-    return Snippet(" ".join(w.text for w in words), tuple(words), page, where, label_cell)
+def _text(words: Sequence[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def _snippet(
+    words: Sequence[Word], page: int, where: str, label_cell: str = "", context: str = ""
+) -> Snippet:
+    return Snippet(_text(words), tuple(words), page, where, label_cell, context)
 
 
 def value_snippets(
@@ -74,10 +83,13 @@ def value_snippets(
     label_box = _box(line.words[hit.start : hit.end])
     cells = split_cells(line)
     label_cell = ""
+    others = ""  # the label cell's words the label does not cover
     index = 0
     for cell in cells:
         if index <= hit.start < index + len(cell):
-            label_cell = " ".join(w.text for w in cell)
+            label_cell = _text(cell)
+            covered = range(hit.start - index, hit.end - index)
+            others = _text([w for i, w in enumerate(cell) if i not in covered])
         index += len(cell)
     if position in ("right", "any"):
         index = 0
@@ -85,11 +97,13 @@ def value_snippets(
             if index <= hit.end - 1 < index + len(cell):
                 rest = line.words[hit.end : index + len(cell)]
                 if rest:
-                    out.append(_snippet(rest, hit.page, "same-cell"))
+                    out.append(_snippet(rest, hit.page, "same-cell", "", others))
                 if n + 1 < len(cells):
-                    out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell))
+                    out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell, others))
                 if row:
-                    out.extend(_snippet(c, hit.page, "row", label_cell) for c in cells[n + 2 :])
+                    out.extend(
+                        _snippet(c, hit.page, "row", label_cell, others) for c in cells[n + 2 :]
+                    )
                 if before and hit.start > index:
                     out.append(_snippet(line.words[index : hit.start], hit.page, "before"))
                 break
@@ -99,13 +113,16 @@ def value_snippets(
         for offset, below in enumerate(page.lines[hit.line + 1 : hit.line + 4]):
             if below.box.y0 - label_box.y1 > 3.5 * height:
                 break
+            before_cell: list[Word] = []  # the line's own label, if it has one
             for cell in split_cells(below):
                 box = _box(cell)
                 overlap = min(box.x1, label_box.x1) - max(box.x0, label_box.x0)
                 if overlap > 0:
                     where = "below" if offset == 0 else "below-far"
-                    out.append(_snippet(cell, hit.page, where, label_cell))
+                    context = f"{others} {_text(before_cell)}".strip()
+                    out.append(_snippet(cell, hit.page, where, label_cell, context))
                     break
+                before_cell.extend(cell)
             else:
                 continue
             break

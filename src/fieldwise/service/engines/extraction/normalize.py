@@ -47,6 +47,8 @@ _AMOUNT = re.compile(
     r"|\d{1,3}(?:[.,'’\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)"
     rf"(?![.,]?\d)(?:\s?(?P<cur2>{_CUR}))?(?P<pct>\s?%)?"
 )
+# more bare digits than any printed amount has without a separator: an identifier
+_IDENTIFIER_DIGITS = 10
 _MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
 # a year glued to an OCR'd time ("14/02/20199:41AM", "18/03/1815: 17") still ends the date;
 # a glued four-digit year must look like one (19xx, 20xx), else the two digits are the year
@@ -121,6 +123,8 @@ def parse_amount(snippet: str) -> Parsed | None:
         before = snippet[match.start("num") - 1] if match.start("num") > 0 else " "
         if before.isalpha() and not match.group("cur1"):
             continue  # part of an identifier such as "AT774262636", not an amount
+        if match.group("num").isdigit() and len(match.group("num")) > _IDENTIFIER_DIGITS:
+            continue  # a long run of bare digits is a company, tax or account number
         value = _number(match.group("num"))
         if match.group("neg") or match.group("neg2"):
             value = -value
