@@ -92,7 +92,8 @@ def test_batches_read_at_once_give_the_text_read_one_at_a_time(engine: OcrEngine
     together = OcrEngine(threads=2, settings={"rec_batch_num": 2})  # several batches, 2 at once
     alone = OcrEngine(threads=1, settings={"rec_batch_num": 2})
     assert together.regions(image) == alone.regions(image)
-    assert together._pool is not None and alone._pool is None
+    assert together._pool is not None
+    assert alone._pool is None
 
 
 def test_every_model_runs_on_one_thread_and_the_engine_on_one_per_core() -> None:
