@@ -16,7 +16,6 @@ size of the image the detector is fed.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np
 from _measure import emit, load_average
 from _shared import shared_dataset
-from ocr_tesseract import _cer, _in_reading_order, _truth
+from ocr_tesseract import _cer, _in_reading_order, _truth, add_variants, variants_of
 from PIL import Image
 
 from fieldwise.service.engines.parsing.ocr import SETTINGS, OcrEngine
@@ -121,18 +120,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     parser.add_argument("--pages", type=int, default=12, help="receipts to read")
-    parser.add_argument(
-        "--variant", action="append", default=[], metavar="NAME=JSON",
-        help="also the engine with these RapidOCR settings (repeat)",
-    )  # fmt: skip
+    add_variants(parser)
     args = parser.parse_args(argv)
     root = shared_dataset("sroie-dev")
     paths = sorted((root / "documents").glob("*.jpg"))[: args.pages]
     truths = [_truth(root, p.stem) for p in paths]
-    rows: dict[str, dict[str, Any]] = {"rapidocr": _rapidocr_defaults(), "engine": {}}
-    for item in args.variant:
-        name, _, raw = item.partition("=")
-        rows[name] = json.loads(raw)
+    rows: dict[str, dict[str, Any]] = {
+        "rapidocr": _rapidocr_defaults(),
+        "engine": {},
+        **variants_of(args.variant),
+    }
     for name, settings in rows.items():
         row = _profile(name, settings, paths, truths)
         line = f"{row['row']}: " + ", ".join(f"{k} {v}" for k, v in row.items() if k != "row")
