@@ -145,20 +145,27 @@ def measure(
     return rows
 
 
+def add_variants(parser: argparse.ArgumentParser) -> None:
+    """``--variant NAME=JSON``, repeatable (read with :func:`variants_of`)."""
+    parser.add_argument(
+        "--variant", action="append", default=[], metavar="NAME=JSON",
+        help="also the engine with these RapidOCR settings (repeat)",
+    )  # fmt: skip
+
+
+def variants_of(items: list[str]) -> dict[str, dict[str, Any]]:
+    """The ``--variant`` items as name -> RapidOCR settings."""
+    return {name: json.loads(raw) for name, _, raw in (i.partition("=") for i in items)}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--pages", type=int, default=100, help="receipts to read (100: all)")
-    parser.add_argument(
-        "--variant", action="append", default=[], metavar="NAME=JSON",
-        help="also fieldwise with these RapidOCR settings (repeat)",
-    )  # fmt: skip
+    add_variants(parser)
     args = parser.parse_args(argv)
-    variants: dict[str, dict[str, Any]] = {"engine": {}}
-    for item in args.variant:
-        name, _, raw = item.partition("=")
-        variants[name] = json.loads(raw)
+    variants: dict[str, dict[str, Any]] = {"engine": {}, **variants_of(args.variant)}
     for row in measure(args.pages, args.repeat, variants):
         emit(row, as_json=args.json)
     return 0
