@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from fieldwise.compare._inputs import as_outputs, as_truth
     from fieldwise.compare._intervals import overall_paired
     from fieldwise.compare._io import read_frames, write_frames
-    from fieldwise.compare._metrics import field_metrics, outcome_metrics
+    from fieldwise.compare._metrics import outcome_metrics
     from fieldwise.compare._normalize import (
         Unparsed,
         is_empty,
@@ -108,7 +108,6 @@ __all__ = [
     "export_bytes",
     "export_table",
     "field_intervals",
-    "field_metrics",
     "flatten",
     "format_p",
     "fuzzy_text",
@@ -197,7 +196,6 @@ _HOME = {
     "flatten": "fieldwise.compare._frame",
     "read_frames": "fieldwise.compare._io",
     "write_frames": "fieldwise.compare._io",
-    "field_metrics": "fieldwise.compare._metrics",
     "outcome_metrics": "fieldwise.compare._metrics",
     "parse_bool": "fieldwise.compare._normalize",
     "parse_currency": "fieldwise.compare._normalize",

@@ -21,14 +21,17 @@ from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
 from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
-from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
 from fieldwise.compare._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
-__all__ = ["FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
+__all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
 
+
+#: The columns of the all-null columns table: fields a candidate left empty in every document
+#: where the baseline had a value.
+EMPTY_COLUMN_COLUMNS = ("candidate", "field", "baseline_documents", "expected_documents")
 
 #: The columns of the fields table, in order.
 FIELD_COLUMNS = (

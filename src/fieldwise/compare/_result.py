@@ -123,7 +123,7 @@ class ComparisonResult:
         if self.candidates == (candidate,):
             return self
         pair = {self.baseline, candidate}
-        frames: dict[str, pd.DataFrame] = {}
+        frames: dict[str, Any] = {}  # (DataFrames, passed by name below)
         for name in _BY_VERSION:
             frame = getattr(self, name)
             keep = frame["version"].astype(str).isin(pair) if "version" in frame else None
