@@ -11,6 +11,7 @@ import pandas as pd
 from fieldwise._errors import CompareError
 from fieldwise.compare._bootstrap import BootstrapInterval
 from fieldwise.compare._confidence import calibration_rows, predictions, sweep_table
+from fieldwise.compare._field_intervals import field_intervals
 from fieldwise.compare._frame import columns_frame
 from fieldwise.compare._lists import list_metrics
 from fieldwise.compare._metrics import document_table
@@ -110,6 +111,23 @@ class ComparisonResult:
     def versions(self) -> tuple[str, ...]:
         """The baseline, then every candidate."""
         return (self.baseline, *self.candidates)
+
+    def field_intervals(self) -> dict[str, tuple[float, float]]:
+        """Field -> percentile interval (low, high) of the candidate's cell-accuracy delta,
+        resampling documents with the seed, resample count and confidence of the overall
+        bootstrap (:func:`~fieldwise.compare.field_intervals`); empty without a candidate.
+        Computed here, so the report only formats it."""
+        boot = self.bootstrap
+        if self.candidate is None or boot is None:
+            return {}
+        return field_intervals(
+            self.cells,
+            self.baseline,
+            self.candidate,
+            seed=boot.seed,
+            n_resamples=boot.n_resamples,
+            confidence=boot.confidence,
+        )
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """The tables by name, in :data:`FRAME_NAMES` order."""
