@@ -60,7 +60,16 @@ if TYPE_CHECKING:
     )
     from fieldwise.compare._reduce import ReducedResult, reduce_statistics
     from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
-    from fieldwise.compare._spec import FieldSpec, parse_field_specs, specs_from_recorded
+    from fieldwise.compare._spec import (
+        BOOL_OPTIONS,
+        DATE_ORDERS,
+        FIELD_KEYS,
+        FIELD_TYPES,
+        NUMBER_OPTIONS,
+        FieldSpec,
+        parse_field_specs,
+        specs_from_recorded,
+    )
     from fieldwise.compare._stats import format_p, holm, mcnemar_exact, p_phrase, paired_sample_size
     from fieldwise.compare._sufficient import (
         Sufficient,
@@ -72,9 +81,14 @@ if TYPE_CHECKING:
     from fieldwise.compare._table import render_table
 
 __all__ = [
+    "BOOL_OPTIONS",
+    "DATE_ORDERS",
     "EXPORT_FORMATS",
+    "FIELD_KEYS",
+    "FIELD_TYPES",
     "FRAME_COLUMNS",
     "FRAME_NAMES",
+    "NUMBER_OPTIONS",
     "OUTCOMES",
     "BootstrapInterval",
     "Comparator",
@@ -207,6 +221,11 @@ _HOME = {
     "ComparisonResult": "fieldwise.compare._result",
     "compare": "fieldwise.compare._result",
     "FieldSpec": "fieldwise.compare._spec",
+    "BOOL_OPTIONS": "fieldwise.compare._spec",
+    "DATE_ORDERS": "fieldwise.compare._spec",
+    "FIELD_KEYS": "fieldwise.compare._spec",
+    "FIELD_TYPES": "fieldwise.compare._spec",
+    "NUMBER_OPTIONS": "fieldwise.compare._spec",
     "parse_field_specs": "fieldwise.compare._spec",
     "specs_from_recorded": "fieldwise.compare._spec",
     "BootstrapInterval": "fieldwise.compare._bootstrap",
