@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -80,9 +81,11 @@ class ComparisonResult:
     _cells: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     fields: pd.DataFrame
     overall: pd.DataFrame
-    documents: pd.DataFrame
+    # per-document rows and flipped units: cell-level frames, built when first read (every
+    # figure is reduced without them)
+    _documents: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     row_counts: pd.DataFrame
-    flips: pd.DataFrame
+    _flips: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     significance: pd.DataFrame
     confidence: pd.DataFrame
     calibration: pd.DataFrame
@@ -101,11 +104,24 @@ class ComparisonResult:
     @property
     def cells(self) -> pd.DataFrame:
         """Every scored cell (:data:`~fieldwise.compare._outcomes.CELL_COLUMNS`)."""
-        cells = self._cells
-        if not isinstance(cells, pd.DataFrame):
-            cells = cells()
-            object.__setattr__(self, "_cells", cells)
-        return cells
+        return self._built("_cells")
+
+    @property
+    def documents(self) -> pd.DataFrame:
+        """One row per (version, item): cells, ok cells and whether all are ok."""
+        return self._built("_documents")
+
+    @property
+    def flips(self) -> pd.DataFrame:
+        """One row per (candidate, field, item) unit: ok in each version and the transition."""
+        return self._built("_flips")
+
+    def _built(self, name: str) -> pd.DataFrame:
+        frame: pd.DataFrame | Callable[[], pd.DataFrame] = getattr(self, name)
+        if not isinstance(frame, pd.DataFrame):
+            frame = frame()
+            object.__setattr__(self, name, frame)
+        return frame
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -152,6 +168,7 @@ class ComparisonResult:
             frames[name] = frame if keep is None else frame.loc[keep.to_numpy()]
         frames = {k: v.reset_index(drop=True) for k, v in frames.items()}
         cells = frames.pop("cells")
+        documents, flips = frames.pop("documents"), frames.pop("flips")
         for key in ("version",):
             cells[key] = cells[key].cat.remove_unused_categories()
         boot = self.bootstraps.get(candidate)
@@ -171,6 +188,8 @@ class ComparisonResult:
             alpha=self.alpha,
             power=self.power,
             _cells=cells,
+            _documents=documents,
+            _flips=flips,
             **frames,
         )
 
@@ -342,12 +361,12 @@ def compare_scored(
         _cells=cells,
         fields=reduced.fields,
         overall=reduced.overall,
-        documents=document_table(scored),
+        _documents=partial(document_table, scored),
         row_counts=row_counts,
         lists=list_metrics(row_counts),
         row_tests=reduced.row_tests,
         empty_columns=reduced.empty_columns,
-        flips=_flips(scored, baseline, chosen_candidates),
+        _flips=partial(_flips, scored, baseline, tuple(chosen_candidates)),
         significance=reduced.significance,
         confidence=sweep_table(found),
         calibration=calibration,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -163,8 +164,8 @@ def paired_sample_size(
 def tests_from_counts(
     counts: pd.DataFrame, *, alpha: float, power: float
 ) -> list[dict[str, object]]:
-    """One significance row per field of ``counts`` (see :func:`transition_counts`), before
-    Holm: flips, McNemar p, Newcombe interval, MDE and the power warning."""
+    """One significance row per field of ``counts`` (a frame of :data:`TRANSITIONS` columns
+    per field), before Holm: flips, McNemar p, Newcombe interval, MDE and the power warning."""
     rows: list[dict[str, object]] = []
     for field, row in counts.iterrows():
         c = {t: int(row[t]) for t in TRANSITIONS}
@@ -221,11 +222,18 @@ def significance_from_counts(
     counts: Mapping[str, pd.DataFrame], *, alpha: float = 0.05, power: float = 0.8
 ) -> pd.DataFrame:
     """The significance table of every candidate from its merged flip counts (candidate ->
-    :func:`transition_counts` frame), Holm-adjusted across all (candidate, field) tests:
-    the same rows :func:`significance_tables` gives from the cells."""
+    frame of :data:`TRANSITIONS` columns per field), Holm-adjusted across all (candidate,
+    field) tests."""
+    if not counts:  # no candidate: the same empty table every time, built once
+        return _no_significance().copy()
     rows = [
         {"candidate": candidate, **r}
         for candidate, table in counts.items()
         for r in tests_from_counts(table, alpha=alpha, power=power)
     ]
     return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
+
+
+@cache
+def _no_significance() -> pd.DataFrame:
+    return _with_holm(pd.DataFrame([], columns=_COLUMNS_BEFORE_HOLM), 0.05)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._bootstrap import bootstrap_counts, sorted_codes
+from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare._poisson import document_replicates
 from fieldwise.compare._spec import FieldSpec
@@ -173,9 +174,8 @@ class _Keys:
         version, versions = sorted_codes(cells["version"])
         item, items = sorted_codes(cells["item"])
         field, fields = sorted_codes(cells["field"])
-        outcome_dtype = pd.CategoricalDtype(list(OUTCOMES))
-        outcome = np.asarray(cells["outcome"].astype(outcome_dtype).cat.codes, dtype=np.int64)
-        ok = np.isin(outcome, [OUTCOMES.index(o) for o in OK_OUTCOMES])
+        outcome = outcome_codes(cells).astype(np.int64)
+        ok = outcome_in(outcome, OK_OUTCOMES)
         return cls(version, versions, item, items, field, fields, outcome, ok)
 
     def code_of(self, version: str) -> int:
@@ -222,7 +222,7 @@ def _documents(k: _Keys) -> dict[str, Counts]:
 
 
 def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
-    valued = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
+    valued = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
     has = ~np.isnan(confidence) & valued
     correct = k.outcome == OUTCOMES.index("correct")
     bins = np.clip(
@@ -268,8 +268,8 @@ def _kept_values(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
     n_i, n_f = max(1, len(k.items)), len(k.fields)
     size = n_f * n_i
     unit = k.field * n_i + k.item
-    value = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
-    expected = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "missed")])
+    value = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
+    expected = outcome_in(k.outcome, ("correct", "wrong", "missed"))
     mine_b, mine_c = k.version == b_code, k.version == c_code
 
     def units(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
