@@ -44,9 +44,14 @@ import numpy as np
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare import compare, parse_field_specs
+from fieldwise.compare import (
+    compare,
+    merge_statistics,
+    parse_field_specs,
+    partition_statistics,
+    weight_classes,
+)
 from fieldwise.compare._outcomes import score_cells
-from fieldwise.compare._sufficient import merge, partition_statistics, weight_classes
 from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
 from fieldwise.scale import (
     compact_shard,
@@ -165,7 +170,7 @@ def phases(root: str, shards: int) -> dict[str, float]:
             n_resamples=1000,
         )
         t3 = time.process_time()
-        total = merge(total, part)
+        total = merge_statistics(total, part)
         t4 = time.process_time()
         for step, seconds in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
             spent[step] += seconds / len(picked)

@@ -1,12 +1,14 @@
-"""All-null columns from integer codes equal the per-document definition (kept here)."""
+"""All-null columns reduced from a partition's statistics equal the per-document definition
+(kept here)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS, empty_columns
 from fieldwise.compare._outcomes import OUTCOMES
+from fieldwise.compare._reduce import EMPTY_COLUMN_COLUMNS, reduce_statistics
+from fieldwise.compare._sufficient import partition_statistics
 
 
 def _reference(cells: pd.DataFrame, baseline: str, candidates: list[str]) -> pd.DataFrame:
@@ -29,6 +31,13 @@ def _reference(cells: pd.DataFrame, baseline: str, candidates: list[str]) -> pd.
     return pd.DataFrame(rows, columns=list(EMPTY_COLUMN_COLUMNS))
 
 
+def empty_columns(cells: pd.DataFrame, baseline: str, candidates: list[str]) -> pd.DataFrame:
+    stats = partition_statistics(
+        cells, baseline=baseline, candidates=candidates, weights=(1.0,), n_resamples=10
+    )
+    return reduce_statistics(stats).empty_columns
+
+
 def _cells(seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     n = 3000
@@ -42,6 +51,9 @@ def _cells(seed: int) -> pd.DataFrame:
             "item": pd.Categorical([f"d{i}" for i in rng.integers(0, 200, n)]),
             "field": pd.Categorical(field),
             "outcome": pd.Categorical.from_codes(outcome, categories=list(OUTCOMES)),
+            "weight": np.ones(n),
+            "score": np.zeros(n),
+            "confidence": np.full(n, np.nan),
         }
     )
 

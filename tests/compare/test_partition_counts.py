@@ -13,7 +13,7 @@ import pytest
 from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
 from fieldwise.compare._bootstrap import bootstrap_columns, sorted_codes
 from fieldwise.compare._reduce import reduce_statistics
-from fieldwise.compare._stats import flip_units, transition_counts
+from fieldwise.compare._stats import TRANSITIONS, flip_units
 from fieldwise.compare._sufficient import (
     empty_statistics,
     merge_all,
@@ -52,6 +52,7 @@ def _stats(frame: pd.DataFrame, seed: int = 1) -> Any:
 
 
 def test_flip_counts_equal_the_cell_level_flip_units(frame: pd.DataFrame) -> None:
+    """The statistics' flip counts are those of the flips frame's units (result.flips)."""
     cells, row_counts, _ = score_cells(frame, SPECS)
     # shuffled rows and plain (non-categorical) keys count the same
     shuffled = cells.sample(frac=1.0, random_state=3)
@@ -70,7 +71,13 @@ def test_flip_counts_equal_the_cell_level_flip_units(frame: pd.DataFrame) -> Non
             row_counts=row_counts,
         )
         for candidate in CANDIDATES:
-            want = transition_counts(flip_units(cells, "v1", candidate))
+            units = flip_units(cells, "v1", candidate)
+            want = (
+                units.groupby(["field", "transition"], observed=False, sort=True)
+                .size()
+                .unstack("transition", fill_value=0)
+                .reindex(columns=list(TRANSITIONS), fill_value=0)
+            )
             got = {f: c for (cand, f), c in stats.transitions.items() if cand == candidate}
             assert got == {str(f): tuple(int(x) for x in row) for f, row in want.iterrows()}
 

@@ -315,31 +315,3 @@ def test_plain_value_columns_are_the_dataframes_columns() -> None:
         columns_frame({"expected": series, "predicted": ["x", 2.0]})["expected"],
         pd.DataFrame({"expected": series, "predicted": ["x", 2.0]})["expected"],
     )
-
-
-def test_replicate_sums_on_their_own_thread_give_the_same_intervals(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Large bootstraps draw their replicate sums on a thread of their own while the other
-    tables are computed: every candidate's interval is the one drawn in line."""
-    import fieldwise.compare._result as result_module
-    from fieldwise.compare._bootstrap import bootstrap_delta
-
-    truth = {f"doc{i}": {"total": float(i), "date": "2018-03-05"} for i in range(60)}
-    predictions = {
-        version: {
-            doc: {"value": {"total": value["total"] + (i % k == 0), "date": "05.03.2018"}}
-            for i, (doc, value) in enumerate(truth.items())
-        }
-        for version, k in (("v1", 3), ("v2", 5), ("v3", 2))
-    }
-    frame = build_frame(truth, predictions)
-    runs = {}
-    for name, limit in (("in line", 1 << 60), ("thread", 0)):
-        monkeypatch.setattr(result_module, "_BACKGROUND_WEIGHTS", limit)
-        runs[name] = compare(frame, SPECS, baseline="v1", candidates=["v2", "v3"], seed=4)
-    assert runs["thread"].bootstraps == runs["in line"].bootstraps
-    cells = runs["thread"].cells
-    for c in ("v2", "v3"):
-        assert runs["thread"].bootstraps[c] == bootstrap_delta(cells, "v1", c, seed=4)
-    assert runs["thread"].bootstraps["v2"] != runs["thread"].bootstraps["v3"]

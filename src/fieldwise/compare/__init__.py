@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from fieldwise.compare._inputs import as_outputs, as_truth
     from fieldwise.compare._intervals import overall_paired
     from fieldwise.compare._io import read_frames, write_frames
-    from fieldwise.compare._metrics import field_metrics, outcome_metrics
+    from fieldwise.compare._metrics import outcome_metrics
     from fieldwise.compare._normalize import (
         Unparsed,
         is_empty,
@@ -60,7 +60,16 @@ if TYPE_CHECKING:
     )
     from fieldwise.compare._reduce import ReducedResult, reduce_statistics
     from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
-    from fieldwise.compare._spec import FieldSpec, parse_field_specs, specs_from_recorded
+    from fieldwise.compare._spec import (
+        BOOL_OPTIONS,
+        DATE_ORDERS,
+        FIELD_KEYS,
+        FIELD_TYPES,
+        NUMBER_OPTIONS,
+        FieldSpec,
+        parse_field_specs,
+        specs_from_recorded,
+    )
     from fieldwise.compare._stats import format_p, holm, mcnemar_exact, p_phrase, paired_sample_size
     from fieldwise.compare._sufficient import (
         Sufficient,
@@ -72,9 +81,14 @@ if TYPE_CHECKING:
     from fieldwise.compare._table import render_table
 
 __all__ = [
+    "BOOL_OPTIONS",
+    "DATE_ORDERS",
     "EXPORT_FORMATS",
+    "FIELD_KEYS",
+    "FIELD_TYPES",
     "FRAME_COLUMNS",
     "FRAME_NAMES",
+    "NUMBER_OPTIONS",
     "OUTCOMES",
     "BootstrapInterval",
     "Comparator",
@@ -108,7 +122,6 @@ __all__ = [
     "export_bytes",
     "export_table",
     "field_intervals",
-    "field_metrics",
     "flatten",
     "format_p",
     "fuzzy_text",
@@ -197,7 +210,6 @@ _HOME = {
     "flatten": "fieldwise.compare._frame",
     "read_frames": "fieldwise.compare._io",
     "write_frames": "fieldwise.compare._io",
-    "field_metrics": "fieldwise.compare._metrics",
     "outcome_metrics": "fieldwise.compare._metrics",
     "parse_bool": "fieldwise.compare._normalize",
     "parse_currency": "fieldwise.compare._normalize",
@@ -209,6 +221,11 @@ _HOME = {
     "ComparisonResult": "fieldwise.compare._result",
     "compare": "fieldwise.compare._result",
     "FieldSpec": "fieldwise.compare._spec",
+    "BOOL_OPTIONS": "fieldwise.compare._spec",
+    "DATE_ORDERS": "fieldwise.compare._spec",
+    "FIELD_KEYS": "fieldwise.compare._spec",
+    "FIELD_TYPES": "fieldwise.compare._spec",
+    "NUMBER_OPTIONS": "fieldwise.compare._spec",
     "parse_field_specs": "fieldwise.compare._spec",
     "specs_from_recorded": "fieldwise.compare._spec",
     "BootstrapInterval": "fieldwise.compare._bootstrap",

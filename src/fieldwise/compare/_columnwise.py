@@ -32,7 +32,6 @@ from fieldwise.compare._align import ROW_COUNT_COLUMNS
 from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
 from fieldwise.compare._column_tables import (
     NO_CELL,
-    ColumnTables,
     ScoredColumn,
     ScoredColumns,
     ScoredVersion,
@@ -78,6 +77,8 @@ class LazyCells:
     scored: ScoredColumns
     sources: list[_Version]  # the version of each of ``scored.scored``
     wide: WideColumns
+    #: the cells without values, laid out once for the statistics (their values join them)
+    light: pd.DataFrame | None = None
 
     def __call__(self) -> pd.DataFrame:
         expected, predicted = [], []
@@ -86,7 +87,7 @@ class LazyCells:
             keep, _ = self.scored.keep(version)
             expected.append(_stacked([e for e, _ in pairs])[keep])
             predicted.append(_stacked([p for _, p in pairs])[keep])
-        cells = self.scored.light()
+        cells = (self.scored.light() if self.light is None else self.light).copy(deep=False)
         cells["expected"] = _joined(expected)
         cells["predicted"] = _joined(predicted)
         return cells.loc[:, list(CELL_COLUMNS)]
@@ -384,11 +385,13 @@ def compare_columns(
         return None
     picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
     cells, resolved = wide.score(specs, [baseline, *picked])
+    cells.light = cells.scored.light()
     return compare_scored(
-        ColumnTables(cells.scored, cells),
+        cells,
         no_row_counts(),
         resolved,
         baseline=baseline,
         candidates=picked,
+        light=cells.light,
         **options,
     )

@@ -12,20 +12,17 @@ list field and version (from the row-count table of :func:`~fieldwise.compare.al
 - ``short_documents`` = documents where some expected row was not matched.
 
 Between two versions the paired unit is one document's list: *complete* when every expected
-row was matched. :func:`row_tests` counts lists that became incomplete (regressed) or complete
-(fixed) and tests them with the exact McNemar test, like the field flips.
+row was matched. The row tests (reduced from the statistics, :mod:`~fieldwise.compare._reduce`)
+count lists that became incomplete (regressed) or complete (fixed) and test them with the
+exact McNemar test, like the field flips.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._stats import mcnemar_exact
-
-__all__ = ["LIST_COLUMNS", "ROW_TEST_COLUMNS", "list_metrics", "row_tests"]
+__all__ = ["LIST_COLUMNS", "ROW_TEST_COLUMNS", "list_metrics"]
 
 LIST_COLUMNS = (
     "version",
@@ -77,38 +74,3 @@ def list_metrics(row_counts: pd.DataFrame) -> pd.DataFrame:
         out[col] = out[col].astype(np.int64)
     out["cardinality_error"] = out["cardinality_error"].astype(np.float64)
     return out.loc[:, list(LIST_COLUMNS)]
-
-
-def row_tests(row_counts: pd.DataFrame, baseline: str, candidates: Sequence[str]) -> pd.DataFrame:
-    """Per candidate and list field: complete lists lost and gained against ``baseline``, the
-    row recall of both and the exact McNemar p (:data:`ROW_TEST_COLUMNS`)."""
-    rows = []
-    complete = row_counts.assign(ok=row_counts["matched_rows"] >= row_counts["expected_rows"])
-    for candidate in candidates:
-        for field, group in complete.groupby("field", observed=True, sort=True):
-            base = group.loc[group["version"] == baseline].set_index("item")
-            cand = group.loc[group["version"] == candidate].set_index("item")
-            items = base.index.intersection(cand.index)
-            if not len(items):
-                continue
-            b, c = base.loc[items], cand.loc[items]
-            regressed = int((b["ok"] & ~c["ok"]).sum())
-            fixed = int((~b["ok"] & c["ok"]).sum())
-            expected = float(b["expected_rows"].sum())
-            rows.append(
-                {
-                    "candidate": candidate,
-                    "field": str(field),
-                    "documents": len(items),
-                    "row_recall_baseline": b["matched_rows"].sum() / expected
-                    if expected
-                    else np.nan,
-                    "row_recall_candidate": c["matched_rows"].sum() / expected
-                    if expected
-                    else np.nan,
-                    "regressed": regressed,
-                    "fixed": fixed,
-                    "p_value": mcnemar_exact(regressed, fixed),
-                }
-            )
-    return pd.DataFrame(rows, columns=list(ROW_TEST_COLUMNS))

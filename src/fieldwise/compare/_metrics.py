@@ -31,19 +31,9 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._codes import compact, key_codes, key_labels
-from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
-from fieldwise.compare._spec import FieldSpec
 
-__all__ = [
-    "document_rows",
-    "document_table",
-    "field_metrics",
-    "field_table",
-    "outcome_metrics",
-    "overall_metrics",
-    "overall_table",
-]
+__all__ = ["document_rows", "document_table", "outcome_codes", "outcome_in", "outcome_metrics"]
 
 
 def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -117,14 +107,6 @@ def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     }
 
 
-def _codes(column: pd.Series[Any]) -> tuple[npt.NDArray[np.int64], pd.Index[Any]]:
-    cat = column.cat if isinstance(column.dtype, pd.CategoricalDtype) else None
-    if cat is None:
-        categorical = pd.Categorical(column)
-        return np.asarray(categorical.codes, dtype=np.int64), pd.Index(categorical.categories)
-    return np.asarray(cat.codes, dtype=np.int64), pd.Index(cat.categories)
-
-
 def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int8]:
     """Each cell's outcome as its index in :data:`OUTCOMES` (no conversion when the column
     already is a categorical of exactly those). The categorical's own int8 codes, not an
@@ -145,111 +127,6 @@ def outcome_in(
     table[[OUTCOMES.index(o) for o in outcomes]] = True
     out: npt.NDArray[np.bool_] = table[codes]
     return out
-
-
-def _outcome_counts(
-    group: npt.NDArray[np.int64],
-    groups: int,
-    outcome: npt.NDArray[np.signedinteger[Any]],
-    weights: npt.NDArray[np.float64] | None = None,
-) -> npt.NDArray[np.float64]:
-    """(groups x outcomes) counts, or sums of ``weights``, in one bincount."""
-    flat = np.bincount(
-        group * len(OUTCOMES) + outcome, weights=weights, minlength=groups * len(OUTCOMES)
-    )
-    return np.asarray(flat, dtype=np.float64).reshape(groups, len(OUTCOMES))
-
-
-def field_metrics(
-    cells: pd.DataFrame, specs: Mapping[str, FieldSpec], *, confidence: float = 0.95
-) -> pd.DataFrame:
-    """One row per (version, field): type, weight, critical, outcome counts, support, n_cells,
-    field accuracy with its Wilson interval at ``confidence``, strict accuracy, cell accuracy,
-    precision / recall / f1 (see the module docstring) and ``mean_score``: the mean cell score
-    over cells that are not both_empty (partial credit: fuzzy text keeps its similarity; NaN
-    when every cell is both_empty)."""
-    v, versions = _codes(cells["version"])
-    f, fields = _codes(cells["field"])
-    o = outcome_codes(cells)
-    group = v * len(fields) + f
-    n_groups = len(versions) * len(fields)
-    counts = _outcome_counts(group, n_groups, o)
-    both_empty = OUTCOMES.index("both_empty")
-    # zeros in place of both_empty scores: the same sums in the same order, no masked copies
-    score = np.where(o != both_empty, cells["score"].to_numpy(dtype=np.float64), 0.0)
-    score_sum = np.asarray(np.bincount(group, weights=score, minlength=n_groups), np.float64)
-    return field_table(versions, fields, counts, score_sum, specs, confidence)
-
-
-def field_table(
-    versions: pd.Index[Any],
-    fields: pd.Index[Any],
-    counts: npt.NDArray[np.float64],
-    score_sum: npt.NDArray[np.float64],
-    specs: Mapping[str, FieldSpec],
-    confidence: float,
-) -> pd.DataFrame:
-    """:func:`field_metrics` from its counts: ``counts`` (outcome counts of each (version,
-    field) group, version-major) and ``score_sum`` (each group's sum of the scores of cells
-    that are not both_empty, added in cell order)."""
-    both_empty = OUTCOMES.index("both_empty")
-    score_n = (counts.sum(axis=1) - counts[:, both_empty]).astype(np.int64)
-    present = np.flatnonzero(counts.sum(axis=1) > 0)  # sorted by version, then field
-    counts = counts[present]
-    prf = _prf(counts)
-    names = np.asarray(fields)[present % len(fields)]
-    found = [specs[str(name)] for name in names]
-    whole = counts.astype(np.int64)
-    support = whole[:, [OUTCOMES.index(o) for o in _EXPECTED]].sum(axis=1)
-    low, high = wilson_bounds(
-        counts[:, OUTCOMES.index("correct")], support.astype(np.float64), confidence=confidence
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_score = score_sum[present] / score_n[present]
-    # one frame from all its columns: inserting them one by one costs a copy of the names each
-    out = pd.DataFrame(
-        {
-            "version": np.asarray(versions)[present // len(fields)],
-            "field": names,
-            "type": [spec.type for spec in found],
-            "weight": [spec.weight for spec in found],
-            "critical": [spec.critical for spec in found],
-            **{o: whole[:, k] for k, o in enumerate(OUTCOMES)},
-            "support": support,
-            "n_cells": counts.sum(axis=1).astype(np.int64),
-            "field_accuracy": field_accuracy(counts),
-            "field_accuracy_low": low,
-            "field_accuracy_high": high,
-            "strict_accuracy": strict_accuracy(counts),
-            "accuracy": _accuracy(counts),
-            "precision": prf[:, 0],
-            "recall": prf[:, 1],
-            "f1": prf[:, 2],
-            "mean_score": mean_score,
-        }
-    )
-    return out.loc[:, _FIELD_COLUMNS]
-
-
-_FIELD_COLUMNS = [
-    "version",
-    "field",
-    "type",
-    "weight",
-    "critical",
-    *OUTCOMES,
-    "support",
-    "n_cells",
-    "field_accuracy",
-    "field_accuracy_low",
-    "field_accuracy_high",
-    "strict_accuracy",
-    "accuracy",
-    "precision",
-    "recall",
-    "f1",
-    "mean_score",
-]
 
 
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
@@ -287,72 +164,3 @@ def document_rows(
         },
         copy=False,
     )
-
-
-def _document_rates(documents: pd.DataFrame) -> tuple[dict[Any, int], dict[Any, float]]:
-    """Documents per version and the share of them with every cell ok (version -> figure)."""
-    codes, labels, _ = key_codes(documents["version"])
-    known = codes >= 0
-    codes = codes[known]
-    size = len(labels)
-    n = np.bincount(codes, minlength=size)
-    ok = np.bincount(
-        codes[documents["all_correct"].to_numpy(dtype=np.bool_)[known]], minlength=size
-    )
-    # count / n: what the mean of the booleans gives (exact sums, one division)
-    return (
-        {labels[k]: int(n[k]) for k in np.flatnonzero(n).tolist()},
-        {labels[k]: int(ok[k]) / int(n[k]) for k in np.flatnonzero(n).tolist()},
-    )
-
-
-def overall_metrics(
-    cells: pd.DataFrame, documents: pd.DataFrame, *, confidence: float = 0.95
-) -> pd.DataFrame:
-    """One row per version: weighted pooled metrics (field accuracy with its Wilson interval,
-    strict and cell accuracy, P/R/F1), support, documents and the share of documents with every
-    field correct."""
-    v, versions = _codes(cells["version"])
-    o = outcome_codes(cells)
-    weighted = _outcome_counts(v, len(versions), o, cells["weight"].to_numpy(dtype=np.float64))
-    counted = _outcome_counts(v, len(versions), o)
-    return overall_table(versions, weighted, counted, documents, confidence=confidence)
-
-
-def overall_table(
-    versions: pd.Index[Any],
-    weighted: npt.NDArray[np.float64],
-    counted: npt.NDArray[np.float64],
-    documents: pd.DataFrame,
-    *,
-    confidence: float,
-) -> pd.DataFrame:
-    """:func:`overall_metrics` from (versions x outcomes) counts: ``weighted`` sums each
-    cell's field weight (added in cell order), ``counted`` counts cells."""
-    table = pd.DataFrame(weighted, index=versions, columns=list(OUTCOMES))
-    table = table.loc[counted.sum(axis=1) > 0]
-    # from the counts: no copy of the expected cells, no groupby
-    expected = counted[:, [OUTCOMES.index(x) for x in _EXPECTED]].sum(axis=1)
-    support = {version: int(n) for version, n in zip(versions, expected, strict=True) if n > 0}
-    n_cells = dict(zip(versions, counted.sum(axis=1).astype(np.int64).tolist(), strict=True))
-    n_docs, rate = _document_rates(documents)
-    rows = []
-    for version, counts in table.iterrows():
-        figures = outcome_metrics({o: float(counts[o]) for o in OUTCOMES})
-        n = float(support.get(version, 0))
-        low, high = wilson_bounds(
-            np.array([figures["field_accuracy"] * n]), np.array([n]), confidence=confidence
-        )
-        rows.append(
-            {
-                "version": version,
-                "support": int(support.get(version, 0)),
-                "n_cells": int(n_cells[version]),
-                "documents": int(n_docs[version]),
-                "all_fields_correct_rate": float(rate[version]),
-                **figures,
-                "field_accuracy_low": float(low[0]),
-                "field_accuracy_high": float(high[0]),
-            }
-        )
-    return pd.DataFrame(rows)

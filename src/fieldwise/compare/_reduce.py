@@ -21,14 +21,38 @@ from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
 from fieldwise.compare._intervals import wilson_bounds
 from fieldwise.compare._lists import ROW_TEST_COLUMNS
 from fieldwise.compare._metrics import outcome_metrics
-from fieldwise.compare._nulls import EMPTY_COLUMN_COLUMNS
 from fieldwise.compare._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
 
-__all__ = ["ReducedResult", "reduce_statistics"]
+__all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
 
+
+#: The columns of the all-null columns table: fields a candidate left empty in every document
+#: where the baseline had a value.
+EMPTY_COLUMN_COLUMNS = ("candidate", "field", "baseline_documents", "expected_documents")
+
+#: The columns of the fields table, in order.
+FIELD_COLUMNS = (
+    "version",
+    "field",
+    "type",
+    "weight",
+    "critical",
+    *OUTCOMES,
+    "support",
+    "n_cells",
+    "field_accuracy",
+    "field_accuracy_low",
+    "field_accuracy_high",
+    "strict_accuracy",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "mean_score",
+)
 
 _LIST_COLUMNS = ["version", "field", "row_recall", "cardinality_error", "truncation_prefix"]
 
@@ -107,9 +131,11 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
-    """Per (version, field): type and critical (from ``specs``), weight, outcome counts,
-    support, cells, :func:`outcome_metrics` and the Wilson interval of field accuracy at
-    ``confidence`` over expected cells (as :func:`~fieldwise.compare.field_metrics`)."""
+    """Per (version, field): type, weight and critical (from ``specs``), outcome counts,
+    support, cells, :func:`outcome_metrics`, the Wilson interval of field accuracy at
+    ``confidence`` over expected cells, and ``mean_score``: the mean cell score over cells
+    that are not both_empty (partial credit: fuzzy text keeps its similarity; NaN when every
+    cell is both_empty)."""
     resolved = cell_specs(sorted({name for _, name in stats.outcomes}), specs)
     rows = []
     for (version, name), counts in sorted(stats.outcomes.items()):
@@ -120,22 +146,27 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
             np.array([float(support)]),
             confidence=confidence,
         )
+        scored = sum(counts) - by_outcome["both_empty"]
+        score_sum = stats.score_sums.get((version, name))
         rows.append(
             {
                 "version": version,
                 "field": name,
                 "type": resolved[name].type,
-                "critical": resolved[name].critical,
                 "weight": stats.field_weights.get(name, 1.0),
+                "critical": resolved[name].critical,
                 **by_outcome,
-                "support": by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"],
+                "support": support,
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
                 "field_accuracy_low": float(low[0]),
                 "field_accuracy_high": float(high[0]),
+                "mean_score": (
+                    score_sum / scored if scored and score_sum is not None else float("nan")
+                ),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(FIELD_COLUMNS))
 
 
 def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) -> pd.DataFrame:

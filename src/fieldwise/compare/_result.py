@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-import numpy.typing as npt
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_of_counts
-from fieldwise.compare._confidence import calibration_rows, sweep_table
+from fieldwise.compare._bootstrap import BootstrapInterval
+from fieldwise.compare._confidence import calibration_rows, predictions, sweep_table
+from fieldwise.compare._field_intervals import field_intervals
 from fieldwise.compare._frame import columns_frame
-from fieldwise.compare._lists import list_metrics, row_tests
+from fieldwise.compare._lists import list_metrics
+from fieldwise.compare._metrics import document_table
 from fieldwise.compare._outcomes import score_cells
-from fieldwise.compare._poisson import document_replicates
-from fieldwise.compare._spec import FieldSpec, declared_fields
-from fieldwise.compare._stats import holm, significance_from_units
-from fieldwise.compare._tables import CellTables, ScoredTables
+from fieldwise.compare._reduce import reduce_statistics
+from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare._stats import flip_units
+from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
 from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
 
 __all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
@@ -81,9 +81,11 @@ class ComparisonResult:
     _cells: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     fields: pd.DataFrame
     overall: pd.DataFrame
-    documents: pd.DataFrame
+    # per-document rows and flipped units: cell-level frames, built when first read (every
+    # figure is reduced without them)
+    _documents: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     row_counts: pd.DataFrame
-    flips: pd.DataFrame
+    _flips: pd.DataFrame | Callable[[], pd.DataFrame] = field(repr=False)
     significance: pd.DataFrame
     confidence: pd.DataFrame
     calibration: pd.DataFrame
@@ -96,20 +98,52 @@ class ComparisonResult:
     declared_fields: frozenset[str] = frozenset()
     alpha: float = 0.05
     power: float = 0.8
+    #: the statistics every figure was reduced from (the cells as one partition)
+    statistics: Sufficient | None = field(default=None, repr=False)
 
     @property
     def cells(self) -> pd.DataFrame:
         """Every scored cell (:data:`~fieldwise.compare._outcomes.CELL_COLUMNS`)."""
-        cells = self._cells
-        if not isinstance(cells, pd.DataFrame):
-            cells = cells()
-            object.__setattr__(self, "_cells", cells)
-        return cells
+        return self._built("_cells")
+
+    @property
+    def documents(self) -> pd.DataFrame:
+        """One row per (version, item): cells, ok cells and whether all are ok."""
+        return self._built("_documents")
+
+    @property
+    def flips(self) -> pd.DataFrame:
+        """One row per (candidate, field, item) unit: ok in each version and the transition."""
+        return self._built("_flips")
+
+    def _built(self, name: str) -> pd.DataFrame:
+        frame: pd.DataFrame | Callable[[], pd.DataFrame] = getattr(self, name)
+        if not isinstance(frame, pd.DataFrame):
+            frame = frame()
+            object.__setattr__(self, name, frame)
+        return frame
 
     @property
     def versions(self) -> tuple[str, ...]:
         """The baseline, then every candidate."""
         return (self.baseline, *self.candidates)
+
+    def field_intervals(self) -> dict[str, tuple[float, float]]:
+        """Field -> percentile interval (low, high) of the candidate's cell-accuracy delta,
+        resampling documents with the seed, resample count and confidence of the overall
+        bootstrap (:func:`~fieldwise.compare.field_intervals`); empty without a candidate.
+        Computed here, so the report only formats it."""
+        boot = self.bootstrap
+        if self.candidate is None or boot is None:
+            return {}
+        return field_intervals(
+            self.cells,
+            self.baseline,
+            self.candidate,
+            seed=boot.seed,
+            n_resamples=boot.n_resamples,
+            confidence=boot.confidence,
+        )
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """The tables by name, in :data:`FRAME_NAMES` order."""
@@ -123,7 +157,7 @@ class ComparisonResult:
         if self.candidates == (candidate,):
             return self
         pair = {self.baseline, candidate}
-        frames: dict[str, pd.DataFrame] = {}
+        frames: dict[str, Any] = {}  # (DataFrames, passed by name below)
         for name in _BY_VERSION:
             frame = getattr(self, name)
             keep = frame["version"].astype(str).isin(pair) if "version" in frame else None
@@ -134,6 +168,7 @@ class ComparisonResult:
             frames[name] = frame if keep is None else frame.loc[keep.to_numpy()]
         frames = {k: v.reset_index(drop=True) for k, v in frames.items()}
         cells = frames.pop("cells")
+        documents, flips = frames.pop("documents"), frames.pop("flips")
         for key in ("version",):
             cells[key] = cells[key].cat.remove_unused_categories()
         boot = self.bootstraps.get(candidate)
@@ -153,6 +188,8 @@ class ComparisonResult:
             alpha=self.alpha,
             power=self.power,
             _cells=cells,
+            _documents=documents,
+            _flips=flips,
             **frames,
         )
 
@@ -242,50 +279,18 @@ def compare(
     )
 
 
-#: Document x replicate weights from which the replicate sums are drawn on a thread of their
-#: own while the other tables are computed.
-_BACKGROUND_WEIGHTS = 1 << 24
-
-
-def _bootstraps(
-    scored: ScoredTables, baseline: str, candidates: list[str], seed: int, n_resamples: int
-) -> Callable[[], dict[str, BootstrapInterval]]:
-    """What gives the bootstrap interval of each candidate when called. From scored cells
-    with many weights to draw, each document's counts are taken here (pandas, this thread)
-    and the replicate sums (numpy and hashlib only: no pandas object, no warnings filter)
-    start on a thread of their own, so they run while the caller computes the other tables;
-    the interval is read off them (:func:`bootstrap_of_counts`) when called: the same
-    figures as :func:`bootstrap_delta` gives."""
-    if not isinstance(scored, CellTables):
-        return lambda: {
-            c: scored.bootstrap(baseline, c, seed=seed, n_resamples=n_resamples) for c in candidates
-        }
-    counts = {c: scored.bootstrap_columns(baseline, c) for c in candidates}
-    size = sum(len(items) for items, _, _ in counts.values()) * n_resamples
-    pool = ThreadPoolExecutor(max_workers=1) if size >= _BACKGROUND_WEIGHTS else None
-
-    def replicates(c: str) -> Callable[[], npt.NDArray[Any]]:
-        items, _, values = counts[c]
-        work = partial(document_replicates, items, values, seed, n_resamples)
-        return work if pool is None else pool.submit(work).result
-
-    pending = {c: replicates(c) for c in candidates}
-    if pool is not None:
-        pool.shutdown(wait=False)  # the submitted sums still run; no more are taken
-
-    def intervals() -> dict[str, BootstrapInterval]:
-        return {
-            c: bootstrap_of_counts(
-                items, weights, values, seed=seed, n_resamples=n_resamples, replicates=pending[c]()
-            )
-            for c, (items, weights, values) in counts.items()
-        }
-
-    return intervals
+def _flips(cells: pd.DataFrame, baseline: str, candidates: Sequence[str]) -> pd.DataFrame:
+    """Every (candidate, field, item) unit with its transition: the cell-level frame behind
+    the flip counts the statistics hold."""
+    columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
+    found = [flip_units(cells, baseline, c).assign(candidate=c) for c in candidates]
+    if not found:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(found, ignore_index=True).loc[:, columns]
 
 
 def compare_scored(
-    cells: pd.DataFrame | ScoredTables,
+    cells: pd.DataFrame | Callable[[], pd.DataFrame],
     row_counts: pd.DataFrame,
     resolved: Mapping[str, FieldSpec],
     *,
@@ -297,47 +302,51 @@ def compare_scored(
     alpha: float = 0.05,
     power: float = 0.8,
     suspect_confidence: float = 0.9,
+    light: pd.DataFrame | None = None,
 ) -> ComparisonResult:
-    """What :func:`compare` computes once the cells are scored (:func:`score_cells` output):
-    every metric, test and interval, without running a comparator. Re-gating stored scored
-    cells under another policy goes through here. ``cells`` may also be what computes each
-    table without a frame of cells (:class:`~fieldwise.compare._tables.ScoredTables`)."""
-    scored = CellTables(cells) if isinstance(cells, pd.DataFrame) else cells
+    """What :func:`compare` computes once the cells are scored (:func:`score_cells` output).
+
+    Every figure (counts, accuracies, P/R/F1, intervals, flips, McNemar/Holm, MDE, the
+    bootstrap, list-row tests, all-null columns) is reduced by
+    :func:`~fieldwise.compare._reduce.reduce_statistics` from the statistics of the cells as
+    one partition: the same reducer sharded and Dask runs use over many. What only cells can
+    give (each document's row, each flipped unit, the confidence sweep and calibration,
+    suspected truth errors) is read off the cells. ``cells`` may be what lays them out when
+    first read; ``light`` is then the cells without their values (what a wide scorer gives),
+    read for everything else."""
     chosen_candidates = list(candidates)
-    confidence_level = 1 - alpha
-    bootstraps = _bootstraps(scored, baseline, chosen_candidates, seed, n_bootstrap)
-    fields = scored.fields(resolved, confidence_level)
-    documents = scored.documents()
-    overall = scored.overall(documents, confidence_level)
-    found = list(scored.predictions())  # (read once for the calibration and the sweep)
-    calibration = calibration_rows(found, target_precision=target_precision)
-    accuracy = dict(zip(overall["version"], overall["accuracy"], strict=True))
-    flips, significance = significance_from_units(
-        {c: scored.flips(baseline, c) for c in chosen_candidates}, alpha=alpha, power=power
+    scored = cells if isinstance(cells, pd.DataFrame) else light
+    if scored is None:
+        raise ValueError("lazily built cells need their light frame")
+    stats = partition_statistics(
+        scored,
+        baseline=baseline,
+        candidates=chosen_candidates,
+        weights=weight_classes(resolved),
+        seed=seed,
+        n_resamples=n_bootstrap,
+        row_counts=row_counts,
     )
-    tests = row_tests(row_counts, baseline, chosen_candidates)
-    tests["p_holm"] = holm([float(p) for p in tests["p_value"]])
+    reduced = reduce_statistics(stats, specs=resolved, alpha=alpha, power=power)
+    found = list(predictions(scored))  # (read once for the calibration and the sweep)
+    calibration = calibration_rows(found, target_precision=target_precision)
+    accuracy = dict(zip(reduced.overall["version"], reduced.overall["accuracy"], strict=True))
     # suspects need the values of confident wrong cells; without any, no values are read
-    suspect_cells = scored.suspect_cells(
-        bool(chosen_candidates) and scored.confident_wrong(suspect_confidence)
+    confident_wrong = bool(chosen_candidates) and bool(
+        ((scored["outcome"] == "wrong") & (scored["confidence"] >= suspect_confidence)).any()
     )
     suspects = [
         suspected_truth_errors(
-            suspect_cells, resolved, baseline, c, min_confidence=suspect_confidence
+            _values(cells), resolved, baseline, c, min_confidence=suspect_confidence
         ).assign(candidate=c)
-        for c in chosen_candidates
+        for c in (chosen_candidates if confident_wrong else [])
     ]
     suspected = (
         pd.concat(suspects, ignore_index=True)
         if suspects
         else pd.DataFrame(columns=[*SUSPECT_COLUMNS, "candidate"])
     )
-    empty_columns = scored.empty_columns(baseline, chosen_candidates)
-    confidence = sweep_table(found)
-    lists = list_metrics(row_counts)
-    # the bootstrap's replicate sums are waited for last: every other table is computed
-    # while they run
-    boots = bootstraps()
+    boots = dict(reduced.bootstraps)
     first = chosen_candidates[0] if chosen_candidates else None
     interval = boots.get(first) if first is not None else None
     return ComparisonResult(
@@ -348,23 +357,28 @@ def compare_scored(
         delta=None if interval is None else interval.delta,
         bootstrap=interval,
         recommended_threshold=_threshold(calibration, first if first is not None else baseline),
-        warnings=_warnings(significance, row_counts),
-        _cells=scored.cells(),
-        fields=fields,
-        overall=overall,
-        documents=documents,
+        warnings=_warnings(reduced.significance, row_counts),
+        _cells=cells,
+        fields=reduced.fields,
+        overall=reduced.overall,
+        _documents=partial(document_table, scored),
         row_counts=row_counts,
-        lists=lists,
-        row_tests=tests,
-        empty_columns=empty_columns,
-        flips=flips,
-        significance=significance,
-        confidence=confidence,
+        lists=list_metrics(row_counts),
+        row_tests=reduced.row_tests,
+        empty_columns=reduced.empty_columns,
+        _flips=partial(_flips, scored, baseline, tuple(chosen_candidates)),
+        significance=reduced.significance,
+        confidence=sweep_table(found),
         calibration=calibration,
         suspected_truth_errors=suspected,
         candidates=tuple(chosen_candidates),
         bootstraps=boots,
-        declared_fields=declared_fields(resolved, sorted(fields["field"].astype(str).unique())),
+        declared_fields=reduced.declared_fields,
         alpha=alpha,
         power=power,
+        statistics=stats,
     )
+
+
+def _values(cells: pd.DataFrame | Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    return cells if isinstance(cells, pd.DataFrame) else cells()

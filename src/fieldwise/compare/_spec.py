@@ -9,8 +9,11 @@ from typing import Any
 from fieldwise._errors import ConfigError
 
 __all__ = [
+    "BOOL_OPTIONS",
     "DATE_ORDERS",
+    "FIELD_KEYS",
     "FIELD_TYPES",
+    "NUMBER_OPTIONS",
     "FieldSpec",
     "declared_fields",
     "default_spec",
@@ -18,10 +21,11 @@ __all__ = [
     "specs_from_recorded",
 ]
 
+#: The one list of field types and field option keys: dataset.toml's checks read them here.
 FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
 DATE_ORDERS = ("DMY", "MDY", "YMD")
 
-_BOOL_KEYS = (
+BOOL_OPTIONS = (
     "critical",
     "case_sensitive",
     "normalize_whitespace",
@@ -30,10 +34,9 @@ _BOOL_KEYS = (
     "fold_lines",
     "currency_required",
 )
-_FLOAT_KEYS = ("weight", "atol", "rtol", "threshold")
-_KNOWN_KEYS = frozenset(
-    {"type", *_BOOL_KEYS, *_FLOAT_KEYS, "values", "date_order", "columns"},
-)
+NUMBER_OPTIONS = ("weight", "atol", "rtol", "threshold")
+FIELD_KEYS = ("type", *BOOL_OPTIONS, *NUMBER_OPTIONS, "values", "date_order", "columns")
+_KNOWN_KEYS = frozenset(FIELD_KEYS)
 
 
 @dataclass(frozen=True)
@@ -116,12 +119,12 @@ def _parse_one(name: str, table: Any, date_order: str, source: str, where: str) 
             f"{source}: [{where}] key 'type': unknown type {ftype!r} (one of {FIELD_TYPES})"
         )
     kwargs: dict[str, Any] = {"name": name, "type": ftype}
-    for key in _BOOL_KEYS:
+    for key in BOOL_OPTIONS:
         if key in table:
             if not isinstance(table[key], bool):
                 raise ConfigError(f"{source}: [{where}] key {key!r} must be true or false")
             kwargs[key] = table[key]
-    for key in _FLOAT_KEYS:
+    for key in NUMBER_OPTIONS:
         if key in table:
             value = table[key]
             if isinstance(value, bool) or not isinstance(value, int | float):

@@ -16,7 +16,7 @@ field) test at once, so adding candidates cannot make a chance regression look s
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -40,11 +40,7 @@ __all__ = [
     "p_phrase",
     "paired_sample_size",
     "significance_from_counts",
-    "significance_from_units",
-    "significance_table",
-    "significance_tables",
     "tests_from_counts",
-    "transition_counts",
     "unit_rows",
 ]
 
@@ -165,26 +161,11 @@ def paired_sample_size(
     return math.ceil(n / delta**2)
 
 
-def transition_counts(units: pd.DataFrame) -> pd.DataFrame:
-    """The four flip counts (:data:`TRANSITIONS` columns) per field (sorted index) of
-    :func:`flip_units` rows: what the significance tests need, and what merges by addition."""
-    return (
-        units.groupby(["field", "transition"], observed=False, sort=True)
-        .size()
-        .unstack("transition", fill_value=0)
-        .reindex(columns=list(TRANSITIONS), fill_value=0)
-    )
-
-
-def _field_tests(units: pd.DataFrame, *, alpha: float, power: float) -> list[dict[str, object]]:
-    return tests_from_counts(transition_counts(units), alpha=alpha, power=power)
-
-
 def tests_from_counts(
     counts: pd.DataFrame, *, alpha: float, power: float
 ) -> list[dict[str, object]]:
-    """One significance row per field of ``counts`` (see :func:`transition_counts`), before
-    Holm: flips, McNemar p, Newcombe interval, MDE and the power warning."""
+    """One significance row per field of ``counts`` (a frame of :data:`TRANSITIONS` columns
+    per field), before Holm: flips, McNemar p, Newcombe interval, MDE and the power warning."""
     rows: list[dict[str, object]] = []
     for field, row in counts.iterrows():
         c = {t: int(row[t]) for t in TRANSITIONS}
@@ -225,17 +206,6 @@ def tests_from_counts(
     return rows
 
 
-def significance_table(
-    units: pd.DataFrame, *, alpha: float = 0.05, power: float = 0.8, candidate: str = ""
-) -> pd.DataFrame:
-    """Per field: the four flip counts, the accuracy delta of units with its Newcombe interval
-    at 1 - ``alpha``, the discordance and the minimum detectable effect at ``power``, McNemar
-    p, Holm-adjusted p, ``significant`` (Holm p < alpha), the documents needed to detect the
-    delta and a warning when the support is too small for it (:data:`SIGNIFICANCE_COLUMNS`)."""
-    rows = [{"candidate": candidate, **r} for r in _field_tests(units, alpha=alpha, power=power)]
-    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
-
-
 _COLUMNS_BEFORE_HOLM = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
 
 
@@ -252,8 +222,10 @@ def significance_from_counts(
     counts: Mapping[str, pd.DataFrame], *, alpha: float = 0.05, power: float = 0.8
 ) -> pd.DataFrame:
     """The significance table of every candidate from its merged flip counts (candidate ->
-    :func:`transition_counts` frame), Holm-adjusted across all (candidate, field) tests:
-    the same rows :func:`significance_tables` gives from the cells."""
+    frame of :data:`TRANSITIONS` columns per field), Holm-adjusted across all (candidate,
+    field) tests."""
+    if not counts:  # no candidate: the same empty table every time, built once
+        return _no_significance().copy()
     rows = [
         {"candidate": candidate, **r}
         for candidate, table in counts.items()
@@ -262,57 +234,6 @@ def significance_from_counts(
     return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
 
 
-def significance_tables(
-    cells: pd.DataFrame,
-    baseline: str,
-    candidates: Sequence[str],
-    *,
-    alpha: float = 0.05,
-    power: float = 0.8,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Flips and significance of every candidate against ``baseline``, Holm-adjusted across
-    all (candidate, field) tests together; both frames carry a ``candidate`` column."""
-    units = {}
-    for candidate in candidates:
-        found = flip_units(cells, baseline, candidate)
-        units[candidate] = (found, transition_counts(found))
-    return significance_from_units(units, alpha=alpha, power=power)
-
-
-def significance_from_units(
-    units: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
-    *,
-    alpha: float = 0.05,
-    power: float = 0.8,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`significance_tables` of each candidate's :func:`flip_units` frame and its
-    :func:`transition_counts`."""
-    if not units:  # no candidate: the same two empty frames every time, built once
-        flips, table = _no_significance()
-        return flips.copy(), table.copy()
-    return _significance(units, alpha=alpha, power=power)
-
-
 @cache
-def _no_significance() -> tuple[pd.DataFrame, pd.DataFrame]:
-    return _significance({}, alpha=0.05, power=0.8)
-
-
-def _significance(
-    units: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]], *, alpha: float, power: float
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    flips, rows = [], []
-    for candidate, (found, counts) in units.items():
-        flips.append(found.assign(candidate=candidate))
-        rows += [
-            {"candidate": candidate, **r}
-            for r in tests_from_counts(counts, alpha=alpha, power=power)
-        ]
-    columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
-    flip_frame = (
-        pd.concat(flips, ignore_index=True).loc[:, columns]
-        if flips
-        else pd.DataFrame(columns=columns)
-    )
-    table = _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
-    return flip_frame, table
+def _no_significance() -> pd.DataFrame:
+    return _with_holm(pd.DataFrame([], columns=_COLUMNS_BEFORE_HOLM), 0.05)

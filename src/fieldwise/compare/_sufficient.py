@@ -21,6 +21,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._bootstrap import bootstrap_counts, sorted_codes
+from fieldwise.compare._metrics import outcome_codes, outcome_in
 from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
 from fieldwise.compare._poisson import document_replicates
 from fieldwise.compare._spec import FieldSpec
@@ -57,6 +58,9 @@ class Sufficient:
     outcomes: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
     #: field -> its weight
     field_weights: Mapping[str, float] = field(default_factory=dict)
+    #: (version, field) -> the sum of the scores of cells that are not both_empty (partial
+    #: credit: fuzzy text keeps its similarity); the one float sum, for ``mean_score``
+    score_sums: Mapping[tuple[str, str], float] = field(default_factory=dict)
     #: version -> (documents, documents with every cell ok)
     documents: Mapping[str, Counts] = field(default_factory=dict)
     #: (candidate, field) -> counts in :data:`TRANSITIONS` order
@@ -71,7 +75,7 @@ class Sufficient:
     boot_documents: Mapping[str, int] = field(default_factory=dict)
     #: (candidate, field) -> (documents where the baseline has a value, those where the
     #: candidate has one too, documents the baseline has with an expected value): all-null
-    #: columns (:func:`~fieldwise.compare._nulls.empty_columns`)
+    #: columns (:attr:`~fieldwise.compare._reduce.ReducedResult.empty_columns`)
     kept_values: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
     #: (candidate, list field) -> (documents of both, expected rows, rows matched by the
     #: baseline, by the candidate, complete lists lost, gained): the row tests
@@ -107,6 +111,15 @@ def _add_arrays(
     return out
 
 
+def _add_sums(
+    a: Mapping[tuple[str, str], float], b: Mapping[tuple[str, str], float]
+) -> dict[tuple[str, str], float]:
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = out.get(key, 0.0) + value
+    return out
+
+
 def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
     """The statistics of the documents of ``a`` and ``b`` together (which must be disjoint and
     computed with the same versions, weights, seed and replicates)."""
@@ -118,6 +131,7 @@ def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
         partitions=a.partitions + b.partitions,
         outcomes=_add(a.outcomes, b.outcomes),  # type: ignore[arg-type]
         field_weights={**a.field_weights, **b.field_weights},
+        score_sums=_add_sums(a.score_sums, b.score_sums),
         documents=_add(a.documents, b.documents),  # type: ignore[arg-type]
         transitions=_add(a.transitions, b.transitions),  # type: ignore[arg-type]
         calibration=_add(a.calibration, b.calibration),  # type: ignore[arg-type]
@@ -160,9 +174,8 @@ class _Keys:
         version, versions = sorted_codes(cells["version"])
         item, items = sorted_codes(cells["item"])
         field, fields = sorted_codes(cells["field"])
-        outcome_dtype = pd.CategoricalDtype(list(OUTCOMES))
-        outcome = np.asarray(cells["outcome"].astype(outcome_dtype).cat.codes, dtype=np.int64)
-        ok = np.isin(outcome, [OUTCOMES.index(o) for o in OK_OUTCOMES])
+        outcome = outcome_codes(cells).astype(np.int64)
+        ok = outcome_in(outcome, OK_OUTCOMES)
         return cls(version, versions, item, items, field, fields, outcome, ok)
 
     def code_of(self, version: str) -> int:
@@ -183,6 +196,18 @@ def _outcome_counts(k: _Keys) -> dict[tuple[str, str], Counts]:
     }
 
 
+def _score_sums(k: _Keys, score: npt.NDArray[np.float64]) -> dict[tuple[str, str], float]:
+    # zeros in place of both_empty scores: the sums of the other cells, added in cell order
+    n_f = len(k.fields)
+    scored = np.where(k.outcome != OUTCOMES.index("both_empty"), score, 0.0)
+    sums = np.bincount(k.version * n_f + k.field, weights=scored, minlength=len(k.versions) * n_f)
+    present = np.bincount(k.version * n_f + k.field, minlength=len(k.versions) * n_f)
+    return {
+        (str(k.versions[g // n_f]), str(k.fields[g % n_f])): float(sums[g])
+        for g in np.flatnonzero(present).tolist()
+    }
+
+
 def _documents(k: _Keys) -> dict[str, Counts]:
     n_i = len(k.items)
     size = len(k.versions) * n_i
@@ -197,7 +222,7 @@ def _documents(k: _Keys) -> dict[str, Counts]:
 
 
 def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
-    valued = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
+    valued = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
     has = ~np.isnan(confidence) & valued
     correct = k.outcome == OUTCOMES.index("correct")
     bins = np.clip(
@@ -243,8 +268,8 @@ def _kept_values(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
     n_i, n_f = max(1, len(k.items)), len(k.fields)
     size = n_f * n_i
     unit = k.field * n_i + k.item
-    value = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "spurious")])
-    expected = np.isin(k.outcome, [OUTCOMES.index(o) for o in ("correct", "wrong", "missed")])
+    value = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
+    expected = outcome_in(k.outcome, ("correct", "wrong", "missed"))
     mine_b, mine_c = k.version == b_code, k.version == c_code
 
     def units(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -290,8 +315,10 @@ def _list_rows(row_counts: pd.DataFrame, baseline: str, candidate: str) -> dict[
 
 
 def _field_weights(k: _Keys, weight: npt.NDArray[np.float64]) -> dict[str, float]:
-    codes, first = np.unique(k.field, return_index=True)
-    return {str(k.fields[c]): float(weight[i]) for c, i in zip(codes, first, strict=True)}
+    # the first cell of each field: written backwards, the earliest index is written last
+    first = np.full(len(k.fields), -1, dtype=np.int64)
+    first[k.field[::-1]] = np.arange(len(k.field) - 1, -1, -1)
+    return {str(k.fields[c]): float(weight[i]) for c, i in enumerate(first.tolist()) if i >= 0}
 
 
 def partition_statistics(
@@ -343,6 +370,7 @@ def partition_statistics(
         partitions=1,
         outcomes=_outcome_counts(k),
         field_weights=_field_weights(k, weight),
+        score_sums=_score_sums(k, cells["score"].to_numpy(dtype=np.float64)),
         documents=_documents(k),
         transitions=transitions,
         calibration=_calibration(k, cells["confidence"].to_numpy(dtype=np.float64)),

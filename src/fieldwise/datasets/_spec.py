@@ -11,6 +11,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fieldwise._nesting import TooDeep, loads_json, loads_toml
+from fieldwise.compare import (
+    BOOL_OPTIONS,
+    DATE_ORDERS,
+    FIELD_KEYS,
+    FIELD_TYPES,
+    NUMBER_OPTIONS,
+)
 from fieldwise.datasets._imports import parse_imports
 from fieldwise.datasets._model import ProcessorSection, ProcessorVersionConfig
 from fieldwise.datasets._paths import leaves, outside
@@ -20,25 +27,12 @@ from fieldwise.datasets._splits import SplitSpec, parse_splits
 __all__ = ["DATE_ORDERS", "FIELD_TYPES", "DatasetSpec", "parse_spec"]
 
 SPEC_FILE = "dataset.toml"
-FIELD_TYPES = ("string", "number", "currency", "date", "enum", "boolean", "text", "array")
-DATE_ORDERS = ("DMY", "MDY", "YMD")
 PROCESSOR_VERSION_KEYS = ("baseline", "candidate")
 _TOP_KEYS = ("dataset", "fields", "processor", "gate", "ground_truth", "splits", "import")
 _DATASET_KEYS = (
     "name", "description", "date_order", "locale", "follow_symlinks", "allow_duplicates"
 )  # fmt: skip
 _PROCESSOR_KEYS = ("name", "type", "description", *PROCESSOR_VERSION_KEYS)
-_BOOL_OPTIONS = (
-    "critical",
-    "case_sensitive",
-    "normalize_whitespace",
-    "ignore_punctuation",
-    "ignore_spaces",
-    "fold_lines",
-    "currency_required",
-)
-_NUMBER_OPTIONS = ("weight", "atol", "rtol", "threshold")
-_FIELD_KEYS = ("type", *_BOOL_OPTIONS, *_NUMBER_OPTIONS, "values", "date_order", "columns")
 _TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 _HEADER_PART = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)')
 
@@ -235,17 +229,17 @@ def _check_field(
     spec: dict[str, Any], path: tuple[str, ...], name: str, problem: Any, *, in_array: bool
 ) -> None:
     what = f"column {name!r}" if in_array else f"field {name!r}"
-    _unknown_keys(spec, _FIELD_KEYS, problem, *path)
+    _unknown_keys(spec, FIELD_KEYS, problem, *path)
     kind = spec.get("type")
     if kind is None:
         problem(f"{what} has no type (one of: {', '.join(FIELD_TYPES)})", *path)
     elif kind not in FIELD_TYPES or (in_array and kind == "array"):
         allowed = [t for t in FIELD_TYPES if not (in_array and t == "array")]
         problem(f"{what} has unknown type {kind!r} (one of: {', '.join(allowed)})", *path, "type")
-    for key in _BOOL_OPTIONS:
+    for key in BOOL_OPTIONS:
         if key in spec and not isinstance(spec[key], bool):
             problem(f"{what}: {key} must be true or false", *path, key)
-    for key in _NUMBER_OPTIONS:
+    for key in NUMBER_OPTIONS:
         if key not in spec:
             continue
         value = spec[key]

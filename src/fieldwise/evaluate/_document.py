@@ -68,11 +68,22 @@ def reduced_of(scored: Scored) -> ReducedResult:
     """The figures of a whole in-process comparison reduced as one partition: what ``gate``
     and ``compare --json`` read off the same run set, from the cells already scored."""
     result = scored.result
+    weights = weight_classes(scored.specs)
+    stats = result.statistics
+    same = (scored.baseline, tuple(scored.candidates), scored.seed, N_RESAMPLES, weights)
+    if stats is not None and same == (
+        stats.baseline,
+        stats.candidates,
+        stats.seed,
+        stats.n_resamples,
+        stats.weights,
+    ):  # the statistics the result's own figures were reduced from: not counted again
+        return reduce_statistics(stats, specs=scored.specs, alpha=scored.alpha)
     stats = partition_statistics(
         result.cells,
         baseline=scored.baseline,
         candidates=scored.candidates,
-        weights=weight_classes(scored.specs),
+        weights=weights,
         seed=scored.seed,
         n_resamples=N_RESAMPLES,
         row_counts=result.row_counts,

@@ -32,7 +32,7 @@ __all__ = [
     "statistics_key",
 ]
 
-STATISTICS_FORMAT = "fieldwise-statistics/1"
+STATISTICS_FORMAT = "fieldwise-statistics/2"  # 2: score sums (mean_score)
 
 
 def statistics_key(
@@ -74,6 +74,7 @@ def statistics_json(stats: Sufficient) -> dict[str, Any]:
         "partitions": stats.partitions,
         "outcomes": _pairs(stats.outcomes),
         "field_weights": dict(sorted(stats.field_weights.items())),
+        "score_sums": [[v, f, total] for (v, f), total in sorted(stats.score_sums.items())],
         "documents": {k: list(v) for k, v in sorted(stats.documents.items())},
         "transitions": _pairs(stats.transitions),
         "calibration": {k: list(v) for k, v in sorted(stats.calibration.items())},
@@ -104,6 +105,7 @@ def statistics_from_json(data: Mapping[str, Any]) -> Sufficient:
         partitions=int(data["partitions"]),
         outcomes=_unpairs(data["outcomes"]),
         field_weights={str(k): float(v) for k, v in data["field_weights"].items()},
+        score_sums={(str(v), str(f)): float(total) for v, f, total in data["score_sums"]},
         documents={str(k): tuple(int(x) for x in v) for k, v in data["documents"].items()},
         transitions=_unpairs(data["transitions"]),
         calibration={str(k): tuple(int(x) for x in v) for k, v in data["calibration"].items()},

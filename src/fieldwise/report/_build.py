@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import ReportError
-from fieldwise.compare import ComparisonResult, field_intervals
+from fieldwise.compare import ComparisonResult
 from fieldwise.gate import Verdict, worst
 from fieldwise.report import _versions
 from fieldwise.report._items import format_value, units
@@ -127,8 +127,9 @@ def build_report(
     Every version appears side by side (``versions``, ``field_table``) and every candidate
     has its comparison and verdict (``comparisons``, ``verdicts``: default ``(verdict,)``);
     the detailed sections (fields, flips, item table) show the baseline against the
-    candidate of ``verdict`` (default: the first). Per-field delta intervals resample
-    documents with the seed, resample count and confidence of the result's overall bootstrap.
+    candidate of ``verdict`` (default: the first). Per-field delta intervals are the
+    result's own (:meth:`~fieldwise.compare.ComparisonResult.field_intervals`): this module
+    computes no statistic.
     ``max_examples`` caps each of the regression and improvement lists (the item table keeps
     every unit). Raises :class:`ReportError` when the result has nothing to report.
     """
@@ -141,16 +142,7 @@ def build_report(
     focus = verdict.candidate if verdict is not None else full.candidate
     result = full.for_candidate(focus) if focus is not None else full
     boot = result.bootstrap
-    intervals: dict[str, tuple[float, float]] = {}
-    if result.candidate is not None and boot is not None:
-        intervals = field_intervals(
-            result.cells,
-            result.baseline,
-            result.candidate,
-            seed=boot.seed,
-            n_resamples=boot.n_resamples,
-            confidence=boot.confidence,
-        )
+    intervals = result.field_intervals()
     fields = _field_rows(result, verdict, intervals)
     order = {row.field: i for i, row in enumerate(fields)}
     found = units(result.cells, result.baseline, result.candidate, context.document_names)
