@@ -39,14 +39,17 @@ ServiceFactory = Callable[..., RunningService]
 
 @pytest.fixture
 def start_service(tmp_path: Path) -> Iterator[ServiceFactory]:
-    """Start services (each with its own settings); all are stopped at teardown."""
+    """Start services (each with its own settings, and ``engines`` when a test hands the
+    service engines of its own); all are stopped at teardown."""
     running: list[RunningService] = []
 
-    def start(*, wrap: Callable[[Any], Any] | None = None, **overrides: Any) -> RunningService:
+    def start(
+        *, wrap: Callable[[Any], Any] | None = None, engines: Any = None, **overrides: Any
+    ) -> RunningService:
         fields: dict[str, Any] = {"data_dir": tmp_path / "service", "api_keys": (TEST_KEY,)}
         fields.update(overrides)
         settings = ServiceSettings(**fields)
-        app = create_app(settings, announce=lambda _m: None)
+        app = create_app(settings, announce=lambda _m: None, engines=engines)
         service = start_in_thread(settings, app=wrap(app) if wrap else app)
         running.append(service)
         return service

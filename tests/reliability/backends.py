@@ -20,6 +20,7 @@ import pytest
 
 from fieldwise._config import ServiceSettings
 from fieldwise.service import create_app, start_in_thread
+from fieldwise.service.state import Engines
 from tests.postgres import postgres_server
 from tests.reliability.conftest import wait_for
 
@@ -82,8 +83,9 @@ def pg_url() -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
-    """The service on SQLite or on PostgreSQL, with a client allowed many parallel requests."""
+def api(request: pytest.FixtureRequest, tmp_path: Path, engines: Engines) -> Iterator[Api]:
+    """The service on SQLite or on PostgreSQL, with a client allowed many parallel requests,
+    calling ``engines`` (the real ones unless a drill's module overrides that fixture)."""
     database_url = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
     data_dir = tmp_path / "svc"
     settings = ServiceSettings(
@@ -95,7 +97,9 @@ def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
     )
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     with (
-        start_in_thread(settings, app=create_app(settings, announce=lambda _m: None)) as running,
+        start_in_thread(
+            settings, app=create_app(settings, announce=lambda _m: None, engines=engines)
+        ) as running,
         httpx.Client(
             base_url=running.base_url, headers={"x-api-key": KEY}, timeout=120, limits=limits
         ) as http,

@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from fieldwise.client import Client, ops
+from fieldwise.service.state import Engines
 from tests.conftest import TEST_KEY
 
 TERMINAL = ("succeeded", "failed", "canceled")
@@ -20,6 +22,13 @@ CONFIG = {
     ]
 }
 TRIVIAL = {"engine": "python", "entrypoint": "tests.reliability.engines:echo"}
+
+
+@pytest.fixture
+def engines() -> Engines:
+    """The engines the drills' service calls: the real ones. A drill that must hold or watch
+    an engine call overrides this fixture in its module and hands the service its own."""
+    return Engines()
 
 
 def invoice(number: int) -> bytes:

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from fieldwise.service.engines import parsing
 from fieldwise.service.engines.processes import EnginePool
 from fieldwise.service.resources.parse import job as parse_job
+from fieldwise.service.state import Engines
 from tests.reliability.backends import Api, api, pg_url, unique
 from tests.reliability.conftest import wait_for
 
@@ -53,19 +53,30 @@ def test_deleting_the_input_file_during_a_processor_run_leaves_no_output(
 
 
 @pytest.fixture
-def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
-    """Parsing waits (in this process's job threads, before any worker process) until
-    released; ``finished`` is set once a parse run's whole execution (storing or dropping its
-    outputs) has returned."""
-    held = _Held()
-    real_parse = parsing.parse_document
-    real_pool_parse = EnginePool.parse
-    real_execute = parse_job.execute_parse
+def engines(request: pytest.FixtureRequest) -> Engines:
+    """The service's engines (the ``api`` fixture's): with ``held_parse``, a parse in the
+    service's own process waits for its release, handed to the service as its parse engine."""
+    if "held_parse" not in request.fixturenames:
+        return Engines()
+    held: _Held = request.getfixturevalue("held_parse")
+    real = Engines()
 
     def parse(*args: Any, **kwargs: Any) -> Any:
         held.started.set()
         assert held.release.wait(_BOUND)
-        return real_parse(*args, **kwargs)
+        return real.parse(*args, **kwargs)
+
+    return Engines(parse=parse)
+
+
+@pytest.fixture
+def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
+    """Parsing waits (in the service's parse engine, see ``engines``, and in its job threads
+    before any worker process) until released; ``finished`` is set once a parse run's whole
+    execution (storing or dropping its outputs) has returned."""
+    held = _Held()
+    real_pool_parse = EnginePool.parse
+    real_execute = parse_job.execute_parse
 
     def pool_parse(self: EnginePool, *args: Any, **kwargs: Any) -> Any:
         # the service's job thread hands parsing to worker processes: hold it here, before
@@ -79,8 +90,6 @@ def held_parse(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
         finally:
             held.finished.set()
 
-    # the parse cache calls parsing.parse_document (loaded on first use): hold it there
-    monkeypatch.setattr(parsing, "parse_document", parse)
     monkeypatch.setattr(EnginePool, "parse", pool_parse)
     monkeypatch.setattr(parse_job, "execute_parse", execute)  # what the parse job calls
     yield held

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,16 @@ from fieldwise.runner import (
     RunCache,
     RunRecord,
     VersionRef,
+    list_runsets,
     load_runset,
 )
 from fieldwise.runner import _runset_store as store
-from fieldwise.runner._runset_store import RecordWriter, create_runset, find_incomplete
+from fieldwise.runner._runset_store import (
+    RecordWriter,
+    create_runset,
+    find_incomplete,
+    write_whole_runset,
+)
 
 ITEMS = [
     ItemSnapshot("item_a", "documents/a.txt", "aa", "file_a", {"n": 1}),
@@ -89,6 +96,39 @@ def test_each_record_is_on_disk_at_once_and_fsynced_in_batches(
         writer.append(_record("item_a", value=2))
         writer.append(_record("item_b", value=2))
     assert len(synced) == 3  # due at each append; nothing left to sync at close
+
+
+def test_a_whole_run_set_is_written_at_once_and_reads_back(tmp_path: Path) -> None:
+    records = [_record("item_a"), _record("item_b", "failed")]
+    written = write_whole_runset(tmp_path / "results", _manifest("rs_1"), ITEMS, records)
+    assert written.directory == tmp_path / "results" / "rs_1"
+    assert [p.name for p in (tmp_path / "results").iterdir()] == ["rs_1"]  # no staging left
+    loaded = load_runset("rs_1", tmp_path / "results")
+    assert loaded.records == written.records == tuple(records)
+    assert loaded.items == tuple(ITEMS)
+    assert loaded.manifest == written.manifest
+
+
+def test_an_interrupted_whole_write_leaves_no_half_run_set(tmp_path: Path) -> None:
+    def interrupted() -> Iterator[RunRecord]:
+        yield _record("item_a")
+        raise KeyboardInterrupt  # Ctrl-C between two records
+
+    results = tmp_path / "results"
+    with pytest.raises(KeyboardInterrupt):
+        write_whole_runset(results, _manifest("rs_1"), ITEMS, interrupted())
+    assert list(results.iterdir()) == []
+    assert list_runsets(results) == []
+
+
+def test_a_whole_write_that_cannot_land_leaves_the_other_in_place(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    (results / "rs_1").mkdir(parents=True)
+    (results / "rs_1" / "keep.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(RunnerError, match="cannot write run set rs_1"):
+        write_whole_runset(results, _manifest("rs_1"), ITEMS, [_record("item_a")])
+    assert [p.name for p in results.iterdir()] == ["rs_1"]
+    assert [p.name for p in (results / "rs_1").iterdir()] == ["keep.txt"]
 
 
 def test_the_last_record_of_a_pair_wins(tmp_path: Path) -> None:

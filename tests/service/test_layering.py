@@ -166,8 +166,47 @@ def off_vocabulary(resources: Path) -> list[str]:
     return found
 
 
+def re_exports_only(resources: Path) -> list[str]:
+    """The modules under ``resources`` that define nothing: only a docstring, imports and
+    ``__all__`` (a resource imports the core's definitions where they live instead)."""
+    found = []
+    for path in sorted(resources.rglob("*.py")):
+        if path.stem == "__init__":
+            continue
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        if all(_defines_nothing(node) for node in body):
+            found.append("/".join(path.relative_to(resources).parts))
+    return found
+
+
+def _defines_nothing(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return True  # the docstring
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    return [getattr(t, "id", None) for t in targets] == ["__all__"]
+
+
 def test_every_resource_module_is_named_for_its_role() -> None:
     assert off_vocabulary(ROOT / "resources") == []
+
+
+def test_no_resource_module_only_re_exports() -> None:
+    assert re_exports_only(ROOT / "resources") == []
+
+
+def test_the_re_export_check_finds_a_module_that_defines_nothing(tmp_path: Path) -> None:
+    resource = tmp_path / "things"
+    resource.mkdir()
+    (resource / "__init__.py").write_text('"""A resource."""\n', encoding="utf-8")
+    (resource / "tables.py").write_text(
+        '"""Its tables."""\nfrom x import t\n__all__ = ["t"]\n', encoding="utf-8"
+    )
+    (resource / "ops.py").write_text(
+        '"""Its ops."""\nfrom x import t\n__all__ = ["f"]\ndef f(): return t\n', encoding="utf-8"
+    )
+    assert re_exports_only(tmp_path) == ["things/tables.py"]
 
 
 def test_the_vocabulary_check_finds_a_stray_module(tmp_path: Path) -> None:

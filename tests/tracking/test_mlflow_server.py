@@ -1,7 +1,8 @@
 """``--mlflow`` against a real ``mlflow server`` (conftest): one small evaluation of the bundled
 invoices with the embedded service, logged by ``evaluate --mlflow`` and read back through
 MLflow's own client: every param, metric, tag, artifact and the dataset input; ``gate`` on the
-same run set finds the run instead of making another; another policy is another run."""
+same run set finds the run instead of making another; another policy is another run. The
+logger takes the document the command built: no run set is read back for it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from mlflow.entities import Run
 from mlflow.tracking import MlflowClient
 
+import fieldwise.runner._runset_store as runset_store
 from fieldwise import __version__
 from fieldwise.datasets.generate import generate_dataset
 from fieldwise.tracking import Tracked, log_evaluation
@@ -35,19 +37,43 @@ class Evaluated:
     runset_id: str
     exit_code: int
     stderr: str
+    #: how often the run set's records were read from disk while evaluating and logging
+    records_reads: int
 
     @property
     def manifest(self) -> dict[str, Any]:
         return dict(json.loads((self.results / self.runset_id / "runset.json").read_text()))
 
 
-def _in(root: Path, *args: str) -> MainResult:
+@dataclass(frozen=True)
+class Counted:
+    """One command's result and how often it read a run set's records from disk."""
+
+    result: MainResult
+    records_reads: int
+
+
+def _counted(root: Path, *args: str) -> Counted:
+    """``fieldwise ARGS`` in ``root``, counting reads at the run-set store's one reader of
+    records (every load of a run set goes through it)."""
+    reads: list[Path] = []
+    read_records = runset_store.read_records
+
+    def counting(directory: Path) -> Any:
+        reads.append(directory)
+        return read_records(directory)
+
     # module fixtures run before the per-test folder (tests/conftest.py) is entered
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
         for name in [n for n in os.environ if n.startswith(("FIELDWISE_", "MLFLOW_"))]:
             patch.delenv(name)
-        return run_main(*args)
+        patch.setattr(runset_store, "read_records", counting)
+        return Counted(run_main(*args), len(reads))
+
+
+def _in(root: Path, *args: str) -> MainResult:
+    return _counted(root, *args).result
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +82,18 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory, mlflow_server: str) -> E
     dataset = root / "D"
     generate_dataset("invoices", count=8, seed=3, out_dir=dataset, scanned_share=0.0)
     report = root / "R"
-    result = _in(
+    counted = _counted(
         root, "evaluate", str(dataset), "--quiet", "--json", "-o", str(report),
         f"--mlflow={mlflow_server}",
     )  # fmt: skip
+    result = counted.result
     assert result.exit_code in (0, 1, 3), result.stderr
     runset_id = json.loads(result.stdout)["runset"]["runset_id"]
     results = root / ".fieldwise" / "results"
-    return Evaluated(root, dataset, report, results, runset_id, result.exit_code, result.stderr)
+    return Evaluated(
+        root, dataset, report, results, runset_id, result.exit_code, result.stderr,
+        counted.records_reads,
+    )  # fmt: skip
 
 
 def _logged_run_id(stderr: str) -> str:
@@ -79,16 +109,18 @@ class Gated:
 
     document: dict[str, Any]
     result: MainResult
+    records_reads: int
 
 
 @pytest.fixture(scope="module")
 def gated(evaluated: Evaluated, mlflow_server: str) -> Gated:
-    result = _in(
+    counted = _counted(
         evaluated.root, "gate", evaluated.runset_id, "--json", "--dataset", str(evaluated.dataset),
         "--results-dir", str(evaluated.results), "--mlflow", mlflow_server,
     )  # fmt: skip
+    result = counted.result
     assert result.exit_code == evaluated.exit_code, result.stderr
-    return Gated(json.loads(result.stdout), result)
+    return Gated(json.loads(result.stdout), result, counted.records_reads)
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +150,16 @@ def test_evaluate_logs_one_run_and_gate_finds_it(
     digest = run.data.tags["fieldwise.policy_digest"]
     assert [r.info.run_id for r in _runs(client, evaluated.runset_id, digest)] == [run.info.run_id]
     assert run.info.status == "FINISHED"
+
+
+def test_the_logger_takes_the_document_the_command_built(
+    evaluated: Evaluated, gated: Gated
+) -> None:
+    # evaluate holds the run set the runner recorded: logging it reads nothing back (it read
+    # the records twice more when the logger re-gated the run set and loaded it again);
+    # gate reads its run set once, for its own verdicts, and the logger reuses that read
+    assert evaluated.records_reads == 0
+    assert gated.records_reads == 1
 
 
 def test_params_name_processor_versions_dataset_and_policy(
@@ -268,11 +310,13 @@ def test_a_log_that_never_finished_is_logged_again(
 def test_compare_logs_figures_without_a_verdict(
     evaluated: Evaluated, client: MlflowClient, tmp_path: Path
 ) -> None:
-    result = _in(
+    counted = _counted(
         tmp_path, "compare", evaluated.runset_id, "--json", "--results-dir",
         str(evaluated.results), f"--mlflow={client.tracking_uri}",
     )  # fmt: skip
+    result = counted.result
     assert result.exit_code == 0, result.stderr
+    assert counted.records_reads == 1  # compare's own read: the logger takes its document
     document = json.loads(result.stdout)
     logged = client.get_run(_logged_run_id(result.stderr))
     assert logged.data.tags["fieldwise.policy_digest"] == "none"

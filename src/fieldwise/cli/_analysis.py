@@ -18,7 +18,7 @@ from fieldwise.cli._loading import (
     load_scaled,
     runset_options,
 )
-from fieldwise.cli._mlflow import mlflow_option
+from fieldwise.cli._mlflow import mlflow_option, track
 from fieldwise.cli._output import echo_json
 from fieldwise.compare import render_table, write_frames
 from fieldwise.evaluate import (
@@ -81,7 +81,7 @@ def _formats(value: str) -> list[str]:
 @_SCHEDULER
 @click.option("--split", metavar="NAME", help="Only the items of this split (dataset [splits]).")
 @json_option
-@mlflow_option("compare")
+@mlflow_option
 @pass_cli
 def compare_cmd(
     cli: CliContext,
@@ -91,6 +91,7 @@ def compare_cmd(
     executor: str | None,
     scheduler: str | None,
     as_json: bool,
+    mlflow_uri: str | None,
 ) -> None:
     """Compare the versions of one or more run sets field by field and print the tables.
 
@@ -117,7 +118,9 @@ def compare_cmd(
             write_frames(
                 load_analysis(cli, target, with_policy=False, split=split).scored.result, out
             )
-        echo_json(compared_document(scaled))
+        document = compared_document(scaled)
+        echo_json(document)
+        track(mlflow_uri, "compare", document, scaled.runset)
         return
     if executor is not None or scheduler is not None:
         if out is not None:
@@ -138,6 +141,8 @@ def compare_cmd(
         click.echo(
             _executor_line(scaled.result.executor, scaled.scheduler, scaled.result.partitions)
         )
+        if mlflow_uri is not None:
+            track(mlflow_uri, "compare", compared_document(scaled), scaled.runset)
         return
     analysis = load_analysis(cli, target, with_policy=False, split=split)
     for forced in analysis.report.provenance.forced if analysis.report.provenance else ():
@@ -154,6 +159,8 @@ def compare_cmd(
     click.echo(
         _executor_line("in-process", None, 1) + " (every table; --executor dask to scale out)"
     )
+    if mlflow_uri is not None:
+        track(mlflow_uri, "compare", analysis_document(analysis), analysis.runset)
 
 
 @click.command("report")
@@ -204,7 +211,7 @@ def report_cmd(
 @_EXECUTOR
 @_SCHEDULER
 @json_option
-@mlflow_option("gate")
+@mlflow_option
 @pass_cli
 @click.pass_context
 def gate_cmd(
@@ -215,6 +222,7 @@ def gate_cmd(
     executor: str | None,
     scheduler: str | None,
     as_json: bool,
+    mlflow_uri: str | None,
 ) -> None:
     """Decide whether each candidate of a run set may be published.
 
@@ -232,10 +240,13 @@ def gate_cmd(
     if not regated.verdicts:
         raise ConfigError(f"run set {target.runset_id} has a single version: nothing to gate")
     save_verdict(regated)
+    document = gated_document(regated, executor=executor or "in-process", scheduler=where)
     if as_json:
-        echo_json(gated_document(regated, executor=executor or "in-process", scheduler=where))
+        echo_json(document)
     else:
         echo_verdict(regated)
+    # a failing verdict is a result too: logged whatever the exit code
+    track(mlflow_uri, "gate", document, regated.runset)
     if cli.settings.step_summary is not None:
         # the job summary is the report's Markdown, which shows every table of the comparison
         append_job_summary(cli, load_analysis(cli, target, policy_path=policy_path))

@@ -12,7 +12,7 @@ from fieldwise.cli._mlflow import MLFLOW_OPTION, log_outcome
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._progress import RunDisplay
 from fieldwise.cli._shapes import evaluation_json
-from fieldwise.evaluate import EvaluationOptions, evaluate, now_iso
+from fieldwise.evaluate import EvaluationOptions, analysis_document, evaluate, now_iso
 from fieldwise.report import FORMATS
 from fieldwise.runner import RunInterrupted
 
@@ -140,9 +140,11 @@ def evaluate_cmd(
     for note in outcome.notes:  # e.g. a remote service without the verdict extension
         click.echo(f"note: {note}", err=True)
     if as_json:
-        echo_json(evaluation_json(outcome))
+        # one document, printed and (with --mlflow) logged
+        document = analysis_document(outcome.analysis)
+        echo_json(evaluation_json(outcome, document))
         append_job_summary(cli, outcome.analysis)
-        log_outcome(cli, mlflow_uri, outcome, dataset, policy)
+        log_outcome(mlflow_uri, outcome, document)
         ctx.exit(outcome.analysis.exit_code)
     runset = outcome.runset
     click.echo(
@@ -174,5 +176,5 @@ def evaluate_cmd(
     report = outcome.report_paths.get("html") or next(iter(outcome.report_paths.values()), None)
     if report is not None:
         click.echo(f"report: {report}")
-    log_outcome(cli, mlflow_uri, outcome, dataset, policy)
+    log_outcome(mlflow_uri, outcome)
     ctx.exit(outcome.analysis.exit_code)

@@ -1,5 +1,9 @@
-"""``--mlflow [URI]`` of ``evaluate``, ``compare`` and ``gate``: after the command has written
-its outputs, log the evaluation as one MLflow run (docs/mlflow.md)."""
+"""``--mlflow [URI]`` of ``evaluate``, ``compare`` and ``gate``: once the command has built its
+document (docs/json.md), log that document as one MLflow run (docs/mlflow.md).
+
+The logger takes what the command already holds, the document and the run set it was
+reduced from: nothing is read or scored a second time for MLflow.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,12 @@ import click
 
 from fieldwise import __version__
 from fieldwise._errors import ConfigError
-from fieldwise.cli._context import CliContext
-from fieldwise.cli._loading import RunsetTarget, load_regated, load_scaled
-from fieldwise.evaluate import Evaluation, compared_document, gated_document
-from fieldwise.runner import load_runset
+from fieldwise.evaluate import Evaluation, analysis_document
+from fieldwise.runner import LoadedRunSet
 
 __all__ = [
     "MLFLOW_OPTION",
     "log_outcome",
-    "log_target",
     "mlflow_option",
     "report_artifacts",
     "track",
@@ -54,17 +55,19 @@ def report_artifacts(paths: Mapping[str, Path]) -> list[Path]:
 
 
 def track(
-    uri: str,
+    uri: str | None,
     command: str,
     document: Mapping[str, Any],
-    results_dir: Path,
+    runset: LoadedRunSet,
     artifacts: Iterable[Path] = (),
 ) -> None:
-    """Log ``document`` (the comparison's JSON, schema 2) with its run set's facts and
-    ``artifacts``; say on standard error where (standard output may be the JSON)."""
+    """Log ``document`` (the comparison's JSON, schema 2, as the command built it) with the
+    facts of ``runset`` (the run set it was reduced from) and ``artifacts``; say on standard
+    error where (standard output may be the JSON). Nothing without ``--mlflow`` (``uri`` None)."""
+    if uri is None:
+        return
     from fieldwise.tracking import Tracked, log_evaluation  # mlflow is imported on use
 
-    runset = load_runset(str(document["source"]["runset_id"]), results_dir)
     manifest = runset.manifest
     dataset = manifest.dataset or manifest.eval_set_name
     tracked = Tracked(
@@ -81,68 +84,34 @@ def track(
     click.echo(f"mlflow: {what} run {logged.run_id} at {logged.tracking_uri}", err=True)
 
 
-def log_target(
-    cli: CliContext, uri: str, command: str, target: RunsetTarget, policy_path: Path | None
-) -> None:
-    """Log the run set ``target`` names: for ``gate``, its figures and verdicts under the
-    policy (``gate --json``); for ``compare``, its figures (``compare --json``)."""
-    if command == "gate":
-        document = gated_document(load_regated(cli, target, policy_path=policy_path))
-    else:
-        document = compared_document(load_scaled(cli, target, "in-process", None))
-    track(uri, command, document, target.results_dir)
-
-
 def log_outcome(
-    cli: CliContext, uri: str | None, outcome: Evaluation, dataset: Path, policy: Path | None
+    uri: str | None, outcome: Evaluation, document: Mapping[str, Any] | None = None
 ) -> None:
-    """``evaluate --mlflow``: log the evaluation's run set as ``gate --json`` sees it (the
-    same policy), with the report folder's files; nothing without ``--mlflow``."""
+    """``evaluate --mlflow``: log the evaluation's document (``document`` when the command
+    built it already for ``--json``) with the report folder's files; nothing without
+    ``--mlflow``."""
     if uri is None:
         return
     analysis = outcome.analysis
-    target = RunsetTarget(
-        runset_ids=(outcome.runset.runset_id,),
-        baseline=analysis.baseline,
-        candidates=analysis.scored.candidates,
-        dataset_path=dataset,
-        results_dir=outcome.runset.directory.parent,
-    )
-    document = gated_document(load_regated(cli, target, policy_path=policy))
-    track(uri, "evaluate", document, target.results_dir, report_artifacts(outcome.report_paths))
+    built = document if document is not None else analysis_document(analysis)
+    track(uri, "evaluate", built, analysis.runset, report_artifacts(outcome.report_paths))
 
 
-def mlflow_option(command: str) -> Callable[[F], F]:
-    """``--mlflow [URI]`` for a run-set command (its ``target`` and, for a gate,
-    ``policy_path`` keywords; placed above ``pass_cli``): logs once the command finished,
-    whatever its exit code (a failing verdict is a result too), never after an error."""
+def mlflow_option(func: F) -> F:
+    """``--mlflow [URI]`` for a run-set command (its ``target`` keyword; placed above
+    ``pass_cli``): the command receives ``mlflow_uri`` and logs the document it built with
+    :func:`track`. What one MLflow run cannot stand for is refused before the command runs,
+    not after it printed its results."""
 
-    def decorate(func: F) -> F:
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            uri = kwargs.pop("mlflow_uri")
-            # refused before the command runs, not after it printed its results
-            if uri is not None and kwargs.get("split") is not None:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if kwargs["mlflow_uri"] is not None:
+            if kwargs.get("split") is not None:
                 raise ConfigError("--mlflow logs the whole run set: drop --split")
-            if uri is not None and len(kwargs["target"].runset_ids) > 1:
+            if len(kwargs["target"].runset_ids) > 1:
                 raise ConfigError(
                     "--mlflow logs one run set: merge them first (fieldwise runsets merge)"
                 )
-            finished = False
-            try:
-                result = func(*args, **kwargs)
-                finished = True
-                return result
-            except click.exceptions.Exit:  # ctx.exit(code): the command finished
-                finished = True
-                raise
-            finally:
-                if finished and uri is not None:
-                    # pass_cli (inside this wrapper) found the context and applied its flags
-                    cli = click.get_current_context().find_object(CliContext)
-                    assert cli is not None
-                    log_target(cli, uri, command, kwargs["target"], kwargs.get("policy_path"))
+        return func(*args, **kwargs)
 
-        return MLFLOW_OPTION(wrapper)  # type: ignore[return-value]
-
-    return decorate
+    return MLFLOW_OPTION(wrapper)  # type: ignore[return-value]

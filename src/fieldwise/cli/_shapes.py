@@ -8,6 +8,7 @@ Keys are only ever added within a schema version. The comparison document of ``c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,14 +31,12 @@ __all__ = [
 SCHEMA_VERSION = 1
 
 
-def evaluation_json(outcome: Evaluation) -> dict[str, Any]:
-    """``evaluate --json``: the comparison document (docs/json.md: figures, verdicts) with
-    the run's counts, what was published and where the reports are."""
-    from fieldwise.evaluate import analysis_document  # loaded on use, as the evaluation
-
+def evaluation_json(outcome: Evaluation, document: Mapping[str, Any]) -> dict[str, Any]:
+    """``evaluate --json``: the evaluation's comparison ``document`` (docs/json.md: figures,
+    verdicts) with the run's counts, what was published and where the reports are."""
     runset = outcome.runset
     return {
-        **analysis_document(outcome.analysis),
+        **document,
         "dataset": outcome.analysis.report.dataset,
         "eval_set_id": outcome.sync.eval_set_id,
         "processor_id": outcome.setup.processor_id,

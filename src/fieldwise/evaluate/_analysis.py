@@ -136,7 +136,9 @@ def analyze(
 
 def run_seconds(runset: LoadedRunSet) -> dict[str, float]:
     """Seconds the service spent on each version's runs: the sum of their recorded latencies
-    (what JUnit reports as a suite's ``time``)."""
+    (a run served from cache counts what it once took). The report data keeps them per
+    version, and JUnit sums them as its ``service_seconds`` property; a JUnit suite's ``time``
+    is the command's wall time, not this."""
     total: dict[str, float] = {}
     for record in runset.records:
         if record.latency_ms is not None:

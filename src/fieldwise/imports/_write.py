@@ -6,33 +6,29 @@ The run set is what ``fieldwise run`` would have made for the target (see
 compare spec and gate as the evaluation set's metadata (so ``compare`` can put an imported run
 set beside a service one), and one record per (document, version): ``succeeded`` with the output,
 or ``failed`` (reason ``missing``) for a document the source has no output for, so the run
-set is complete and those values count as missed. It is written into a hidden folder and
-renamed into place: a failure leaves nothing half-written.
+set is complete and those values count as missed. The store writes it whole or not at all
+(:func:`fieldwise.runner.write_whole_runset`): a failure leaves nothing half-written.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from fieldwise._errors import RunnerError
 from fieldwise.imports._target import Target
 from fieldwise.runner import (
     ItemSnapshot,
     LoadedRunSet,
     Manifest,
-    RecordWriter,
     RunRecord,
     VersionRef,
-    create_runset,
     items_digest,
     new_runset_id,
     provenance,
+    write_whole_runset,
 )
 
 __all__ = ["ImportedVersion", "version_id", "write_runset"]
@@ -116,28 +112,11 @@ def write_runset(
         },
         provenance={**provenance(items, metadata), "imported": imported},
     )
-    try:
-        results_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".import-", dir=results_dir))
-    except OSError as exc:
-        raise RunnerError(f"cannot write a run set under {results_dir}: {exc}") from None
-    try:
-        directory = create_runset(staging, manifest, items)
-        records = [
-            record
-            for version in versions
-            for record in _records(
-                items, version, str(version.provenance.get("path", version.name)), created_at
-            )
-        ]
-        with RecordWriter(directory) as writer:
-            for record in records:
-                writer.append(record, durable=False)
-            writer.sync()
-        final = results_dir / manifest.runset_id
-        directory.rename(final)
-    except OSError as exc:
-        raise RunnerError(f"cannot write run set {manifest.runset_id}: {exc}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return LoadedRunSet(final, manifest, tuple(items), tuple(records))
+    records = [
+        record
+        for version in versions
+        for record in _records(
+            items, version, str(version.provenance.get("path", version.name)), created_at
+        )
+    ]
+    return write_whole_runset(results_dir, manifest, items, records)

@@ -47,6 +47,7 @@ from fieldwise.runner._runset_store import (
     records_stamp,
     verdict_path,
     write_statistics,
+    write_whole_runset,
 )
 from fieldwise.runner._webhook_wait import WebhookListen
 
@@ -90,4 +91,5 @@ __all__ = [
     "snapshot_items",
     "verdict_path",
     "write_statistics",
+    "write_whole_runset",
 ]

@@ -8,6 +8,10 @@ folder: the saved verdicts (:func:`verdict_path`), the merged statistics
 best effort, so a read-only run set is scored again next time and nothing fails) and the
 optional partitioned cell store (:func:`cells_path`).
 
+A run set made whole at once (an import) is written by :func:`write_whole_runset`: staged in
+a hidden folder beside the others and renamed into place, so an interrupted write leaves no
+half run set (at worst, after a kill, a hidden ``.staging-*`` folder that no listing reads).
+
 ``records.jsonl`` is written one line per finished pair and flushed at once, so a killed
 process loses nothing; it is fsynced at most every :data:`SYNC_SECONDS` (and when the writer
 closes), so a power cut loses at most the last moments' lines, whose pairs a resume runs again.
@@ -21,8 +25,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -132,6 +138,39 @@ def create_runset(results_dir: Path, manifest: Manifest, items: list[ItemSnapsho
     )
     (directory / RECORDS).touch()
     return directory
+
+
+def write_whole_runset(
+    results_dir: Path,
+    manifest: Manifest,
+    items: list[ItemSnapshot],
+    records: Iterable[RunRecord],
+) -> LoadedRunSet:
+    """Write a complete run set (manifest, items, ``records`` in their order) atomically:
+    staged in a hidden folder under ``results_dir``, then renamed to its id. Whatever stops the
+    write (an error, an exception from ``records``, an interrupt) leaves no run set behind.
+
+    :class:`RunnerError` when ``results_dir`` cannot hold it."""
+    try:
+        results_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=results_dir))
+    except OSError as exc:
+        raise RunnerError(f"cannot write a run set under {results_dir}: {exc}") from None
+    final = results_dir / manifest.runset_id
+    try:
+        directory = create_runset(staging, manifest, items)
+        written = []
+        with RecordWriter(directory) as writer:
+            for record in records:
+                writer.append(record, durable=False)
+                written.append(record)
+            writer.sync()
+        directory.rename(final)
+    except OSError as exc:
+        raise RunnerError(f"cannot write run set {manifest.runset_id}: {exc}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return LoadedRunSet(final, manifest, tuple(items), tuple(written))
 
 
 def _read_lines(path: Path) -> Iterator[dict[str, Any]]:

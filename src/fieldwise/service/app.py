@@ -72,7 +72,7 @@ from fieldwise.service.resources.webhook_endpoints import routes as webhook_endp
 from fieldwise.service.resources.workflows import routes as workflows_routes
 from fieldwise.service.resources.workflows.job import WorkflowStepHandler
 from fieldwise.service.resources.workflows.tables import batches, workflow_runs, workflows
-from fieldwise.service.state import Background, ServiceState
+from fieldwise.service.state import Background, Engines, ServiceState
 from fieldwise.service.store import Migration, adding, creating, database_url, make_engine, migrate
 from fieldwise.service.store.blobs import BlobStore
 
@@ -185,9 +185,14 @@ def _check_writable(data_dir: Path) -> None:
 
 
 def build_state(
-    settings: ServiceSettings, *, clock: Clock | None = None, keyring: KeyRing | None = None
+    settings: ServiceSettings,
+    *,
+    clock: Clock | None = None,
+    keyring: KeyRing | None = None,
+    engines: Engines | None = None,
 ) -> ServiceState:
-    """What every part of the service shares: the migrated database, blobs, clock, leases."""
+    """What every part of the service shares: the migrated database, blobs, clock, leases,
+    the engines it calls (the real ones unless given)."""
     _check_writable(settings.data_dir)
     clock = clock or SystemClock()
     engine = make_engine(database_url(settings), idle_in_transaction=settings.lease_seconds)
@@ -200,6 +205,7 @@ def build_state(
         clock=clock,
         leases=LeaseKeeper(engine, clock, settings.lease_seconds, settings.heartbeat_seconds),
         config_validator=config_validator(allow_python=settings.allow_python_engines),
+        engines=engines or Engines(),
     )
 
 
@@ -229,13 +235,15 @@ def create_app(
     clock: Clock | None = None,
     announce: Callable[[str], None] | None = None,
     console: bool = True,
+    engines: Engines | None = None,
 ) -> FastAPI:
     """Build the service: migrate the database, load keys, mount routes and middleware.
 
     ``console=False`` leaves the web console out: the embedded service a CLI command starts
     answers only that command's client, on a port and with a key nobody else is told, and
-    importing the console's pages and templates would slow every such command."""
-    state = build_state(settings, clock=clock)
+    importing the console's pages and templates would slow every such command. ``engines``
+    replaces the engine calls the service makes in its own process (tests hold them there)."""
+    state = build_state(settings, clock=clock, engines=engines)
     keyring = bootstrap_keys(
         state.engine, settings, state.clock, **({"announce": announce} if announce else {})
     )

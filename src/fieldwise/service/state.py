@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine
@@ -19,6 +19,9 @@ from fieldwise.service.ids import isoformat
 from fieldwise.service.jobs.leases import LeaseKeeper
 from fieldwise.service.store.blobs import BlobStore
 
+if TYPE_CHECKING:
+    from fieldwise.service.engines.parsing import ParsedDocument
+
 
 class Background(Protocol):
     """Something that runs beside the routes while the app lives (workers, dispatcher, sweeper)."""
@@ -26,6 +29,42 @@ class Background(Protocol):
     def start(self) -> None: ...
 
     def stop(self) -> None: ...
+
+
+def _parse_document(data: bytes, **options: Any) -> ParsedDocument:
+    # the parsers (PDF, images, OCR) load on the first parse, not at the service's start
+    from fieldwise.service.engines.parsing.api import parse_document
+
+    return parse_document(data, **options)
+
+
+def _extract(doc: ParsedDocument, config: Any, **options: Any) -> dict[str, Any]:
+    # the rules engine and its vocabularies load on the first extraction
+    from fieldwise.service.engines.extraction.engine import extract
+
+    return extract(doc, config, **options)
+
+
+def _train_model(examples: Any, fields: Any, params: Any, **hooks: Any) -> bytes:
+    # numpy and scikit-learn load on the first training
+    from fieldwise.service.engines.training.model import train_model
+
+    return train_model(examples, fields, params, **hooks)
+
+
+@dataclass(frozen=True)
+class Engines:
+    """The engine calls the service makes in its own process: ``parse`` (the parse cache's
+    ``parse_document``), ``extract`` (a processor run's python-engine ``extract``) and
+    ``train`` (a training run's ``train_model``), with those functions' signatures. Each
+    defaults to the real engine, imported on its first call; a test hands
+    :func:`~fieldwise.service.app.create_app` other ones to hold or observe a call, whatever
+    module the call site imports. (Calls made in the engine worker processes go through
+    :class:`~fieldwise.service.engines.processes.EnginePool`.)"""
+
+    parse: Callable[..., ParsedDocument] = _parse_document
+    extract: Callable[..., dict[str, Any]] = _extract
+    train: Callable[..., bytes] = _train_model
 
 
 @dataclass(frozen=True)
@@ -39,6 +78,8 @@ class ServiceState:
     config_validator: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     #: The requests held until work ends (``?wait=``), woken by whoever ends it.
     waiters: Waiters = field(default_factory=Waiters)
+    #: The engines the routes and jobs call in this process.
+    engines: Engines = field(default_factory=Engines)
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """A version config checked by the extraction engine; 422 naming the bad key."""

@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from fieldwise.service.clock import Clock
 from fieldwise.service.ids import new_id
 from fieldwise.service.jobs.queue import Job, finished_under, renew
+from fieldwise.service.jobs.ticker import Ticker
 
 log = logging.getLogger("fieldwise.service.jobs")
 
@@ -33,8 +34,10 @@ class LeaseKeeper:
         self._held: dict[str, Job] = {}
         self._lost: set[str] = set()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        # the database may be briefly unavailable: a failed beat is logged, the next one tries
+        self._beats = Ticker(
+            "fieldwise-leases", interval, self.renew_all, log=log, failure="lease renewal failed"
+        )
 
     def hold(self, job: Job) -> None:
         with self._lock:
@@ -67,18 +70,8 @@ class LeaseKeeper:
             log.warning("lost the lease of job %s (%s %s)", job.id, job.kind, job.target_id)
 
     def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="fieldwise-leases", daemon=True)
-        self._thread.start()
+        """Renew every ``interval`` seconds, the first beat one interval from now."""
+        self._beats.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.renew_all()
-            except Exception:  # the database may be briefly unavailable; try next beat
-                log.exception("lease renewal failed")
+        self._beats.stop()

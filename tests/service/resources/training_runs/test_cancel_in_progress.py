@@ -20,10 +20,10 @@ from sqlalchemy import create_engine, select
 
 from fieldwise._config import ServiceSettings
 from fieldwise.client import Client, ops
-from fieldwise.service.engines import training
 from fieldwise.service.events.outbox import events
 from fieldwise.service.resources.files.tables import files
 from fieldwise.service.resources.training_runs import job as training_job
+from fieldwise.service.state import Engines
 from fieldwise.service.store import database_url
 from tests.conftest import ServiceFactory
 from tests.service.resources.training_runs.conftest import (
@@ -54,7 +54,7 @@ class _Gate:
 
 def _gated_training(gate: _Gate, hold: bool) -> Callable[..., bytes]:
     """The real training; with ``hold``, it waits at its first step."""
-    real = training.train_model
+    real = Engines().train
 
     def train(examples: Any, fields: Any, params: Any, **hooks: Any) -> bytes:
         progress = hooks.pop("progress")
@@ -78,8 +78,8 @@ def test_a_training_canceled_in_progress_leaves_no_version_model_or_event(
     start_service: ServiceFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     gate = _Gate()
-    # the job calls training.train_model (scikit-learn loads on first use): gate it there
-    monkeypatch.setattr(training, "train_model", _gated_training(gate, where == "training"))
+    # the service trains with the engine it is given: the real one, gated
+    engines = Engines(train=_gated_training(gate, where == "training"))
     if where == "storing":  # trained, past the last check for a cancel, about to store
         real_record = training_job.TrainingRunJob._record
 
@@ -97,7 +97,7 @@ def test_a_training_canceled_in_progress_leaves_no_version_model_or_event(
             gate.finished.set()
 
     monkeypatch.setattr(training_job.TrainingRunJob, "run", run)
-    service = start_service()
+    service = start_service(engines=engines)
     with Client(service.base_url, service.api_key, max_retries=0) as client:
         root = mini_invoices(tmp_path / "mini", train=3, test=1)
         eval_set_id, processor_id = synced(client, root, service.base_url)

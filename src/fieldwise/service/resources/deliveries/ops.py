@@ -6,13 +6,12 @@ from sqlalchemy import select
 
 from fieldwise.service.events.webhooks.dispatcher import attempt
 from fieldwise.service.events.webhooks.store import FAILING_STATES, STATES
+from fieldwise.service.events.webhooks.tables import deliveries, endpoints
 from fieldwise.service.http.dependencies import fetch
 from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.resources.deliveries.schemas import DeliveryPublic
-from fieldwise.service.resources.deliveries.tables import deliveries
 from fieldwise.service.resources.deliveries.views import delivery_public
-from fieldwise.service.resources.webhook_endpoints.tables import endpoints
 from fieldwise.service.state import ServiceState
 
 ENDPOINT = "webhook endpoint"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from fieldwise.service.events.webhooks.tables import notifications
 from fieldwise.service.http.dependencies import Cursor, Limit
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import ListOf
 from fieldwise.service.resources.deliveries import ops
 from fieldwise.service.resources.deliveries.schemas import DeliveryPublic, NotificationPublic
-from fieldwise.service.resources.deliveries.tables import notifications
 from fieldwise.service.resources.deliveries.views import notification_public
 from fieldwise.service.state import State
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from fieldwise.service.events.webhooks.tables import attempts
 from fieldwise.service.http.dependencies import common_fields
 from fieldwise.service.resources.deliveries.schemas import (
     AttemptPublic,
     DeliveryPublic,
     NotificationPublic,
 )
-from fieldwise.service.resources.deliveries.tables import attempts
 
 
 def delivery_public(conn: Connection, row: Any) -> DeliveryPublic:

@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from fieldwise.service.engines import parsing
 from fieldwise.service.engines.parsing import ParsedDocument, ParseLimits
 from fieldwise.service.engines.parsing.stored import (
     StoredDocument,
@@ -101,8 +100,7 @@ class ParseCache:
                 # Encoded where it was parsed, and kept there for this key's extractions.
                 stored = StoredDocument(key, self.pool.parse(data, key=key, limits=limits, **named))
             else:
-                # the parsers load on first use (engines.parsing), not at the service's start
-                doc = parsing.parse_document(data, limits=limits, **named)
+                doc = self.state.engines.parse(data, limits=limits, **named)
                 stored = StoredDocument.of(key, doc)
             self._store(key, stored.data, input_file.id)
             # The stored form reads back as the parsed document (full-precision floats, same

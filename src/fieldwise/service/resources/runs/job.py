@@ -98,7 +98,7 @@ class ProcessorRunJob(RunJob[ServiceState]):
             if self.pool is not None and config.engine != "python":
                 output = self.pool.extract(stored, config, threshold, pattern_seconds=budget)
             else:  # python entrypoints run here, beside whatever state their module keeps
-                output = extraction.extract(
+                output = state.engines.extract(
                     stored.doc, config, confidence_threshold=threshold, pattern_seconds=budget
                 )
         except ConfigError as exc:

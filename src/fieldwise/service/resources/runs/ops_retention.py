@@ -9,13 +9,13 @@ swept parse run loses its stored input and output the same way.
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import select, update
 
 from fieldwise.service.ids import isoformat
+from fieldwise.service.jobs.ticker import Ticker
 from fieldwise.service.resources.files.ops import delete_files, unlink
 from fieldwise.service.resources.parse.tables import parse_runs
 from fieldwise.service.resources.runs.tables import processor_runs
@@ -79,27 +79,27 @@ def sweep_once(state: ServiceState) -> SweepResult:
 
 
 class Sweeper:
-    """Runs :func:`sweep_once` periodically in a daemon thread."""
+    """Runs :func:`sweep_once` at start and then periodically, in a daemon thread."""
 
     def __init__(self, state: ServiceState) -> None:
         self.state = state
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        # a locked database is not fatal: the failed sweep is logged, the next one comes
+        self._ticker = Ticker(
+            "fieldwise-sweeper",
+            SWEEP_INTERVAL_SECONDS,
+            self._sweep,
+            log=log,
+            failure="retention sweep failed",
+            at_start=True,
+        )
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._loop, name="fieldwise-sweeper", daemon=True)
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        self._ticker.stop()
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                while sum(vars(sweep_once(self.state)).values()) and not self._stop.is_set():
-                    pass
-            except Exception:  # keep sweeping later; a locked database is not fatal
-                log.exception("retention sweep failed")
-            self._stop.wait(SWEEP_INTERVAL_SECONDS)
+    def _sweep(self) -> None:
+        # one pass removes at most a batch: sweep again until nothing is left (or stopped)
+        while sum(vars(sweep_once(self.state)).values()) and not self._ticker.stopping:
+            pass

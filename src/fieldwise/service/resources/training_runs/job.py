@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy import Row, select
 
-from fieldwise.service.engines import training
 from fieldwise.service.engines.parsing import ParseError
 from fieldwise.service.engines.training import TrainingCanceled, TrainingExample, TrainParams
 from fieldwise.service.ids import isoformat
@@ -88,7 +87,7 @@ class TrainingRunJob(RunJob[ServiceState]):
         watch.stage = "training"
         params = TrainParams.from_mapping(row.params)
         try:
-            blob = training.train_model(  # scikit-learn loads here, not at start-up
+            blob = state.engines.train(  # scikit-learn loads here, not at start-up
                 examples,
                 row.fields,
                 params,

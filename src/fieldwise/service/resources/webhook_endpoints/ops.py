@@ -19,20 +19,19 @@ from fieldwise.service.events.webhooks.store import (
     create_delivery,
     encode_body,
 )
+from fieldwise.service.events.webhooks.tables import deliveries, endpoints
 from fieldwise.service.http.dependencies import fetch
 from fieldwise.service.http.errors import ApiError, not_found
 from fieldwise.service.http.pagination import page
 from fieldwise.service.ids import new_id
 from fieldwise.service.resources.deliveries.ops import get_delivery
 from fieldwise.service.resources.deliveries.schemas import DeliveryPublic
-from fieldwise.service.resources.deliveries.tables import deliveries
 from fieldwise.service.resources.webhook_endpoints.schemas import (
     EndpointCreate,
     EndpointPublic,
     EndpointUpdate,
     EndpointWithSecret,
 )
-from fieldwise.service.resources.webhook_endpoints.tables import endpoints
 from fieldwise.service.resources.webhook_endpoints.views import (
     endpoint_public,
     endpoint_with_secret,
