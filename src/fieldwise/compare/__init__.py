@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         weight_classes,
     )
     from fieldwise.compare._table import render_table
+    from fieldwise.compare._units import UnitOutcomes, unit_outcomes
 
 __all__ = [
     "BOOL_OPTIONS",
@@ -98,6 +99,7 @@ __all__ = [
     "PlanRow",
     "ReducedResult",
     "Sufficient",
+    "UnitOutcomes",
     "Unparsed",
     "align_arrays",
     "as_outputs",
@@ -152,6 +154,7 @@ __all__ = [
     "specs_from_recorded",
     "truth_changes",
     "truth_digest",
+    "unit_outcomes",
     "weight_classes",
     "write_export",
     "write_frames",
@@ -234,6 +237,8 @@ _HOME = {
     "mcnemar_exact": "fieldwise.compare._stats",
     "paired_sample_size": "fieldwise.compare._stats",
     "render_table": "fieldwise.compare._table",
+    "UnitOutcomes": "fieldwise.compare._units",
+    "unit_outcomes": "fieldwise.compare._units",
 }
 
 

@@ -1,8 +1,6 @@
-"""The (document, field) units behind the item table and the regression/improvement lists.
-
-A unit is one field of one document in one version; its outcome is its worst cell (a line-item
-column has a cell per row). A unit is *ok* when correct, both_empty or absent: the same
-definition as compare's flips, so the counts here match ``significance``.
+"""The item table and the regression/improvement lists, formatted from the (document, field)
+units compare hands over (:func:`fieldwise.compare.unit_outcomes`): the same units and the same
+*ok* as compare's flips, so the counts here match ``significance``.
 """
 
 from __future__ import annotations
@@ -17,15 +15,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare import sorted_codes
+from fieldwise.compare import unit_outcomes
 from fieldwise.report._model import OUTCOME_CODES, Example, ItemTable
 
-__all__ = ["Units", "format_value", "outcome_codes", "sorted_codes", "units"]
+__all__ = ["Units", "format_value", "units"]
 
-_ABSENT = 5
-# severity of each outcome code (higher is worse) and back
-_RANK = np.array([1, 4, 3, 2, 0], dtype=np.int8)
-_CODE_OF_RANK = np.array([4, 0, 3, 2, 1], dtype=np.int8)
 _MAX_CHARS = 160
 
 
@@ -56,64 +50,20 @@ class Units:
     improvements: tuple[Example, ...]
 
 
-def outcome_codes(outcome: pd.Series) -> npt.NDArray[np.int8]:
-    """Codes of :data:`OUTCOME_CODES` for each cell's outcome."""
-    codes, uniques = pd.factorize(outcome)
-    lookup = np.array([OUTCOME_CODES.index(str(u)) for u in uniques], dtype=np.int8)
-    if len(uniques) and lookup.max() > 4:
-        raise ValueError("cells hold an unknown outcome")
-    return lookup[codes]
-
-
-def _representatives(
-    key: npt.NDArray[np.int64],
-    rank: npt.NDArray[np.int8],
-    mask: npt.NDArray[np.bool_],
-    rows: npt.NDArray[np.int64],
-) -> npt.NDArray[np.int64]:
-    """For each key of ``rows``, the position of the worst cell of that unit among ``mask``
-    (first row among equals), or -1 where the unit has no such cell; vectorized, because a
-    million units each need one."""
-    pos = np.flatnonzero(mask)
-    order = np.lexsort((-rank[pos].astype(np.int16), key[pos]))
-    pos, k = pos[order], key[pos][order]
-    first = np.r_[True, k[1:] != k[:-1]] if len(k) else np.zeros(0, dtype=bool)
-    keys, worst = k[first], pos[first]
-    at = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
-    found = (keys[at] == rows) if len(keys) else np.zeros(len(rows), dtype=bool)
-    return np.where(found, worst[at] if len(keys) else -1, -1).astype(np.int64)
-
-
 def units(
     cells: pd.DataFrame,
     baseline: str,
     candidate: str | None,
     document_names: Mapping[str, str],
 ) -> Units:
-    """Reduce scored cells to (document, field) units for both versions."""
-    item_code, items = sorted_codes(cells["item"])
-    field_code, fields = sorted_codes(cells["field"])
+    """The item table and the flips of compare's units (:func:`fieldwise.compare.unit_outcomes`),
+    formatted."""
+    found = unit_outcomes(cells, baseline, candidate)
+    items, fields, rows = found.items, found.fields, found.key
     n_fields = max(len(fields), 1)
-    key = item_code * n_fields + field_code
-    rank = _RANK[outcome_codes(cells["outcome"])]
-    size = len(items) * n_fields
-
-    grids, masks = [], []
-    for name in (baseline, candidate):
-        grid = np.full(size, -1, dtype=np.int8)
-        mask = np.zeros(len(cells), dtype=bool)
-        if name is not None:
-            mask = (cells["version"] == name).to_numpy(dtype=bool)
-            np.maximum.at(grid, key[mask], rank[mask])
-        grids.append(grid)
-        masks.append(mask)
-    present = (grids[0] >= 0) | (grids[1] >= 0)
-    rows = np.flatnonzero(present)
-    rep_b, rep_c = (_representatives(key, rank, m, rows) for m in masks)
-    code_b = np.where(grids[0][rows] >= 0, _CODE_OF_RANK[grids[0][rows]], _ABSENT)
-    code_c = np.where(grids[1][rows] >= 0, _CODE_OF_RANK[grids[1][rows]], _ABSENT)
-    ok_b = np.isin(code_b, (0, 4, _ABSENT))
-    ok_c = np.isin(code_c, (0, 4, _ABSENT)) if candidate is not None else ok_b
+    rep_b, rep_c = found.cell_baseline, found.cell_candidate
+    code_b, code_c = found.code_baseline, found.code_candidate
+    ok_b, ok_c = found.ok_baseline, found.ok_candidate
     offsets = np.searchsorted(rows // n_fields, np.arange(len(items) + 1))
 
     names = [document_names.get(i, i) for i in items]
