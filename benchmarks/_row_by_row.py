@@ -21,7 +21,7 @@ __all__ = ["FIELDS", "row_by_row"]
 
 
 def _normalizers() -> Any:
-    path = Path(__file__).resolve().parents[1] / "src/fieldwise/compare/_normalize.py"
+    path = Path(__file__).resolve().parents[1] / "src/fieldwise/compare/score/_normalize.py"
     spec = importlib.util.spec_from_file_location("_fieldwise_normalize", path)
     assert spec is not None
     assert spec.loader is not None

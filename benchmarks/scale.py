@@ -49,9 +49,9 @@ from fieldwise.compare import (
     merge_statistics,
     parse_field_specs,
     partition_statistics,
+    score_cells,
     weight_classes,
 )
-from fieldwise.compare._outcomes import score_cells
 from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
 from fieldwise.scale import (
     compact_shard,

@@ -14,7 +14,7 @@ import pytest
 
 import fieldwise
 from fieldwise._errors import CompareError
-from fieldwise.compare._inputs import outputs_from_frame, truth_from_frame
+from fieldwise.compare.score._inputs import outputs_from_frame, truth_from_frame
 
 ENTRY_POINTS = (
     "Client", "build_report", "compare", "decide", "evaluate", "load_dataset", "load_policy",

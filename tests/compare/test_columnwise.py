@@ -26,7 +26,7 @@ from fieldwise.compare import (
     parse_number,
     score_cells,
 )
-from fieldwise.compare._normalize import Unparsed, normalize_text
+from fieldwise.compare.score._normalize import Unparsed, normalize_text
 
 FIELDS = {
     "code": {"type": "string", "ignore_punctuation": True},
@@ -254,8 +254,8 @@ def test_columnwise_compare_equals_the_long_path(seed: int) -> None:
     """Wide frames scored column by column give every frame (cells first) and figure the
     long path gives for the same data: nested mappings -> build_frame -> score_cells."""
     from fieldwise.compare import build_frame, compare
-    from fieldwise.compare._columnwise import wide_columns
-    from fieldwise.compare._inputs import as_outputs, as_truth
+    from fieldwise.compare.score._columnwise import wide_columns
+    from fieldwise.compare.score._inputs import as_outputs, as_truth
 
     truth, predictions = _wide_pair(seed)
     specs = parse_field_specs({**FIELDS, "flag": {"type": "boolean"}})
@@ -280,7 +280,7 @@ def test_columnwise_compare_equals_the_long_path(seed: int) -> None:
 def test_columnwise_compare_with_every_cell_present() -> None:
     """Every (document, field) has a value on both sides (no cell is left out)."""
     from fieldwise.compare import build_frame, compare
-    from fieldwise.compare._inputs import as_outputs, as_truth
+    from fieldwise.compare.score._inputs import as_outputs, as_truth
 
     rng = np.random.default_rng(9)
     words = pd.Series(rng.choice(["Acme", "acme", "Nordwind AG", "x"], 40), dtype="str")
@@ -310,7 +310,7 @@ def _assert_same(new: Any, old: Any) -> None:
 
 def _long(truth: pd.DataFrame, predictions: dict[str, pd.DataFrame], specs: Any, **kw: Any) -> Any:
     from fieldwise.compare import build_frame, compare
-    from fieldwise.compare._inputs import as_outputs, as_truth
+    from fieldwise.compare.score._inputs import as_outputs, as_truth
 
     frame = build_frame(as_truth(truth), {v: as_outputs(p) for v, p in predictions.items()})
     return compare(frame, specs, **kw)
@@ -347,7 +347,7 @@ def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: s
         w = float(k + 1) / 7 if weights == "many" else spread[weights][k % len(spread[weights])]
         fields[name] = {**fields[name], "weight": w}
     specs = parse_field_specs(fields)
-    from fieldwise.compare._columnwise import wide_columns
+    from fieldwise.compare.score._columnwise import wide_columns
 
     wide = wide_columns(truth, predictions)
     assert wide is not None
@@ -360,7 +360,7 @@ def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: s
     outcomes = set(new.cells["outcome"].astype(str))
     assert outcomes == {"correct", "wrong", "missed", "spurious", "both_empty"}
     if weights == "many":  # the bootstrap summed weights, not counts per class
-        from fieldwise.compare._bootstrap import MAX_WEIGHT_CLASSES
+        from fieldwise.compare.stats._bootstrap import MAX_WEIGHT_CLASSES
 
         assert len({s.weight for s in specs.values()}) > MAX_WEIGHT_CLASSES
 
@@ -368,7 +368,7 @@ def test_columnwise_tables_equal_the_long_path_exactly(aligned: bool, weights: s
 def test_columnwise_path_takes_the_candidate_option() -> None:
     """``candidate=`` (with every other version a candidate) scores column by column too,
     with the long path's result."""
-    from fieldwise.compare import _columnwise
+    from fieldwise.compare.score import _columnwise
 
     truth, predictions = _wide_pair(4)
     specs = parse_field_specs(FIELDS)
@@ -392,7 +392,7 @@ def test_columnwise_path_takes_the_candidate_option() -> None:
 def test_swapped_outcome_codes_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The equality above fails when the column-wise path mislabels outcomes: missed and
     spurious swapped (or correct and wrong) change the cells and the tables."""
-    from fieldwise.compare import _columnwise
+    from fieldwise.compare.score import _columnwise
 
     truth, predictions = _wide_pair(5)
     specs = parse_field_specs(FIELDS)
@@ -419,7 +419,7 @@ def test_swapped_outcome_codes_are_caught(monkeypatch: pytest.MonkeyPatch) -> No
     [["a", "b", "a"], [1, "1", 2]],  # repeated, and distinct only until written as text
 )
 def test_repeated_documents_leave_the_columnwise_path(ids: list[Any]) -> None:
-    from fieldwise.compare._columnwise import wide_columns
+    from fieldwise.compare.score._columnwise import wide_columns
 
     keys = np.empty(3, dtype=object)
     keys[:] = ids
@@ -435,7 +435,8 @@ def test_columns_and_bootstrap_on_threads_give_the_same_result(
 ) -> None:
     """Large inputs are scored column by column on threads, and the bootstrap sums documents
     on threads: forced on for a small input, every frame and figure is the long path's."""
-    from fieldwise.compare import _columnwise, _poisson
+    from fieldwise.compare.score import _columnwise
+    from fieldwise.compare.stats import _poisson
 
     monkeypatch.setattr(_columnwise, "PARALLEL_CELLS", 0)
     monkeypatch.setattr(_poisson, "_MIN_BLOCKS_PER_WORKER", 1)

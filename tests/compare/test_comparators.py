@@ -124,7 +124,7 @@ def test_instances_answers_isinstance_for_every_kind_of_value() -> None:
     JSON types, bool as an int, NumPy scalars and subclasses (asked one by one)."""
     from decimal import Decimal
 
-    from fieldwise.compare._amounts import _instances
+    from fieldwise.compare.score._amounts import _instances
 
     class Text(str):
         pass
@@ -189,7 +189,7 @@ def test_string_columns_hashed_by_arrow_compare_as_factorized(missing: Any, seed
     """Columns of only strings (and missing values) are coded by Arrow, not ``pd.factorize``:
     every coded comparator gives the same cells either way."""
     from fieldwise.compare import parse_field_specs
-    from fieldwise.compare._base import CodedComparator, factorize_pair, string_dictionary
+    from fieldwise.compare.score._base import CodedComparator, factorize_pair, string_dictionary
 
     rng = np.random.default_rng(seed)
     pool = [*_STRINGS, missing]
@@ -218,7 +218,7 @@ def test_string_columns_hashed_by_arrow_compare_as_factorized(missing: Any, seed
     "values", [["a", 1.5], ["a", b"b"], ["a", "\ud800"], ["a", pd.NaT], [None, None], []]
 )
 def test_columns_not_only_strings_are_factorized(values: list[Any]) -> None:
-    from fieldwise.compare._base import string_dictionary
+    from fieldwise.compare.score._base import string_dictionary
 
     assert string_dictionary(np.asarray([*values, None], dtype=object)[: len(values)]) is None
 
@@ -254,7 +254,7 @@ def test_amount_strings_parsed_from_arrow_compare_as_factorized(
 ) -> None:
     """Amount columns of only strings are hashed and parsed from an Arrow dictionary: the
     same cells as through ``pd.factorize`` and a Python list of the distinct strings."""
-    import fieldwise.compare._amounts as amounts
+    import fieldwise.compare.score._amounts as amounts
 
     rng = np.random.default_rng(7)
     pool = [*_AMOUNTS, missing]
@@ -276,7 +276,7 @@ def test_amount_strings_parsed_from_arrow_compare_as_factorized(
 def test_number_strings_parse_alike_from_a_list_and_from_arrow() -> None:
     import pyarrow as pa
 
-    from fieldwise.compare._vectorized import parse_number_strings
+    from fieldwise.compare.score._vectorized import parse_number_strings
 
     strings = [str(v) for v in _AMOUNTS]
     for arrow in (pa.array(strings, type=pa.large_string()), pa.array(strings)):
@@ -289,8 +289,8 @@ def test_amount_keys_follow_the_scalar_parsers(with_code: bool) -> None:
     """Each amount's key is -1 when empty, 0 for a number, else shared exactly by the values
     whose unparsed text is the same; each code key is shared exactly by equal currency codes
     (-1 for none): whichever values went through the scalar parsers."""
-    from fieldwise.compare._amounts import _parsed_amounts
-    from fieldwise.compare._normalize import parse_currency, parse_number
+    from fieldwise.compare.score._amounts import _parsed_amounts
+    from fieldwise.compare.score._normalize import parse_currency, parse_number
 
     rng = np.random.default_rng(3)
     pool = [*_AMOUNTS, None, float("nan"), 12.5, 3, {"amount": "1,5", "currency": "EUR"}]

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import calibration_table, confidence_sweep, recommend_threshold, score_cells
-from fieldwise.compare._frame import FRAME_COLUMNS
+from fieldwise.compare.score._frame import FRAME_COLUMNS
 
 ROWS = [
     ("a", "x", "x", 0.95),
@@ -68,7 +68,7 @@ def test_recommended_threshold_by_one_integer_sort_is_the_argsort_one() -> None:
     """Confidences in [0, 2) sort as integers with the correctness bit packed in; the
     threshold, precision and coverage are those of the argsort over many ties, zeros and ones,
     and -0.0, negatives and values past 2 (which take the argsort) give them too."""
-    from fieldwise.compare._confidence import _recommend
+    from fieldwise.compare.stats._confidence import _recommend
 
     def by_argsort(conf: np.ndarray, ok: np.ndarray, total: int, target: float) -> Any:
         order = np.argsort(-conf)

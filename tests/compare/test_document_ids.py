@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fieldwise.compare._document_ids import DocumentIds, decimal_text_order
+from fieldwise.compare.score._document_ids import DocumentIds, decimal_text_order
 
 
 @pytest.mark.parametrize("seed", range(4))

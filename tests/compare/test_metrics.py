@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import compare, outcome_metrics, parse_field_specs
-from fieldwise.compare._frame import FRAME_COLUMNS
+from fieldwise.compare.score._frame import FRAME_COLUMNS
 
 ROWS = (
     [("c", "x", "x")] * 4

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from fieldwise.compare import parse_bool, parse_currency, parse_date, parse_number
-from fieldwise.compare._normalize import Unparsed, is_empty, normalize_text
+from fieldwise.compare.score._normalize import Unparsed, is_empty, normalize_text
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._outcomes import OUTCOMES
-from fieldwise.compare._reduce import EMPTY_COLUMN_COLUMNS, reduce_statistics
-from fieldwise.compare._sufficient import partition_statistics
+from fieldwise.compare.score._outcomes import OUTCOMES
+from fieldwise.compare.stats._reduce import EMPTY_COLUMN_COLUMNS, reduce_statistics
+from fieldwise.compare.stats._sufficient import partition_statistics
 
 
 def _reference(cells: pd.DataFrame, baseline: str, candidates: list[str]) -> pd.DataFrame:

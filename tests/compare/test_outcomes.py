@@ -19,8 +19,8 @@ import pytest
 
 from fieldwise._errors import CompareError
 from fieldwise.compare import parse_field_specs, score_cells
-from fieldwise.compare._frame import FRAME_COLUMNS, validate_frame
-from fieldwise.compare._outcomes import cell_specs
+from fieldwise.compare.score._frame import FRAME_COLUMNS, validate_frame
+from fieldwise.compare.score._outcomes import cell_specs
 
 SPECS = parse_field_specs(
     {
@@ -196,7 +196,7 @@ def test_dense_duplicate_check_agrees_with_the_keys(seed: int) -> None:
 def test_fields_scored_on_threads_give_the_same_cells(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fields scored side by side on threads (large frames) give exactly the cells of one
     field after another, each result at its own field's cells."""
-    import fieldwise.compare._outcomes as outcomes
+    import fieldwise.compare.score._outcomes as outcomes
 
     specs = parse_field_specs(
         {

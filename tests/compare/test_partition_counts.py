@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
-from fieldwise.compare._bootstrap import bootstrap_columns, sorted_codes
-from fieldwise.compare._reduce import reduce_statistics
-from fieldwise.compare._stats import TRANSITIONS, flip_units
-from fieldwise.compare._sufficient import (
+from fieldwise.compare.stats._bootstrap import bootstrap_columns, sorted_codes
+from fieldwise.compare.stats._paired import TRANSITIONS, flip_units
+from fieldwise.compare.stats._reduce import reduce_statistics
+from fieldwise.compare.stats._sufficient import (
     empty_statistics,
     merge_all,
     partition_statistics,
@@ -165,7 +165,7 @@ def test_the_gate_decides_the_same_from_reduced_statistics(
 def test_bootstrap_counts_per_weight_class_count_every_cell(seed: int) -> None:
     """Each item's ok and cell counts per weight class, baseline then candidate: what
     counting every cell one by one gives (items without cells too; weights given or found)."""
-    from fieldwise.compare._bootstrap import bootstrap_counts
+    from fieldwise.compare.stats._bootstrap import bootstrap_counts
 
     rng = np.random.default_rng(seed)
     n_items, n = int(rng.integers(1, 40)), int(rng.integers(0, 400))

@@ -11,9 +11,9 @@ from scipy.optimize import brentq
 from scipy.stats import norm
 
 from fieldwise.compare import compare
-from fieldwise.compare._frame import FRAME_COLUMNS
-from fieldwise.compare._intervals import newcombe_paired, wilson
-from fieldwise.compare._power import connor_sample_size, minimum_detectable_effect
+from fieldwise.compare.score._frame import FRAME_COLUMNS
+from fieldwise.compare.stats._intervals import newcombe_paired, wilson
+from fieldwise.compare.stats._power import connor_sample_size, minimum_detectable_effect
 
 
 def connor_n(delta: float, psi: float, alpha: float, power: float) -> float:

@@ -28,7 +28,7 @@ from fieldwise.compare import (
     parse_field_specs,
     parse_number,
 )
-from fieldwise.compare._vectorized import parse_number_strings
+from fieldwise.compare.score._vectorized import parse_number_strings
 
 WRITTEN = [
     ("RM 29.70", 29.7, "MYR"),

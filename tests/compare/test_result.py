@@ -210,7 +210,7 @@ def test_plain_columns_compare_as_their_dataframe() -> None:
 
 
 def test_plain_key_columns_are_the_dataframes_categoricals() -> None:
-    from fieldwise.compare._frame import _category, columns_frame
+    from fieldwise.compare.score._frame import _category, columns_frame
 
     cases: list[list[Any]] = [
         ["b", "a", "Ä", "z", "é", "😀", "a", "A", "a b", "ab"],
@@ -240,7 +240,7 @@ def test_keys_in_long_runs_are_the_dataframes_categoricals() -> None:
     the sample, or that hold a value of another type, take the hashing way."""
     import numpy as np
 
-    from fieldwise.compare._frame import _RUN, _RUN_SAMPLE, _category, _string_runs
+    from fieldwise.compare.score._frame import _RUN, _RUN_SAMPLE, _category, _string_runs
 
     runs = ["v2"] * 5000 + ["v1"] * 3000 + ["é"] * 40 + ["v2"] * 700 + ["a"] * 33
     short_after = ["x"] * _RUN_SAMPLE + [f"k{i % 7}" for i in range(5000)]
@@ -265,7 +265,7 @@ def test_plain_value_columns_are_the_dataframes_columns() -> None:
 
     import numpy as np
 
-    from fieldwise.compare._frame import columns_frame
+    from fieldwise.compare.score._frame import columns_frame
 
     nan = float("nan")
     cases: list[list[Any]] = [

@@ -1,5 +1,5 @@
 """Predictions holding the truth's documents in the truth's rows are scored without aligning
-them (:meth:`~fieldwise.compare._columnwise.WideColumns._row_outcome`): numbers within
+them (:meth:`~fieldwise.compare.score._columnwise.WideColumns._row_outcome`): numbers within
 tolerance as float arrays, plain ASCII strings with one Arrow comparison. Every frame of the
 result (cells included) is the general path's; every other column pair (whitespace, non-ASCII,
 folds of punctuation or lines, other comparators, shuffled predictions) falls back."""
@@ -15,8 +15,9 @@ import pyarrow as pa
 import pytest
 
 import fieldwise
-from fieldwise.compare import _columnwise, build_frame, compare, parse_field_specs
-from fieldwise.compare._inputs import as_outputs, as_truth
+from fieldwise.compare import build_frame, compare, parse_field_specs
+from fieldwise.compare.score import _columnwise
+from fieldwise.compare.score._inputs import as_outputs, as_truth
 
 _PLAIN = ["INV-001", "inv-001", "Inv-001", "A.B", "ab", "AB", "x~{}", "", None]
 # string columns: (spec, pool); every pool but the first two ends on the row-order path

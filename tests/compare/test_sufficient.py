@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import score_cells
-from fieldwise.compare._poisson import document_keys, poisson_weights
-from fieldwise.compare._reduce import reduce_statistics
-from fieldwise.compare._sufficient import (
+from fieldwise.compare.stats._poisson import document_keys, poisson_weights
+from fieldwise.compare.stats._reduce import reduce_statistics
+from fieldwise.compare.stats._sufficient import (
     Sufficient,
     empty_statistics,
     merge_all,

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-import fieldwise.compare._threads as threads
-from fieldwise.compare._threads import thread_map
+import fieldwise.compare.score._threads as threads
+from fieldwise.compare.score._threads import thread_map
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import OUTCOMES, unit_outcomes
-from fieldwise.compare._stats import flip_units
+from fieldwise.compare.stats._paired import flip_units
 
 
 def _cells() -> pd.DataFrame:

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldwise.compare._normalize import parse_date, parse_number
-from fieldwise.compare._vectorized import parse_date_strings, parse_number_strings
+from fieldwise.compare.score._normalize import parse_date, parse_number
+from fieldwise.compare.score._vectorized import parse_date_strings, parse_number_strings
 
 KNOWN = [
     "1,234.50",
@@ -173,7 +173,7 @@ def test_date_keys_are_equal_exactly_for_equal_dates(order: str) -> None:
     string not read in Arrow leaves the whole dictionary to the scalar parser."""
     import pyarrow as pa
 
-    from fieldwise.compare._vectorized import date_keys
+    from fieldwise.compare.score._vectorized import date_keys
 
     handled = [s for s in DATES if parse_date_strings([s], order)[1][0]]
     rng = np.random.default_rng(7)
@@ -202,7 +202,7 @@ def test_date_comparator_reads_the_same_through_arrow_keys() -> None:
     """The date comparator on strings (keys from Arrow) compares as the scalar route does."""
     import pandas as pd
 
-    from fieldwise.compare._comparators import date
+    from fieldwise.compare.score._comparators import date
 
     left = ["05.03.2018", "2018-03-05", None, "5 Mar 2018", "13/03/2018", float("nan"), "x"]
     right = ["2018-03-05", "5.3.18", "2018-03-05", None, "2018-03-13", float("nan"), "x"]

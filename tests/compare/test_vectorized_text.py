@@ -10,8 +10,8 @@ import string
 import pytest
 
 from fieldwise.compare import parse_date
-from fieldwise.compare._normalize import MONTHS, normalize_text
-from fieldwise.compare._vectorized import normalize_text_strings, parse_date_strings
+from fieldwise.compare.score._normalize import MONTHS, normalize_text
+from fieldwise.compare.score._vectorized import normalize_text_strings, parse_date_strings
 
 _ALPHABET = (
     string.ascii_letters[:8]

@@ -11,8 +11,8 @@ import pytest
 
 import fieldwise
 from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
-from fieldwise.compare._columnwise import wide_columns
-from fieldwise.compare._inputs import as_outputs, as_truth
+from fieldwise.compare.score._columnwise import wide_columns
+from fieldwise.compare.score._inputs import as_outputs, as_truth
 
 FIELDS = {
     "name": {"type": "text", "threshold": 0.8},

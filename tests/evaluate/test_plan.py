@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fieldwise.cli import main
-from fieldwise.compare._power import connor_sample_size, minimum_detectable_effect
+from fieldwise.compare.stats._power import connor_sample_size, minimum_detectable_effect
 from tests.evaluate._runsets import write_runset
 
 

@@ -13,44 +13,9 @@ from fieldwise._entry import make_callable
 from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from fieldwise.compare._align import align_arrays, cell_field
-    from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_delta
     from fieldwise.compare._codes import sorted_codes
-    from fieldwise.compare._columnwise import compare_columns
-    from fieldwise.compare._comparators import (
-        Comparator,
-        Comparison,
-        boolean,
-        comparator_for,
-        currency,
-        date,
-        enum,
-        exact_string,
-        fuzzy_text,
-        number,
-    )
-    from fieldwise.compare._confidence import (
-        calibration_table,
-        confidence_sweep,
-        recommend_threshold,
-    )
     from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
-    from fieldwise.compare._field_intervals import field_intervals
-    from fieldwise.compare._frame import FRAME_COLUMNS, build_frame, flatten
-    from fieldwise.compare._inputs import as_outputs, as_truth
-    from fieldwise.compare._intervals import overall_paired
     from fieldwise.compare._io import read_frames, write_frames
-    from fieldwise.compare._metrics import outcome_metrics
-    from fieldwise.compare._normalize import (
-        Unparsed,
-        is_empty,
-        parse_bool,
-        parse_currency,
-        parse_date,
-        parse_number,
-    )
-    from fieldwise.compare._outcomes import OUTCOMES, score_cells
-    from fieldwise.compare._power import PlanRow, connor_sample_size, document_support, plan_fields
     from fieldwise.compare._provenance import (
         config_digest,
         spec_changes,
@@ -58,7 +23,6 @@ if TYPE_CHECKING:
         truth_changes,
         truth_digest,
     )
-    from fieldwise.compare._reduce import ReducedResult, reduce_statistics
     from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
     from fieldwise.compare._spec import (
         BOOL_OPTIONS,
@@ -70,16 +34,63 @@ if TYPE_CHECKING:
         parse_field_specs,
         specs_from_recorded,
     )
-    from fieldwise.compare._stats import format_p, holm, mcnemar_exact, p_phrase, paired_sample_size
-    from fieldwise.compare._sufficient import (
+    from fieldwise.compare._terminal import render_table
+    from fieldwise.compare.score._align import align_arrays, cell_field
+    from fieldwise.compare.score._columnwise import compare_columns
+    from fieldwise.compare.score._comparators import (
+        Comparator,
+        Comparison,
+        boolean,
+        comparator_for,
+        currency,
+        date,
+        enum,
+        exact_string,
+        fuzzy_text,
+        number,
+    )
+    from fieldwise.compare.score._frame import FRAME_COLUMNS, build_frame, flatten
+    from fieldwise.compare.score._inputs import as_outputs, as_truth
+    from fieldwise.compare.score._normalize import (
+        Unparsed,
+        is_empty,
+        parse_bool,
+        parse_currency,
+        parse_date,
+        parse_number,
+    )
+    from fieldwise.compare.score._outcomes import OUTCOMES, score_cells
+    from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_delta
+    from fieldwise.compare.stats._confidence import (
+        calibration_table,
+        confidence_sweep,
+        recommend_threshold,
+    )
+    from fieldwise.compare.stats._field_intervals import field_intervals
+    from fieldwise.compare.stats._intervals import overall_paired
+    from fieldwise.compare.stats._metrics import outcome_metrics
+    from fieldwise.compare.stats._paired import (
+        format_p,
+        holm,
+        mcnemar_exact,
+        p_phrase,
+        paired_sample_size,
+    )
+    from fieldwise.compare.stats._power import (
+        PlanRow,
+        connor_sample_size,
+        document_support,
+        plan_fields,
+    )
+    from fieldwise.compare.stats._reduce import ReducedResult, reduce_statistics
+    from fieldwise.compare.stats._sufficient import (
         Sufficient,
         empty_statistics,
         merge_statistics,
         partition_statistics,
         weight_classes,
     )
-    from fieldwise.compare._table import render_table
-    from fieldwise.compare._units import UnitOutcomes, unit_outcomes
+    from fieldwise.compare.stats._units import UnitOutcomes, unit_outcomes
 
 __all__ = [
     "BOOL_OPTIONS",
@@ -164,62 +175,62 @@ __all__ = [
 # parsers of ``_normalize`` (pure Python), and must not import pandas and Arrow for them.
 _HOME = {
     "EXPORT_FORMATS": "fieldwise.compare._export",
-    "PlanRow": "fieldwise.compare._power",
-    "ReducedResult": "fieldwise.compare._reduce",
-    "Sufficient": "fieldwise.compare._sufficient",
-    "Unparsed": "fieldwise.compare._normalize",
-    "as_outputs": "fieldwise.compare._inputs",
-    "as_truth": "fieldwise.compare._inputs",
-    "compare_columns": "fieldwise.compare._columnwise",
+    "PlanRow": "fieldwise.compare.stats._power",
+    "ReducedResult": "fieldwise.compare.stats._reduce",
+    "Sufficient": "fieldwise.compare.stats._sufficient",
+    "Unparsed": "fieldwise.compare.score._normalize",
+    "as_outputs": "fieldwise.compare.score._inputs",
+    "as_truth": "fieldwise.compare.score._inputs",
+    "compare_columns": "fieldwise.compare.score._columnwise",
     "config_digest": "fieldwise.compare._provenance",
-    "connor_sample_size": "fieldwise.compare._power",
-    "document_support": "fieldwise.compare._power",
-    "empty_statistics": "fieldwise.compare._sufficient",
+    "connor_sample_size": "fieldwise.compare.stats._power",
+    "document_support": "fieldwise.compare.stats._power",
+    "empty_statistics": "fieldwise.compare.stats._sufficient",
     "export_bytes": "fieldwise.compare._export",
     "export_table": "fieldwise.compare._export",
-    "field_intervals": "fieldwise.compare._field_intervals",
-    "format_p": "fieldwise.compare._stats",
-    "is_empty": "fieldwise.compare._normalize",
-    "merge_statistics": "fieldwise.compare._sufficient",
-    "overall_paired": "fieldwise.compare._intervals",
-    "p_phrase": "fieldwise.compare._stats",
-    "partition_statistics": "fieldwise.compare._sufficient",
-    "plan_fields": "fieldwise.compare._power",
-    "reduce_statistics": "fieldwise.compare._reduce",
+    "field_intervals": "fieldwise.compare.stats._field_intervals",
+    "format_p": "fieldwise.compare.stats._paired",
+    "is_empty": "fieldwise.compare.score._normalize",
+    "merge_statistics": "fieldwise.compare.stats._sufficient",
+    "overall_paired": "fieldwise.compare.stats._intervals",
+    "p_phrase": "fieldwise.compare.stats._paired",
+    "partition_statistics": "fieldwise.compare.stats._sufficient",
+    "plan_fields": "fieldwise.compare.stats._power",
+    "reduce_statistics": "fieldwise.compare.stats._reduce",
     "sorted_codes": "fieldwise.compare._codes",
     "spec_changes": "fieldwise.compare._provenance",
     "spec_digest": "fieldwise.compare._provenance",
     "truth_changes": "fieldwise.compare._provenance",
     "truth_digest": "fieldwise.compare._provenance",
-    "weight_classes": "fieldwise.compare._sufficient",
+    "weight_classes": "fieldwise.compare.stats._sufficient",
     "write_export": "fieldwise.compare._export",
-    "align_arrays": "fieldwise.compare._align",
-    "cell_field": "fieldwise.compare._align",
-    "Comparator": "fieldwise.compare._comparators",
-    "Comparison": "fieldwise.compare._comparators",
-    "boolean": "fieldwise.compare._comparators",
-    "comparator_for": "fieldwise.compare._comparators",
-    "currency": "fieldwise.compare._comparators",
-    "date": "fieldwise.compare._comparators",
-    "enum": "fieldwise.compare._comparators",
-    "exact_string": "fieldwise.compare._comparators",
-    "fuzzy_text": "fieldwise.compare._comparators",
-    "number": "fieldwise.compare._comparators",
-    "calibration_table": "fieldwise.compare._confidence",
-    "confidence_sweep": "fieldwise.compare._confidence",
-    "recommend_threshold": "fieldwise.compare._confidence",
-    "FRAME_COLUMNS": "fieldwise.compare._frame",
-    "build_frame": "fieldwise.compare._frame",
-    "flatten": "fieldwise.compare._frame",
+    "align_arrays": "fieldwise.compare.score._align",
+    "cell_field": "fieldwise.compare.score._align",
+    "Comparator": "fieldwise.compare.score._comparators",
+    "Comparison": "fieldwise.compare.score._comparators",
+    "boolean": "fieldwise.compare.score._comparators",
+    "comparator_for": "fieldwise.compare.score._comparators",
+    "currency": "fieldwise.compare.score._comparators",
+    "date": "fieldwise.compare.score._comparators",
+    "enum": "fieldwise.compare.score._comparators",
+    "exact_string": "fieldwise.compare.score._comparators",
+    "fuzzy_text": "fieldwise.compare.score._comparators",
+    "number": "fieldwise.compare.score._comparators",
+    "calibration_table": "fieldwise.compare.stats._confidence",
+    "confidence_sweep": "fieldwise.compare.stats._confidence",
+    "recommend_threshold": "fieldwise.compare.stats._confidence",
+    "FRAME_COLUMNS": "fieldwise.compare.score._frame",
+    "build_frame": "fieldwise.compare.score._frame",
+    "flatten": "fieldwise.compare.score._frame",
     "read_frames": "fieldwise.compare._io",
     "write_frames": "fieldwise.compare._io",
-    "outcome_metrics": "fieldwise.compare._metrics",
-    "parse_bool": "fieldwise.compare._normalize",
-    "parse_currency": "fieldwise.compare._normalize",
-    "parse_date": "fieldwise.compare._normalize",
-    "parse_number": "fieldwise.compare._normalize",
-    "OUTCOMES": "fieldwise.compare._outcomes",
-    "score_cells": "fieldwise.compare._outcomes",
+    "outcome_metrics": "fieldwise.compare.stats._metrics",
+    "parse_bool": "fieldwise.compare.score._normalize",
+    "parse_currency": "fieldwise.compare.score._normalize",
+    "parse_date": "fieldwise.compare.score._normalize",
+    "parse_number": "fieldwise.compare.score._normalize",
+    "OUTCOMES": "fieldwise.compare.score._outcomes",
+    "score_cells": "fieldwise.compare.score._outcomes",
     "FRAME_NAMES": "fieldwise.compare._result",
     "ComparisonResult": "fieldwise.compare._result",
     "compare": "fieldwise.compare._result",
@@ -231,14 +242,14 @@ _HOME = {
     "NUMBER_OPTIONS": "fieldwise.compare._spec",
     "parse_field_specs": "fieldwise.compare._spec",
     "specs_from_recorded": "fieldwise.compare._spec",
-    "BootstrapInterval": "fieldwise.compare._bootstrap",
-    "bootstrap_delta": "fieldwise.compare._bootstrap",
-    "holm": "fieldwise.compare._stats",
-    "mcnemar_exact": "fieldwise.compare._stats",
-    "paired_sample_size": "fieldwise.compare._stats",
-    "render_table": "fieldwise.compare._table",
-    "UnitOutcomes": "fieldwise.compare._units",
-    "unit_outcomes": "fieldwise.compare._units",
+    "BootstrapInterval": "fieldwise.compare.stats._bootstrap",
+    "bootstrap_delta": "fieldwise.compare.stats._bootstrap",
+    "holm": "fieldwise.compare.stats._paired",
+    "mcnemar_exact": "fieldwise.compare.stats._paired",
+    "paired_sample_size": "fieldwise.compare.stats._paired",
+    "render_table": "fieldwise.compare._terminal",
+    "UnitOutcomes": "fieldwise.compare.stats._units",
+    "unit_outcomes": "fieldwise.compare.stats._units",
 }
 
 

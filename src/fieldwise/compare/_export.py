@@ -22,9 +22,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._frame import build_frame
-from fieldwise.compare._outcomes import score_cells
 from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare.score._frame import build_frame
+from fieldwise.compare.score._outcomes import score_cells
 
 __all__ = ["EXPORT_FORMATS", "export_bytes", "export_table", "write_export"]
 

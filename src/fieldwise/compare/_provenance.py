@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fieldwise._digest import truth_hash
-from fieldwise.compare._frame import flatten
+from fieldwise.compare.score._frame import flatten
 
 __all__ = ["config_digest", "spec_changes", "spec_digest", "truth_changes", "truth_digest"]
 

@@ -10,18 +10,18 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._bootstrap import BootstrapInterval
-from fieldwise.compare._confidence import calibration_rows, predictions, sweep_table
-from fieldwise.compare._field_intervals import field_intervals
-from fieldwise.compare._frame import columns_frame
-from fieldwise.compare._lists import list_metrics
-from fieldwise.compare._metrics import document_table
-from fieldwise.compare._outcomes import score_cells
-from fieldwise.compare._reduce import reduce_statistics
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._stats import flip_units
-from fieldwise.compare._sufficient import Sufficient, partition_statistics, weight_classes
-from fieldwise.compare._truth import SUSPECT_COLUMNS, suspected_truth_errors
+from fieldwise.compare.score._frame import columns_frame
+from fieldwise.compare.score._lists import list_metrics
+from fieldwise.compare.score._outcomes import score_cells
+from fieldwise.compare.stats._bootstrap import BootstrapInterval
+from fieldwise.compare.stats._confidence import calibration_rows, predictions, sweep_table
+from fieldwise.compare.stats._field_intervals import field_intervals
+from fieldwise.compare.stats._metrics import document_table
+from fieldwise.compare.stats._paired import flip_units
+from fieldwise.compare.stats._reduce import reduce_statistics
+from fieldwise.compare.stats._sufficient import Sufficient, partition_statistics, weight_classes
+from fieldwise.compare.stats._truth import SUSPECT_COLUMNS, suspected_truth_errors
 
 __all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
 
@@ -103,7 +103,7 @@ class ComparisonResult:
 
     @property
     def cells(self) -> pd.DataFrame:
-        """Every scored cell (:data:`~fieldwise.compare._outcomes.CELL_COLUMNS`)."""
+        """Every scored cell (:data:`~fieldwise.compare.score._outcomes.CELL_COLUMNS`)."""
         return self._built("_cells")
 
     @property
@@ -308,7 +308,7 @@ def compare_scored(
 
     Every figure (counts, accuracies, P/R/F1, intervals, flips, McNemar/Holm, MDE, the
     bootstrap, list-row tests, all-null columns) is reduced by
-    :func:`~fieldwise.compare._reduce.reduce_statistics` from the statistics of the cells as
+    :func:`~fieldwise.compare.stats._reduce.reduce_statistics` from the statistics of the cells as
     one partition: the same reducer sharded and Dask runs use over many. What only cells can
     give (each document's row, each flipped unit, the confidence sweep and calibration,
     suspected truth errors) is read off the cells. ``cells`` may be what lays them out when

@@ -45,7 +45,7 @@ class FieldSpec:
 
     ``ignore_spaces`` drops every space before comparing (IBANs, VAT ids, invoice numbers);
     ``fold_lines`` reads a multi-line value (an address) as one line (see
-    :func:`~fieldwise.compare._normalize.normalize_text`). ``columns`` is only set for
+    :func:`~fieldwise.compare.score._normalize.normalize_text`). ``columns`` is only set for
     ``type="array"``: one spec per column of the row objects, named by the column
     (``description``), not by the dotted cell path.
     """

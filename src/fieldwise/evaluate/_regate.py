@@ -1,6 +1,6 @@
 """Gate a run set from its merged sufficient statistics: the gate reads counts, not cells.
 
-The statistics (:class:`~fieldwise.compare._sufficient.Sufficient`) are stored with the run set
+The statistics (:class:`~fieldwise.compare.Sufficient`) are stored with the run set
 (see :mod:`fieldwise.evaluate._statistics_cache`) by the first command that scores it:
 ``compare --executor in-process|dask`` merges them shard by shard, and ``gate`` itself scores
 the run set as one partition when nothing is stored yet. Whichever produced them,

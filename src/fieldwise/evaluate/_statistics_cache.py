@@ -2,7 +2,7 @@
 neither the cells nor the records, runs no comparator and never asks the service. The run-set
 store decides where they live; this module decides what they hold and when they may be reused.
 
-They are the merged sufficient statistics (:class:`~fieldwise.compare._sufficient.Sufficient`)
+They are the merged sufficient statistics (:class:`~fieldwise.compare.Sufficient`)
 under a key: the records file's size and modification time, the spec's digest, the versions,
 the bootstrap seed and replicates. A key that differs means computing them again.
 

@@ -245,8 +245,8 @@ def overall_rule(
     significance: pd.DataFrame, weights: dict[str, float], documents: int, policy: Policy
 ) -> RuleResult:
     """Overall non-inferiority (``overall_margin``): pass when the lower bound of the paired
-    interval of the overall accuracy change (:func:`~fieldwise.compare._intervals.
-    overall_paired` at 1 - alpha) reaches -margin, fail when the whole interval lies below,
+    interval of the overall accuracy change (:func:`~fieldwise.compare.overall_paired`
+    at 1 - alpha) reaches -margin, fail when the whole interval lies below,
     else inconclusive, naming the documents that would decide it (Connor's sample size for a
     change of the margin at the observed discordance, 80% power: what ``fieldwise plan``
     reports)."""

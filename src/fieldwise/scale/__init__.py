@@ -3,7 +3,7 @@ in-process or on a Dask cluster, reduced from mergeable statistics.
 
 ``write_cells(frame, root, shards=N)`` stores a comparison frame as a cell store;
 ``score_store(root, specs, baseline=..., candidates=[...], executor="dask")`` scores it and
-returns a :class:`~fieldwise.compare._reduce.ReducedResult` whose figures are identical
+returns a :class:`~fieldwise.compare.ReducedResult` whose figures are identical
 whichever executor ran and however the documents were sharded. A store written chunk by chunk
 (``write_parts`` then ``write_header``) is compacted with ``compact_store(root)`` (or
 ``compact_shard(root, k)`` per shard, in parallel), so a shard's cost does not grow with the

@@ -1,11 +1,11 @@
 """Every figure from merged sufficient statistics alone (no cells): the reduced result.
 
 :func:`reduce_statistics` is the one place figures are read off
-:class:`~fieldwise.compare._sufficient.Sufficient`, whichever executor produced it, so the
+:class:`~fieldwise.compare.stats._sufficient.Sufficient`, whichever executor produced it, so the
 in-process and the distributed result are equal when their statistics are (and they are:
 integer sums). Field metrics use :func:`~fieldwise.compare.outcome_metrics` on the counts,
-flips and McNemar p-values :func:`~fieldwise.compare._stats.significance_from_counts`, the
-bootstrap :func:`~fieldwise.compare._bootstrap.bootstrap_interval`.
+flips and McNemar p-values :func:`~fieldwise.compare.stats._paired.significance_from_counts`, the
+bootstrap :func:`~fieldwise.compare.stats._bootstrap.bootstrap_interval`.
 """
 
 from __future__ import annotations
@@ -17,14 +17,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._bootstrap import BootstrapInterval, bootstrap_interval
-from fieldwise.compare._intervals import wilson_bounds
-from fieldwise.compare._lists import ROW_TEST_COLUMNS
-from fieldwise.compare._metrics import outcome_metrics
-from fieldwise.compare._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare._spec import FieldSpec, declared_fields
-from fieldwise.compare._stats import TRANSITIONS, holm, mcnemar_exact, significance_from_counts
-from fieldwise.compare._sufficient import CALIBRATION_BINS, Sufficient
+from fieldwise.compare.score._lists import ROW_TEST_COLUMNS
+from fieldwise.compare.score._outcomes import OUTCOMES, cell_specs
+from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare.stats._intervals import wilson_bounds
+from fieldwise.compare.stats._metrics import outcome_metrics
+from fieldwise.compare.stats._paired import (
+    TRANSITIONS,
+    holm,
+    mcnemar_exact,
+    significance_from_counts,
+)
+from fieldwise.compare.stats._sufficient import CALIBRATION_BINS, Sufficient
 
 __all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
 

@@ -25,7 +25,7 @@ from fieldwise.compare import (
     render_table,
     score_cells,
 )
-from fieldwise.compare._frame import FRAME_COLUMNS
+from fieldwise.compare.score._frame import FRAME_COLUMNS
 
 
 def make_frame() -> pd.DataFrame:
@@ -179,7 +179,7 @@ def test_table_flags_improvement_and_underpowered_fields() -> None:
 
 
 def test_p_values_read_alike_inside_sentences() -> None:
-    from fieldwise.compare._stats import format_p, p_phrase
+    from fieldwise.compare.stats._paired import format_p, p_phrase
 
     assert format_p(0.000199) == "<0.001"
     assert format_p(1.0) == "1.000"
@@ -191,7 +191,7 @@ def test_poisson_draws_count_the_thresholds_reached() -> None:
     """The bucket lookup gives, for every hashed value, the number of Poisson(1) CDF
     thresholds its top 53 bits reach: random values, and values on either side of every
     threshold (where the top 16 bits alone do not decide)."""
-    from fieldwise.compare._poisson import _THRESHOLDS, draws
+    from fieldwise.compare.stats._poisson import _THRESHOLDS, draws
 
     rng = np.random.default_rng(11)
     edges = np.concatenate(
@@ -207,7 +207,7 @@ def test_poisson_draws_count_the_thresholds_reached() -> None:
 def _splitmix_inverse(y: int) -> int:
     """The key whose replicate-0 value is ``y`` before the finalizer's last step (the first
     two steps of SplitMix64 undone: odd multipliers and xor-shifts are invertible)."""
-    from fieldwise.compare._poisson import _M1, _M2
+    from fieldwise.compare.stats._poisson import _M1, _M2
 
     mask = (1 << 64) - 1
 
@@ -226,7 +226,14 @@ def test_poisson_weights_are_the_draws_of_the_whole_finalizer() -> None:
     """The weights skip the finalizer's last step where the top 16 bits decide: they equal the
     draws of the fully mixed values, for random keys and for keys whose value lands on a
     threshold, where the last step changes the draw."""
-    from fieldwise.compare._poisson import _GOLDEN, _M1, _M2, _THRESHOLDS, draws, poisson_weights
+    from fieldwise.compare.stats._poisson import (
+        _GOLDEN,
+        _M1,
+        _M2,
+        _THRESHOLDS,
+        draws,
+        poisson_weights,
+    )
 
     def mixed(keys: np.ndarray, n: int) -> np.ndarray:
         with np.errstate(over="ignore"):
@@ -250,7 +257,7 @@ def test_poisson_weights_are_the_draws_of_the_whole_finalizer() -> None:
 def test_document_keys_are_the_salted_blake2b_of_each_id() -> None:
     """Pinned keys (BLAKE2b-64 of seed, NUL and the id, little-endian): a list, a NumPy array of
     strings, an object array with a number among the ids, and another seed."""
-    from fieldwise.compare._poisson import document_keys
+    from fieldwise.compare.stats._poisson import document_keys
 
     want = [8946082387420559829, 10668670466899529365, 5885155923499514419]
     ids = ["doc 1", "Rechnung ü-7", 42]

@@ -11,10 +11,10 @@ list field and version (from the row-count table of :func:`~fieldwise.compare.al
   list is found from its first row on; a version that drops the last rows scores below 1);
 - ``short_documents`` = documents where some expected row was not matched.
 
-Between two versions the paired unit is one document's list: *complete* when every expected
-row was matched. The row tests (reduced from the statistics, :mod:`~fieldwise.compare._reduce`)
-count lists that became incomplete (regressed) or complete (fixed) and test them with the
-exact McNemar test, like the field flips.
+Between two versions the paired unit is one document's list: *complete* when every expected row was
+matched. The row tests (reduced from the statistics, :mod:`~fieldwise.compare.stats._reduce`) count
+lists that became incomplete (regressed) or complete (fixed) and test them with the exact McNemar
+test, like the field flips.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Amount strings are mostly unique (``"€ 1.234,50"``), so normalizing "once per 
 means once per cell; this module parses them in bulk. It handles only strings made of characters
 whose meaning is unambiguous here (digits, separators, signs, parentheses, plain spaces, ASCII
 letters and a few currency marks, all unchanged by NFKC) and that end as plain digits; everything
-else is left to :func:`fieldwise.compare._normalize.parse_number`, so results are identical.
+else is left to :func:`fieldwise.compare.score._normalize.parse_number`, so results are identical.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare._normalize import MONTHS
+from fieldwise.compare.score._normalize import MONTHS
 
 __all__ = [
     "date_keys",

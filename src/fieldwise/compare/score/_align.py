@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._comparators import comparator_for
-from fieldwise.compare._normalize import is_empty
 from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare.score._comparators import comparator_for
+from fieldwise.compare.score._normalize import is_empty
 
 __all__ = ["ROW_COUNT_COLUMNS", "align_arrays", "cell_field"]
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._base import (
+from fieldwise.compare.score._base import (
     BoolArray,
     Comparator,
     Comparison,
@@ -21,8 +21,8 @@ from fieldwise.compare._base import (
     normalized_keys,
     string_dictionary,
 )
-from fieldwise.compare._normalize import Unparsed, parse_currency, parse_number
-from fieldwise.compare._vectorized import parse_number_strings
+from fieldwise.compare.score._normalize import Unparsed, parse_currency, parse_number
+from fieldwise.compare.score._vectorized import parse_number_strings
 
 __all__ = ["currency", "number"]
 
@@ -56,7 +56,7 @@ def _parsed_amounts(
     key of the folded text of an unparsed value, 0 for a number) and the currency-code key.
 
     Python numbers are converted in bulk; the unique strings are parsed by Arrow kernels
-    (:mod:`~fieldwise.compare._vectorized`) where they can be, by :func:`parse_number` /
+    (:mod:`~fieldwise.compare.score._vectorized`) where they can be, by :func:`parse_number` /
     :func:`parse_currency` otherwise.
     """
     if len(left) != len(right):

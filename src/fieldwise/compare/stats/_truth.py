@@ -7,8 +7,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare._comparators import comparator_for
 from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare.score._comparators import comparator_for
 
 __all__ = ["SUSPECT_COLUMNS", "suspected_truth_errors"]
 

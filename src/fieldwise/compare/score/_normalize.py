@@ -1,7 +1,7 @@
 """Scalar normalizers: one raw value in, one canonical value out.
 
-These run once per *unique* raw value (see :mod:`fieldwise.compare._comparators`), so they may be
-plain Python. Each returns ``None`` for an empty value and ``Unparsed`` when a non-empty value
+These run once per *unique* raw value (see :mod:`fieldwise.compare.score._comparators`), so they may
+be plain Python. Each returns ``None`` for an empty value and ``Unparsed`` when a non-empty value
 cannot be read as the type (compared then as a folded string, so it never equals a real value).
 """
 

@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._align import ROW_COUNT_COLUMNS, align_arrays
-from fieldwise.compare._base import Comparison
-from fieldwise.compare._comparators import comparator_for
-from fieldwise.compare._frame import FRAME_COLUMNS, validate_frame
 from fieldwise.compare._spec import FieldSpec, default_spec
-from fieldwise.compare._threads import thread_map
+from fieldwise.compare.score._align import ROW_COUNT_COLUMNS, align_arrays
+from fieldwise.compare.score._base import Comparison
+from fieldwise.compare.score._comparators import comparator_for
+from fieldwise.compare.score._frame import FRAME_COLUMNS, validate_frame
+from fieldwise.compare.score._threads import thread_map
 
 __all__ = ["CELL_COLUMNS", "OK_OUTCOMES", "OUTCOMES", "cell_specs", "score_cells"]
 

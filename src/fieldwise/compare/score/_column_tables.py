@@ -1,5 +1,5 @@
 """Wide columns scored one by one, as the arrays a wide scorer leaves (the scorer is
-:mod:`~fieldwise.compare._columnwise`).
+:mod:`~fieldwise.compare.score._columnwise`).
 
 Each (version, field) column pair leaves three arrays over the sorted documents: whether the
 document has a cell there, its outcome code and its score. :meth:`ScoredColumns.light` lays
@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = ["ScoredColumn", "ScoredColumns", "ScoredVersion"]
 

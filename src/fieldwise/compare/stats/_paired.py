@@ -1,5 +1,5 @@
 """Statistics between versions: flips, McNemar exact tests with Holm, power (the bootstrap
-is :mod:`fieldwise.compare._bootstrap`).
+is :mod:`fieldwise.compare.stats._bootstrap`).
 
 The paired unit is one field of one document: it is *ok* in a version when every cell of that
 field in that document is correct or both_empty (for a scalar field that is the one cell; for a
@@ -9,7 +9,7 @@ nothing predicted).
 Per field the significance table also gives Newcombe's paired interval of the unit accuracy
 delta at confidence 1 - alpha (what non-inferiority margins are judged on) and the minimum
 detectable effect at the observed discordance (Connor 1987, 80% power; see
-:mod:`fieldwise.compare._power`). With several candidates, Holm runs over every (candidate,
+:mod:`fieldwise.compare.stats._power`). With several candidates, Holm runs over every (candidate,
 field) test at once, so adding candidates cannot make a chance regression look significant.
 """
 
@@ -25,10 +25,10 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._codes import compact, key_codes, key_labels
-from fieldwise.compare._intervals import newcombe_paired
-from fieldwise.compare._metrics import outcome_codes, outcome_in
-from fieldwise.compare._outcomes import OK_OUTCOMES
-from fieldwise.compare._power import minimum_detectable_effect
+from fieldwise.compare.score._outcomes import OK_OUTCOMES
+from fieldwise.compare.stats._intervals import newcombe_paired
+from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
+from fieldwise.compare.stats._power import minimum_detectable_effect
 
 __all__ = [
     "SIGNIFICANCE_COLUMNS",
@@ -128,7 +128,7 @@ def mcnemar_exact(regressed: int, fixed: int) -> float:
     """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
     with p = 1/2 (1.0 when there are none)."""
     # computed directly: importing scipy costs a second in every fresh process
-    from fieldwise.compare._exact import mcnemar_p
+    from fieldwise.compare.stats._distributions import mcnemar_p
 
     return mcnemar_p(regressed, fixed)
 
@@ -154,7 +154,9 @@ def paired_sample_size(
     discordant = p_fix + p_regress
     if delta == 0 or discordant <= 0:
         return None
-    from fieldwise.compare._exact import normal_quantile  # no scipy, see mcnemar_exact
+    from fieldwise.compare.stats._distributions import (
+        normal_quantile,  # no scipy, see mcnemar_exact
+    )
 
     za, zb = normal_quantile(1 - alpha / 2), normal_quantile(power)
     n = (za * math.sqrt(discordant) + zb * math.sqrt(max(discordant - delta**2, 0.0))) ** 2

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fieldwise.compare._threads import cores, thread_map
+from fieldwise.compare.score._threads import cores, thread_map
 
 __all__ = ["document_keys", "document_replicates", "draws", "poisson_weights", "replicate_sums"]
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, norm
 
-from fieldwise.compare._exact import mcnemar_p, normal_quantile
+from fieldwise.compare.stats._distributions import mcnemar_p, normal_quantile
 
 
 @pytest.mark.parametrize(

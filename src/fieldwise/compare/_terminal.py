@@ -14,9 +14,9 @@ from typing import Any
 
 import pandas as pd
 
-from fieldwise.compare._reduce import ReducedResult
 from fieldwise.compare._result import ComparisonResult
-from fieldwise.compare._stats import format_p
+from fieldwise.compare.stats._paired import format_p
+from fieldwise.compare.stats._reduce import ReducedResult
 
 __all__ = ["render_table"]
 

@@ -8,7 +8,7 @@ flip counts (both_right, regressed, fixed, both_wrong) per (candidate, field), c
 and per candidate the bootstrap totals and Poisson-bootstrap replicate sums.
 :func:`merge_statistics` adds two of them; integer addition is associative and commutative, so
 any partitioning, any order and any number of workers give the same merged statistics, and
-:func:`~fieldwise.compare._reduce.reduce_statistics` computes every figure from them alone.
+:func:`~fieldwise.compare.stats._reduce.reduce_statistics` computes every figure from them alone.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._bootstrap import bootstrap_counts, sorted_codes
-from fieldwise.compare._metrics import outcome_codes, outcome_in
-from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
-from fieldwise.compare._poisson import document_replicates
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._stats import TRANSITIONS
+from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.stats._bootstrap import bootstrap_counts, sorted_codes
+from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
+from fieldwise.compare.stats._paired import TRANSITIONS
+from fieldwise.compare.stats._poisson import document_replicates
 
 __all__ = [
     "CALIBRATION_BINS",
@@ -75,11 +75,11 @@ class Sufficient:
     boot_documents: Mapping[str, int] = field(default_factory=dict)
     #: (candidate, field) -> (documents where the baseline has a value, those where the
     #: candidate has one too, documents the baseline has with an expected value): all-null
-    #: columns (:attr:`~fieldwise.compare._reduce.ReducedResult.empty_columns`)
+    #: columns (:attr:`~fieldwise.compare.stats._reduce.ReducedResult.empty_columns`)
     kept_values: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
     #: (candidate, list field) -> (documents of both, expected rows, rows matched by the
     #: baseline, by the candidate, complete lists lost, gained): the row tests
-    #: (:func:`~fieldwise.compare._lists.row_tests`)
+    #: (:func:`~fieldwise.compare.score._lists.row_tests`)
     list_rows: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
 
 
@@ -239,10 +239,10 @@ def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Cou
 
 
 def _transitions(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
-    """Flip counts per field, as :func:`~fieldwise.compare._stats.transition_counts` of
-    :func:`~fieldwise.compare._stats.flip_units` gives them: a (field, document) unit is ok in
-    a version when all its cells are ok there (or it has none), and every field of the cells
-    gets a row (zeros when the pair has no unit of it)."""
+    """Flip counts per field, as :func:`~fieldwise.compare.stats._paired.transition_counts`
+    of :func:`~fieldwise.compare.stats._paired.flip_units` gives them: a (field, document) unit
+    is ok in a version when all its cells are ok there (or it has none), and every field of the
+    cells gets a row (zeros when the pair has no unit of it)."""
     b_code, c_code = k.code_of(baseline), k.code_of(candidate)
     in_pair = (k.version == b_code) | (k.version == c_code)
     unit = k.field[in_pair] * len(k.items) + k.item[in_pair]
@@ -286,7 +286,7 @@ def _kept_values(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
 
 
 def _list_rows(row_counts: pd.DataFrame, baseline: str, candidate: str) -> dict[str, Counts]:
-    """Per list field: the sums :func:`~fieldwise.compare._lists.row_tests` reads (see
+    """Per list field: the sums :func:`~fieldwise.compare.score._lists.row_tests` reads (see
     :attr:`Sufficient.list_rows`) over the documents both versions have a row count for."""
     if row_counts.empty:
         return {}

@@ -31,7 +31,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._codes import compact, key_codes, key_labels
-from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = ["document_rows", "document_table", "outcome_codes", "outcome_in", "outcome_metrics"]
 

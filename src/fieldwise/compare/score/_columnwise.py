@@ -3,7 +3,7 @@
 ``fieldwise.compare(truth_df, {"v1": df, ...})`` with wide frames (a ``document`` column and
 one column per field) is scored here one (version, field) column pair at a time: Arrow string
 columns are dictionary-encoded and only their unique values normalized (the comparator's own
-rule, :class:`~fieldwise.compare._base.CodedComparator`), numeric columns under a number or
+rule, :class:`~fieldwise.compare.score._base.CodedComparator`), numeric columns under a number or
 currency spec are compared as float arrays, and any other column pair goes through the
 comparator with the same Python values the long frame would hold. The cells come out as the
 long path lays them out (version, then item, then field; only where either side has a value),
@@ -28,20 +28,20 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow.compute as pc
 
-from fieldwise.compare._align import ROW_COUNT_COLUMNS
-from fieldwise.compare._base import BoolArray, CodedComparator, Comparison
-from fieldwise.compare._column_tables import (
+from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
+from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare.score._align import ROW_COUNT_COLUMNS
+from fieldwise.compare.score._base import BoolArray, CodedComparator, Comparison
+from fieldwise.compare.score._column_tables import (
     NO_CELL,
     ScoredColumn,
     ScoredColumns,
     ScoredVersion,
 )
-from fieldwise.compare._comparators import comparator_for
-from fieldwise.compare._outcomes import CELL_COLUMNS, cell_specs
-from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
-from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._threads import thread_map
-from fieldwise.compare._wide import (
+from fieldwise.compare.score._comparators import comparator_for
+from fieldwise.compare.score._outcomes import CELL_COLUMNS, cell_specs
+from fieldwise.compare.score._threads import thread_map
+from fieldwise.compare.score._wide import (
     WideColumn,
     string_codes,
     text_index,
@@ -97,7 +97,7 @@ def _within(
     e: npt.NDArray[np.float64], p: npt.NDArray[np.float64], atol: float, rtol: float
 ) -> Comparison:
     """The number comparator on two float columns already parsed (NaN where empty):
-    |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare._amounts` has it),
+    |p - e| <= atol + rtol |e| (+ 1e-12 |e|, as :mod:`~fieldwise.compare.score._amounts` has it),
     False wherever a side is NaN."""
     le, re_ = np.isnan(e), np.isnan(p)
     # in place, the same operations in the same order (equal to the last bit)

@@ -4,7 +4,7 @@ A comparator takes two equally long Series (left = expected, right = predicted; 
 predictions) and returns a :class:`Comparison`. Both columns are factorized together, each unique
 raw value is normalized once (numbers and numeric dates in bulk with Arrow kernels, the rest in
 Python), and the per-cell work is numpy over integer codes. Numbers and currency amounts live in
-:mod:`~fieldwise.compare._amounts`, the shared helpers in ``_base``.
+:mod:`~fieldwise.compare.score._amounts`, the shared helpers in ``_base``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._amounts import currency, number
-from fieldwise.compare._base import (
+from fieldwise.compare._spec import FieldSpec
+from fieldwise.compare.score._amounts import currency, number
+from fieldwise.compare.score._base import (
     ArrowKeys,
     CodedComparator,
     Comparator,
@@ -29,13 +30,12 @@ from fieldwise.compare._base import (
     normalized_keys,
     take_codes,
 )
-from fieldwise.compare._normalize import (
+from fieldwise.compare.score._normalize import (
     normalize_text,
     parse_bool,
     parse_date,
 )
-from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare._vectorized import (
+from fieldwise.compare.score._vectorized import (
     date_keys,
     normalize_text_array,
     normalize_text_strings,

@@ -1,7 +1,7 @@
 """The plain Python values of a wide frame's columns, as the long comparison frame holds them.
 
 A wide frame (a ``document`` column and one column per field) is scored column by column
-(:mod:`~fieldwise.compare._columnwise`); when a cell's value is needed it is what the general
+(:mod:`~fieldwise.compare.score._columnwise`); when a cell's value is needed it is what the general
 path (nested dicts, then :func:`~fieldwise.compare.build_frame`) would hold: plain Python
 scalars, ``None`` where missing. A column holding anything else (nested or exotic values)
 gives ``None``, and the frame takes the general path.
@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare._document_ids import DocumentIds
+from fieldwise.compare.score._document_ids import DocumentIds
 
 __all__ = [
     "Column",

@@ -1,9 +1,9 @@
 """The bootstrap interval of the overall accuracy delta, as a Poisson bootstrap over documents.
 
 Each replicate weighs every document by a Poisson(1) draw keyed by its id and the seed
-(:mod:`fieldwise.compare._poisson`), so replicate sums are per-document sums that merge by
+(:mod:`fieldwise.compare.stats._poisson`), so replicate sums are per-document sums that merge by
 addition: :func:`bootstrap_columns` turns one partition's cells into integer counts per
-document, :func:`~fieldwise.compare._poisson.replicate_sums` weighs them, and
+document, :func:`~fieldwise.compare.stats._poisson.replicate_sums` weighs them, and
 :func:`bootstrap_interval` reads the interval off the merged sums. One process or many
 partitions give the same interval, to the last bit.
 """
@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._outcomes import OK_OUTCOMES
-from fieldwise.compare._poisson import document_replicates
+from fieldwise.compare.score._outcomes import OK_OUTCOMES
+from fieldwise.compare.stats._poisson import document_replicates
 
 __all__ = [
     "BootstrapInterval",
@@ -219,7 +219,7 @@ def bootstrap_delta(
 ) -> BootstrapInterval:
     """Poisson bootstrap over documents (all fields of a document move together): each replicate
     weighs every document by a Poisson(1) draw keyed by its id and ``seed`` (see
-    :mod:`fieldwise.compare._poisson`), and the interval is the percentile interval of the
+    :mod:`fieldwise.compare.stats._poisson`), and the interval is the percentile interval of the
     weighted cell accuracy delta. Deterministic, and identical when the documents are scored
     in partitions and the sums merged."""
     items, weights, values = bootstrap_columns(cells, baseline, candidate)
@@ -239,7 +239,7 @@ def bootstrap_of_counts(
     replicates: npt.NDArray[Any] | None = None,
 ) -> BootstrapInterval:
     """:func:`bootstrap_delta` of what :func:`bootstrap_columns` gives; ``replicates``: their
-    replicate sums (:func:`~fieldwise.compare._poisson.document_replicates`) when already
+    replicate sums (:func:`~fieldwise.compare.stats._poisson.document_replicates`) when already
     drawn elsewhere."""
     if replicates is None:
         replicates = document_replicates(items, values, seed, n_resamples)

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fieldwise.compare._frame import flatten
-from fieldwise.compare._normalize import is_empty
+from fieldwise.compare.score._frame import flatten
+from fieldwise.compare.score._normalize import is_empty
 
 __all__ = [
     "PlanRow",
@@ -35,7 +35,7 @@ __all__ = [
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
     # not scipy's norm.ppf: importing scipy costs a second in every fresh process
-    from fieldwise.compare._exact import normal_quantile
+    from fieldwise.compare.stats._distributions import normal_quantile
 
     return normal_quantile(1 - alpha / 2), normal_quantile(power)
 

@@ -36,7 +36,7 @@ class Interval:
 def z_value(confidence: float) -> float:
     """The standard normal quantile of a two-sided ``confidence`` (0.95 -> 1.96)."""
     # not scipy's norm.ppf: importing scipy costs a second in every fresh process
-    from fieldwise.compare._exact import normal_quantile
+    from fieldwise.compare.stats._distributions import normal_quantile
 
     return normal_quantile(1 - (1 - confidence) / 2)
 

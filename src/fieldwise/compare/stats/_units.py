@@ -1,9 +1,9 @@
 """Paired units of one baseline and one candidate, with the cell that decides each.
 
 A unit is one field of one document in one version; its outcome is its worst cell (a line-item
-column has a cell per row). A unit is *ok* when it is correct, both_empty or absent (no cell
-in that version): the definition :func:`~fieldwise.compare._stats.flip_units` counts flips by,
-kept here beside it so the report lists exactly the flips the tests count, and formats only.
+column has a cell per row). A unit is *ok* when it is correct, both_empty or absent (no cell in that
+version): the definition :func:`~fieldwise.compare.stats._paired.flip_units` counts flips by, kept
+here beside it so the report lists exactly the flips the tests count, and formats only.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._codes import sorted_codes
-from fieldwise.compare._metrics import outcome_codes
-from fieldwise.compare._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.stats._metrics import outcome_codes
 
 __all__ = ["ABSENT", "UnitOutcomes", "unit_outcomes"]
 
