@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from fieldwise.compare.score._normalize import parse_date, parse_number
+from fieldwise.compare.score._normalize import AMOUNT_SIGNS, parse_date, parse_number
 from fieldwise.compare.score._vectorized import parse_date_strings, parse_number_strings
 
 KNOWN = [
@@ -216,3 +216,12 @@ def test_date_comparator_reads_the_same_through_arrow_keys() -> None:
         assert got.left_empty.tolist() == [a is None for a, _ in want]
         assert got.right_empty.tolist() == [b is None for _, b in want]
         assert got.match.tolist() == [a is not None and a == b for a, b in want]
+
+
+@pytest.mark.parametrize("sign", list(AMOUNT_SIGNS))
+def test_every_sign_the_scalar_parser_drops_is_read_in_bulk(sign: str) -> None:
+    # one table of signs for both parsers: none of them sends an amount to the scalar parser
+    strings = [f"{sign} 1.234,50", f"(1,234.50{sign})", f"{sign}-7"]
+    values, handled = parse_number_strings(strings)
+    assert handled.all()
+    assert values.tolist() == [parse_number(s) for s in strings] == [1234.5, -1234.5, -7.0]

@@ -15,7 +15,15 @@ import unicodedata
 from typing import Any
 
 __all__ = [
+    "AMOUNT_SIGNS",
+    "CENTURY_PIVOT",
+    "DATE_COMPACT",
+    "DATE_DAY_NAME",
+    "DATE_ISO",
+    "DATE_NAME_DAY",
+    "DATE_NUMERIC",
     "MONTHS",
+    "NUMBER_NOISE",
     "Unparsed",
     "is_empty",
     "normalize_text",
@@ -53,7 +61,13 @@ _NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _SCIENTIFIC = re.compile(r"^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
 # What surrounds an amount: words in any script with their abbreviation dot ("Rs.", "zł",
 # "EUR"), currency signs, spaces, apostrophes (Swiss thousands) and percent signs.
-_NOISE = re.compile(r"[^\W\d_]+\.?|[€$£¥₹₣₩₽₺₪₦₫฿₱₴%\s'’_]")
+#: Currency and percent signs read as noise around an amount (each unchanged by NFKC, so the
+#: bulk parser, which does not normalize, may read them too).
+AMOUNT_SIGNS = "€$£¥₹₣₩₽₺₪₦₫฿₱₴%"
+#: What is dropped from an amount, for this parser and the bulk one (where RE2's
+#: ``[^\W\d_]`` is an ASCII letter: it reads only ASCII letters and the signs above).
+NUMBER_NOISE = rf"[^\W\d_]+\.?|[{AMOUNT_SIGNS}\s'’_]"
+_NOISE = re.compile(NUMBER_NOISE)
 _SEPARATOR_BREAKS = re.compile(r"[,;]?[ \t]*[\n\r\v\f\x85\u2028\u2029]+\s*|[,;](?=\s)")
 _TRUE = frozenset(
     {
@@ -236,13 +250,22 @@ _MONTHS = {
 }
 #: Month names and abbreviations (English, German, French) by number, as dates spell them.
 MONTHS = _MONTHS
-_ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$")
-_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_NUMERIC = re.compile(r"^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})$")
-_DAY_NAME = re.compile(
-    r"^(\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*([^\W\d_]+)\.?[\s\-/,]*(\d{2}|\d{4})$"
+# The date forms, one definition for this parser and the bulk one
+# (:mod:`fieldwise.compare.score._vectorized` runs them with Arrow's RE2, where ``[^\W\d_]`` is
+# an ASCII letter: it reads only ASCII). Groups are named for the bulk parser and numbered
+# in order here. ``[Tt ]``: the bulk parser matches before lower-casing.
+DATE_ISO = r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?:[Tt ].*)?$"
+DATE_COMPACT = r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$"
+DATE_NUMERIC = r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<y>\d{2}|\d{4})$"
+DATE_DAY_NAME = (
+    r"^(?P<d>\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*(?P<m>[^\W\d_]+)\.?[\s\-/,]*(?P<y>\d{2}|\d{4})$"
 )
-_NAME_DAY = re.compile(r"^([^\W\d_]+)\.?\s*(\d{1,2})(?:st|nd|rd|th)?,?\s*(\d{4})$")
+DATE_NAME_DAY = r"^(?P<m>[^\W\d_]+)\.?\s*(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s*(?P<y>\d{4})$"
+#: Two-digit years below this are 20xx, the others 19xx.
+CENTURY_PIVOT = 70
+_ISO, _COMPACT, _NUMERIC, _DAY_NAME, _NAME_DAY = (
+    re.compile(p) for p in (DATE_ISO, DATE_COMPACT, DATE_NUMERIC, DATE_DAY_NAME, DATE_NAME_DAY)
+)
 
 
 def parse_date(value: Any, *, date_order: str = "YMD") -> str | Unparsed | None:
@@ -287,7 +310,7 @@ def parse_date(value: Any, *, date_order: str = "YMD") -> str | Unparsed | None:
 def _year(text: str) -> int:
     year = int(text)
     if len(text) == 2:
-        year += 2000 if year < 70 else 1900
+        year += 2000 if year < CENTURY_PIVOT else 1900
     return year
 
 

@@ -1,10 +1,12 @@
-"""Vectorized number parsing with Arrow string kernels: the same rules as ``parse_number``.
+"""Vectorized parsing with Arrow string kernels, of the rules :mod:`._normalize` defines.
 
 Amount strings are mostly unique (``"€ 1.234,50"``), so normalizing "once per unique value" still
-means once per cell; this module parses them in bulk. It handles only strings made of characters
-whose meaning is unambiguous here (digits, separators, signs, parentheses, plain spaces, ASCII
-letters and a few currency marks, all unchanged by NFKC) and that end as plain digits; everything
-else is left to :func:`fieldwise.compare.score._normalize.parse_number`, so results are identical.
+means once per cell; this module parses them in bulk. The patterns (what an amount's noise is,
+the date forms, month names, the two-digit-year pivot) are imported from
+:mod:`fieldwise.compare.score._normalize`, not restated. It handles only strings made of
+characters whose meaning is unambiguous here (digits, separators, signs, parentheses, plain
+spaces, ASCII letters and the currency signs ``parse_number`` drops, all unchanged by NFKC) and
+that end as plain digits; everything else is left to the scalar parser, so results are identical.
 """
 
 from __future__ import annotations
@@ -14,7 +16,17 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare.score._normalize import MONTHS
+from fieldwise.compare.score._normalize import (
+    AMOUNT_SIGNS,
+    CENTURY_PIVOT,
+    DATE_COMPACT,
+    DATE_DAY_NAME,
+    DATE_ISO,
+    DATE_NAME_DAY,
+    DATE_NUMERIC,
+    MONTHS,
+    NUMBER_NOISE,
+)
 
 __all__ = [
     "date_keys",
@@ -24,8 +36,7 @@ __all__ = [
     "parse_number_strings",
 ]
 
-_SAFE = r"^[0-9.,()+\- A-Za-z€$£¥₹₣%'’_−–]+$"
-_NOISE = r"[A-Za-z]+\.?|[€$£¥₹₣%\s'’_]"  # a word with its dot ("Rs.") as in parse_number
+_SAFE = rf"^[0-9.,()+\- A-Za-z{AMOUNT_SIGNS}'’_−–]+$"
 _PLAIN = r"^\d+(\.\d+)?$"
 _SCIENTIFIC = r"^\s*[+-]?\d+(\.\d+)?[eE][+-]?\d+\s*$"  # the scalar parser reads these
 
@@ -59,7 +70,7 @@ def parse_number_strings(
     negative = _bool(pc.and_(pc.starts_with(text, "("), pc.ends_with(text, ")")))
     text = pc.if_else(pa.array(negative), pc.utf8_slice_codeunits(text, 1, -1), text)
     text = pc.replace_substring(pc.replace_substring(text, "−", "-"), "–", "-")
-    text = pc.replace_substring_regex(text, _NOISE, "")
+    text = pc.replace_substring_regex(text, NUMBER_NOISE, "")
     trailing = _bool(pc.ends_with(text, "-"))
     negative ^= trailing
     text = pc.if_else(pa.array(trailing), pc.utf8_slice_codeunits(text, 0, -1), text)
@@ -102,9 +113,6 @@ def parse_number_strings(
 
 _MONTH_NAMES = pa.array(list(MONTHS), type=pa.string())
 _MONTH_NUMBERS = np.array(list(MONTHS.values()), dtype=np.int64)
-_DATE_ISO = r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?:[Tt ].*)?$"
-_DATE_COMPACT = r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$"
-_DATE_NUMERIC = r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<y>\d{2}|\d{4})$"
 
 
 def _groups(
@@ -120,13 +128,6 @@ def _groups(
         ints.append(_np(pc.cast(group, pa.int64())))
         lengths.append(_np(pc.utf8_length(group)))
     return matched, ints, lengths
-
-
-# parse_date's _DAY_NAME and _NAME_DAY on lower-cased ASCII text with single spaces
-_DATE_DAY_NAME = (
-    r"^(?P<d>\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*(?P<m>[a-z]+)\.?[\s\-/,]*(?P<y>\d{2}|\d{4})$"
-)
-_DATE_NAME_DAY = r"^(?P<m>[a-z]+)\.?\s*(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s*(?P<y>\d{4})$"
 
 
 def _named(
@@ -151,7 +152,7 @@ def _named(
 def _two_digit_year(
     year: npt.NDArray[np.int64], length: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    return np.where(length == 2, year + np.where(year < 70, 2000, 1900), year)
+    return np.where(length == 2, year + np.where(year < CENTURY_PIVOT, 2000, 1900), year)
 
 
 def parse_date_strings(
@@ -204,12 +205,12 @@ def _dates(
     month = np.zeros(n, dtype=np.int64)
     day = np.zeros(n, dtype=np.int64)
     matched = np.zeros(n, dtype=np.bool_)
-    for pattern in (_DATE_ISO, _DATE_COMPACT):
+    for pattern in (DATE_ISO, DATE_COMPACT):
         hit, (y, m, d), _ = _groups(text, pattern, ("y", "m", "d"))
         hit &= ~matched
         year[hit], month[hit], day[hit] = y[hit], m[hit], d[hit]
         matched |= hit
-    hit, (a, b, y), (a_len, _, y_len) = _groups(text, _DATE_NUMERIC, ("a", "b", "y"))
+    hit, (a, b, y), (a_len, _, y_len) = _groups(text, DATE_NUMERIC, ("a", "b", "y"))
     hit &= ~matched
     short_ymd = (y_len == 2) & (date_order == "YMD")
     day_first = ~short_ymd & ((a > 12) | ((b <= 12) & (date_order != "MDY")))
@@ -221,7 +222,7 @@ def _dates(
     matched |= hit
     if not matched.all():  # month names ("March 5, 2018", "5th Mar. 18") as parse_date reads
         words = pc.utf8_lower(pc.utf8_trim(pc.replace_substring_regex(raw, " +", " "), " "))
-        for pattern in (_DATE_DAY_NAME, _DATE_NAME_DAY):
+        for pattern in (DATE_DAY_NAME, DATE_NAME_DAY):
             hit, (y, m, d), y_len = _named(words, pattern)
             hit &= ~matched
             year = np.where(hit, _two_digit_year(y, y_len), year)
