@@ -32,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_accuracy import CachedOcr, _rows, _set
+from training import in_train
 
 from fieldwise.service.engines.extraction import extract, validate_config
 from fieldwise.service.engines.extraction.dates import document_date_order
@@ -40,7 +41,6 @@ from fieldwise.service.engines.parsing import parse_document
 from fieldwise.service.engines.training import TrainParams
 from fieldwise.service.engines.training.line_items import put_line_items, train_line_models
 from fieldwise.service.engines.training.truth import fold
-from training import in_train
 
 
 def _right(got: Any, want: Any) -> bool:
