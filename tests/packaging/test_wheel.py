@@ -16,19 +16,24 @@ there only because the suite's environment happens to hold it).
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import time
 import tomllib
 import zipfile
 from collections.abc import Iterator
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import httpx
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.service.console.test_serve import _lines_until
 
@@ -99,7 +104,7 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     # the dependencies' folder only: a path listed in a .pth is not scanned for .pth files, so
     # the suite's editable install of fieldwise (itself a .pth there) stays out of this venv
     (site / "_suite_dependencies.pth").write_text(
-        "\n".join(p for p in sysconfig_paths() if p) + "\n", encoding="utf-8"
+        "\n".join(_suite_site_packages()) + "\n", encoding="utf-8"
     )
     (wheel,) = dist.glob("fieldwise-*.whl")
     pip = [sys.executable, "-m", "pip", "--python", str(where / "bin" / "python")]
@@ -114,17 +119,13 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
-def sysconfig_paths() -> list[str]:
+def _suite_site_packages() -> list[str]:
     """The suite's site-packages folders (purelib and platlib, once each)."""
-    import sysconfig
-
     return sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
 
 
 def _imported_top_level() -> set[str]:
     """The top-level names every module of the package imports (absolute imports only)."""
-    import ast
-
     names: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -136,11 +137,6 @@ def _imported_top_level() -> set[str]:
 
 
 def test_every_import_is_a_declared_dependency() -> None:
-    from importlib.metadata import packages_distributions
-
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
-
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extras = project["optional-dependencies"]
     declared = {
