@@ -19,10 +19,9 @@ from fieldwise.runner._model import LoadedRunSet
 from fieldwise.runner._plan import items_digest, provenance
 from fieldwise.runner._runset_store import (
     DEFAULT_RESULTS_DIR,
-    RecordWriter,
-    create_runset,
     load_runset,
     new_runset_id,
+    write_whole_runset,
 )
 
 __all__ = ["merge_runsets"]
@@ -102,10 +101,6 @@ def merge_runsets(
         arguments=args,
         provenance=provenance(items, dict(metadata) if isinstance(metadata, dict) else {}),
     )
-    directory = create_runset(Path(results_dir), manifest, items)
-    records = [r for p in parts for r in p.records]
-    with RecordWriter(directory) as writer:
-        for record in sorted(records, key=lambda r: (r.item_id, r.version_id)):
-            writer.append(record, durable=False)
-        writer.sync()
-    return load_runset(manifest.runset_id, results_dir)
+    records = sorted((r for p in parts for r in p.records), key=lambda r: (r.item_id, r.version_id))
+    # atomic: an interrupted merge leaves no half run set for a later report to read
+    return write_whole_runset(Path(results_dir), manifest, list(items), records)
