@@ -13,7 +13,10 @@ The protocol (``benchmarks/real/protocol.toml``, issue #40): a set's **in-set** 
 the config written looking at it; its **out-of-set** figure from the config written for another
 set of the same kind, on the fields both share by name. The rules engine is shared by every
 config, so the protocol also records which sets each rule or vocabulary change was made for,
-and which sets are for tuning and which only for judging; both are printed. For sets whose PDFs
+and which sets are for tuning and which only for judging; both are printed. A set that is the
+only one of its kind is split by position (``[split.<set>]``, its first ``tune_first``
+documents): the tune half is its in-set figure, the judge half is measured "out-of-set within
+the set" and its errors are never shown. For sets whose PDFs
 carry an embedded e-invoice XML, each config also runs with the ``e_invoice`` option on.
 With ``--trained``, leave-one-set-out for trained versions: a model trained on every document
 of the out-of-set config's set reads this set (the rules engine is its fallback).
@@ -44,7 +47,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +200,7 @@ class Run:
     label: str
     fields: dict[str, Score]
     errors: list[str]
+    judged: bool = False  # a split set's judge half: out-of-set within the set
 
     @property
     def total(self) -> Score:
@@ -292,6 +296,36 @@ def _trained(
     return lambda doc: extract_with_model(model, doc)
 
 
+@dataclass(frozen=True)
+class Half:
+    """The documents of a set scored together: the whole set, or one half of a split set."""
+
+    label: str  # appended to the config's label ("" for the whole set)
+    files: frozenset[str]
+    judged: bool  # only measured: its errors are never shown
+
+
+def halves(name: str, files: list[str], protocol: Mapping[str, Any]) -> list[Half]:
+    """The whole set, or its tune and judge halves when the protocol splits it by position."""
+    split = protocol.get("split", {}).get(name)
+    if split is None:
+        return [Half("", frozenset(files), False)]
+    cut = int(split["tune_first"])
+    if cut <= 0:
+        raise ValueError(f"protocol: split.{name}.tune_first must be positive, not {cut}")
+    if cut >= len(files):
+        # a partial run (--first) that holds no judged document measures the tune half only
+        return [Half(" tune", frozenset(files), False)]
+    return [
+        Half(" tune", frozenset(files[:cut]), False),
+        Half(" judge", frozenset(files[cut:]), True),
+    ]
+
+
+def _subset(mapping: Mapping[str, Any], files: frozenset[str]) -> dict[str, Any]:
+    return {file: value for file, value in mapping.items() if file in files}
+
+
 def _changes(protocol: Mapping[str, Any], name: str) -> list[str]:
     return [c["id"] for c in protocol.get("change", []) if name in c.get("sets", [])]
 
@@ -317,16 +351,24 @@ def measure(
     parsed_in = time.perf_counter() - start
     truth = {row["file"]: row["ground_truth"] for row in rows}
     e_invoice = name in protocol.get("e_invoice", [])
+    parts = halves(name, [row["file"] for row in rows], protocol)
     runs: dict[str, Run] = {}
     sweeps: list[tuple[str, dict[str, Any], dict[str, dict[str, Any]], Mapping[str, Any]]] = []
+
+    def score(label: str, outputs: dict[str, Any], fields: Mapping[str, Any], raw: Any) -> None:
+        """Score ``outputs`` on each half of the set (the whole set when it is not split)."""
+        for half in parts:
+            key = label + half.label
+            mine = _score(key, _subset(truth, half.files), _subset(outputs, half.files), fields)
+            runs[key] = replace(mine, judged=half.judged)
+            if raw is not None:
+                sweeps.append((key, raw, _subset(outputs, half.files), fields))
+
     start = time.perf_counter()
     for version, path in configs.items():
         raw = json.loads(path.read_text(encoding="utf-8"))
         for suffix, variant in _config_runs(raw, e_invoice):
-            label = f"in:{version}{suffix}"
-            outputs = _rules(variant, docs)
-            runs[label] = _score(label, truth, outputs, specs)
-            sweeps.append((label, variant, outputs, specs))
+            score(f"in:{version}{suffix}", _rules(variant, docs), specs, variant)
     source = protocol.get("out_of_set", {}).get(name)
     other = _own_config(source) if source else None
     if other is not None:
@@ -334,15 +376,11 @@ def measure(
         names = {f["name"] for f in raw["fields"]}
         shared = {k: v for k, v in specs.items() if k in names}
         for suffix, variant in _config_runs(raw, e_invoice):
-            label = f"out:{source}{suffix}"
-            outputs = _rules(variant, docs)
-            runs[label] = _score(label, truth, outputs, shared)
-            sweeps.append((label, variant, outputs, shared))
+            score(f"out:{source}{suffix}", _rules(variant, docs), shared, variant)
         if trained:
             model = _trained(source, raw, ocr)
-            label = f"out:trained on {source}"
             predicted = {file: model(doc) for file, doc in docs.items()}
-            runs[label] = _score(label, truth, predicted, shared)
+            score(f"out:trained on {source}", predicted, shared, None)
     extracted_in = time.perf_counter() - start
     changes = _changes(protocol, name)
     role = "tune" if name in protocol.get("tune", []) else "judge"
@@ -352,6 +390,13 @@ def measure(
         f"(parse {parsed_in:.1f} s, extract {extracted_in:.1f} s); engine changes made for it: "
         f"{', '.join(changes) or 'none'}"
     )
+    if len(parts) > 1 or parts[0].label:
+        split = protocol["split"][name]
+        print(
+            f"   split by position since {split.get('since', '?')}: tune = its first "
+            f"{split['tune_first']} documents (in-set), judge = the rest (out-of-set within the "
+            "set: only measured); rules made before the split looked at the whole set"
+        )
     labels = list(runs)
     width = max(24, *(len(label) + 2 for label in labels))
     print(f"{'field':<22}" + "".join(f"{label:>{width}}" for label in labels))
@@ -363,15 +408,19 @@ def measure(
     if sweep:
         for label, variant, outputs, fields in sweeps:
             if "+xml" not in label:  # the XML's values are certain: nothing to trade
-                score = functools.partial(_score, label, truth, specs=fields)
-                _sweep(label, outputs, score)
-                run = score(_rules({**variant, "abstain_doubted": True}, docs))
+                files = frozenset(outputs)  # the half these outputs were scored on
+                scorer = functools.partial(_score, label, _subset(truth, files), specs=fields)
+                _sweep(label, outputs, scorer)
+                run = scorer(_rules({**variant, "abstain_doubted": True}, _subset(docs, files)))
                 print(f"  sweep {label} abstain_doubted: {run.total.summary()}")
     if show_errors and role == "judge":
         print(f"  (errors of {name} not shown: a judge set's documents are only measured)")
     elif show_errors:
         for label in labels:
-            print("\n".join(runs[label].errors))
+            if runs[label].judged:
+                print(f"  (errors of {label} not shown: the judge half is only measured)")
+            else:
+                print("\n".join(runs[label].errors))
     return runs
 
 
@@ -383,7 +432,8 @@ def _closing(results: Mapping[str, dict[str, Run]], protocol: Mapping[str, Any])
         engine = "engine tuned on it" if _changes(protocol, name) else "engine never tuned on it"
         print(f"{name} [{protocol['kind'][name]}; {engine}]")
         for label, run in runs.items():
-            where = "in-set " if label.startswith("in:") else "out-of-set "
+            inside = label.startswith("in:") and not run.judged
+            where = "in-set " if inside else "out-of-set "
             flag = "" if run.total.wrong <= WRONG_GOAL * run.total.expected else "  (wrong > 5 %)"
             print(f"  {where + label.split(':', 1)[1]:<44} {run.total.summary()}{flag}")
     print("\n== rule and vocabulary changes, and the sets that motivated them")
