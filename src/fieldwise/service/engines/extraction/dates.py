@@ -1,9 +1,13 @@
-"""``"date_order": "auto"``: read a document's ambiguous dates the way its clear ones are written.
+"""Dates beyond their own digits: the order a document writes them in, and dates that are part
+of a code.
 
-A numeric date such as 23/05/2025 can only be day-first, 05/23/2025 only month-first. The
-document's unambiguous numeric dates vote; the majority decides how 05/11/2026 reads in the
-same document. Without votes (or on a tie) the order falls back to DMY, the engine's default,
-and such dates keep the lower confidence of an ambiguous reading.
+``"date_order": "auto"``: a numeric date such as 23/05/2025 can only be day-first, 05/23/2025
+only month-first. The document's unambiguous numeric dates vote; the majority decides how
+05/11/2026 reads in the same document. Without votes (or on a tie) the order falls back to
+DMY, the engine's default, and such dates keep the lower confidence of an ambiguous reading.
+
+:func:`in_code`: an article or batch code such as "HD03-04-06-5/40/160" holds a date-shaped
+run of digits; glued to the code's letters and followed by more of its parts, it is no date.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ import re
 
 from fieldwise.service.engines.parsing import ParsedDocument
 
-__all__ = ["AUTO_FALLBACK", "document_date_order"]
+__all__ = ["AUTO_FALLBACK", "document_date_order", "in_code"]
 
 AUTO_FALLBACK = "DMY"
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})(?!\d)")
+_CODE_BEFORE = re.compile(r"[^\W\d_]$")  # a letter right before: "HD03-04-06"
+_CODE_AFTER = re.compile(r"^[/-]\d")  # the code goes on: "03-04-06-5/40"
 
 
 def document_date_order(doc: ParsedDocument, order: str) -> str:
@@ -36,3 +42,13 @@ def document_date_order(doc: ParsedDocument, order: str) -> str:
     if day_first > month_first:
         return "DMY"
     return AUTO_FALLBACK
+
+
+def in_code(line: str, date_text: str) -> bool:
+    """Whether the date read as ``date_text`` from ``line`` is a piece of a code: glued to a
+    letter before it and followed by another separated number ("HD03-04-06-5/40/160")."""
+    at = line.find(date_text)
+    if at < 0:
+        return False
+    before, after = line[:at], line[at + len(date_text) :]
+    return bool(_CODE_BEFORE.search(before)) and bool(_CODE_AFTER.match(after))

@@ -54,7 +54,7 @@ from fieldwise.service.engines.extraction.consistency import (
 )
 from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
-from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.dates import document_date_order, in_code
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
@@ -220,6 +220,7 @@ def _scan(
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
     found: list[Candidate] = []
+    codes: list[Candidate] = []  # date-shaped pieces of codes: only when nothing else is found
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             if within is not None and (p, li) not in within:
@@ -227,9 +228,11 @@ def _scan(
             parsed = _parse(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                found.append(Candidate(parsed, confidence, p, line.text))
+                coded = spec.type == "date" and in_code(line.text, parsed.text)
+                (codes if coded else found).append(Candidate(parsed, confidence, p, line.text))
                 if spec.type != "date":
                     return found[0]
+    found = found or codes
     if not found:
         return None
     return plausible(found, [int(str(c.parsed.value)[:4]) for c in found])[0]

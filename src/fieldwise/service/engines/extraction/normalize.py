@@ -55,8 +55,9 @@ _MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
 _YEAR_END = r"(?:(?!\d)|(?=\d{1,2}\s?:\s?\d{2})|(?=\d{1,2}\.\d{2}\s?:))"
 _DATES = [
     re.compile(r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
+    # both separators alike: "02-12/48" is a code, not a date
     re.compile(
-        rf"(?<!\d)(?P<a>\d{{1,2}})[./-](?P<b>\d{{1,2}})[./-](?P<y>(?:19|20)\d{{2}}{_YEAR_END}|\d{{2}}{_YEAR_END})"
+        rf"(?<!\d)(?P<a>\d{{1,2}})(?P<sep>[./-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>(?:19|20)\d{{2}}{_YEAR_END}|\d{{2}}{_YEAR_END})"
     ),
     # "3. Mai 2024", "12 maart 2019", "4 de julio de 2021"
     re.compile(
@@ -68,8 +69,10 @@ _DATES = [
 # "lenient_dates": hyphens or no space around a month name ("28-Sep-2025", OCR's "16May2026",
 # "March1,2025", "13 Sep, 2022"); kept apart so configs without the key read dates as before
 _LENIENT_DATES = [
+    # a year glued to a time ("12Mar201818: 19", "25/Feb/201707: 43") still ends the date
     re.compile(
-        rf"(?<!\d)(?P<d>\d{{1,2}})(?:[-./]|\s*){_MONTH}(?:[-,./]\s*|\s*)(?P<y>\d{{4}}|\d{{2}})(?!\d)"
+        rf"(?<!\d)(?P<d>\d{{1,2}})(?:[-./]|\s*){_MONTH}(?:[-,./]\s*|\s*)"
+        rf"(?P<y>(?:19|20)\d{{2}}{_YEAR_END}|\d{{4}}(?!\d)|\d{{2}}(?!\d))"
     ),
     re.compile(rf"{_MONTH}(?:-|\s*)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s*(?P<y>\d{{4}})(?!\d)"),
 ]
