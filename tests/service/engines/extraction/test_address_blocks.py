@@ -49,3 +49,76 @@ def test_the_address_ends_at_a_date_line() -> None:
         "TOTAL 12.00",
     )
     assert got["address"] == "NO 7, JALAN MERANTI 3"
+
+
+def test_the_gap_is_measured_from_the_skipped_registration_lines() -> None:
+    got = _read(
+        "LIAN CHI VEGETARIAN SDN BHD",
+        "",
+        "(1095514-X)",
+        "(GST ID No: 001147416576)",
+        "",
+        "54, JALAN SS23/11",
+        "TAMAN SEA, 47400 PETALING JAYA",
+        "TEL: 03-7805 7889",
+    )
+    assert got["address"] == "54, JALAN SS23/11, TAMAN SEA, 47400 PETALING JAYA"
+
+
+def test_lines_without_a_digit_before_the_address_are_not_part_of_it() -> None:
+    got = _read(
+        "THREE STOOGES SDN BHD",
+        "BISTRO & CAFE",
+        "formerly known as Three Clowns",
+        "109, SS21/1A,",
+        "DAMANSARA UTAMA",
+        "GSTID: 001661886464",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == "109, SS21/1A, DAMANSARA UTAMA"
+
+
+def test_a_date_line_between_the_name_and_the_address_is_skipped() -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "12Mar2018 18:19",
+        "(867388-U)",
+        "12, Jalan Tampoi 7/4, Kawasan Perindustrian",
+        "Tampoi, 81200 Johor Bahru, Johor",
+        "TAXINVOICE",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == (
+        "12, Jalan Tampoi 7/4, Kawasan Perindustrian, Tampoi, 81200 Johor Bahru, Johor"
+    )
+
+
+def test_a_lots_number_is_not_a_postcode() -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "LOT 1851-A & 1851-B, JALAN KPB 6,",
+        "KAWASAN PERINDUSTRIAN BALAKONG,",
+        "43300 SERI KEMBANGAN, SELANGOR",
+        "(GST ID NO : 000306020352)",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == (
+        "LOT 1851-A & 1851-B, JALAN KPB 6, KAWASAN PERINDUSTRIAN BALAKONG, "
+        "43300 SERI KEMBANGAN, SELANGOR"
+    )
+
+
+def test_city_and_state_lines_after_the_postcode_are_kept() -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 2-1-1 JALAN SETIA PRIMA Q",
+        "U 13/Q SETIA ALAM 40170",
+        "SHAH ALAM",
+        "SELANGOR",
+        "TEL 03-5555 1234",
+        "TOTAL 12.00",
+    )
+    assert (
+        got["address"]
+        == "NO 2-1-1 JALAN SETIA PRIMA Q, U 13/Q SETIA ALAM 40170, SHAH ALAM, SELANGOR"
+    )

@@ -1,13 +1,16 @@
 """``"strategy": "address"``: the seller's postal address, all its lines as one value.
 
 The address of a letterhead or a receipt header is printed in the lines under the sender's
-name (found as the seller strategy finds it). Lines are taken from there down: registration
-numbers printed between name and address ("(1095514-X)", "Company No: ...") are skipped, and
-the block ends at a line of contact details or document data ("Tel", "Fax", "GST", "Invoice",
-"Date", an e-mail or web address), at a line that holds a date or a time of day (a receipt's
-"12Mar2018 18:19" is never part of an address), at a wide gap, after :data:`MAX_LINES`
-lines, or after the line that carries the postcode plus one short line of letters (a state or
-country).
+name (found as the seller strategy finds it). Lines are taken from there down. Before the
+block begins, up to :data:`LEAD_LINES` lines that are not yet an address are skipped: a
+registration number ("(1095514-X)", "Company No: ..."), a date or time ("12Mar2018 18:19"), and
+lines without a digit (the rest of a name, "formerly known as ...", a branch's name), since an
+address carries a house number or a postcode. The block ends at a line of contact details or
+document data ("Tel", "Fax", "GST", "GSTID", "Invoice", "Date", "Total", an e-mail or web
+address), at a line that holds a date or a time of day, at a wide gap from the line above, after
+:data:`MAX_LINES` lines, or after the line that carries the postcode plus up to two short lines
+of letters (city, state or country). A postcode is 4 to 6 digits before a place name, not a
+lot's or house's number ("LOT 1851-A", "No 2685").
 Lines are joined with ", " (the way an address is written on one line); the comparator folds
 the rest of the spacing.
 
@@ -30,13 +33,18 @@ from fieldwise.service.engines.parsing import Line, ParsedDocument
 __all__ = ["MAX_LINES", "address"]
 
 MAX_LINES = 5
+LEAD_LINES = 4  # lines between the name and the address that are not part of it
 _STOP = re.compile(
     r"(?i)\b(?:tel|telephone|phone|fax|hp|mobile|e-?mail|gst|vat|tax|reg|invoice|receipt|"
-    r"date|cashier|table|www|http|ust|steuer)\b|@"
+    r"date|cashier|table|www|http|ust|steuer|total|subtotal|qty|amount)\b|@"
+    # OCR glues words: "GSTID: 0016...", "TAXINVOICE"
+    r"|(?i:\bgst\s*(?:id|no|reg)|\btax\s*invoice)"
 )
 _REGISTRATION = re.compile(r"(?i)^\(.*\)$|\d{5,}-?[a-z]\b|company\s*no|co\.?\s*no|gst|reg")
-_SKIPS = 2  # registration lines between the name and the address
-_POSTCODE = re.compile(r"(?<!\d)\d{4,6}(?!\d)")
+# 4 to 6 digits before a place name, not glued to a letter, a hyphen or a lot's word
+_POSTCODE = re.compile(r"(?<![\w'’./-])\d{4,6}(?![\d/-])\s*,?\s*[^\W\d_]{2}")
+_LOT = re.compile(r"(?i)\b(?:lot|no|unit|suite|block|blk|p\.?\s?t)\.?\s*$")
+_AFTER_POSTCODE = 2  # short lines of letters after the postcode: city, state, country
 # a time of day ("18:19", OCR's "18: 19", "9.41AM"): no address line carries one
 _TIME = re.compile(r"(?i)\d{1,2}\s?:\s?\d{2}(?!\d)|\d{1,2}[.:]\d{2}\s?[ap]\.?m\b")
 _GAP = 2.0
@@ -61,6 +69,17 @@ def _is_date_line(text: str) -> bool:
     )
 
 
+def _has_postcode(text: str) -> bool:
+    return any(not _LOT.search(text[: m.start()]) for m in _POSTCODE.finditer(text))
+
+
+def _lead(text: str) -> bool:
+    """Whether a line under the name, before the address, is not yet the address."""
+    if _REGISTRATION.search(text) or _is_date_line(text):
+        return True
+    return not any(ch.isdigit() for ch in text) and _STOP.search(text) is None
+
+
 def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     """The seller's address lines under its name, joined."""
     seller = party(doc, replace(spec, strategy="seller"), config)
@@ -71,27 +90,29 @@ def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> C
     if start is None:
         return None
     taken: list[Line] = []
-    postcode = False
-    skipped = 0
-    for line in lines[start + 1 : start + 1 + MAX_LINES + _SKIPS]:
+    after_postcode = None  # lines taken since the postcode's
+    previous = lines[start]
+    for line in lines[start + 1 : start + 1 + MAX_LINES + LEAD_LINES]:
         text = unicodedata.normalize("NFKC", line.text).strip()
-        previous = taken[-1] if taken else lines[start]
         if line.box.y0 - previous.box.y1 > _GAP * max(previous.box.height, 1.0):
             break
-        if not taken and skipped < _SKIPS and _REGISTRATION.search(text):
-            skipped += 1
+        previous = line
+        if not taken and _lead(text):
             continue
         if _STOP.search(text) or _is_date_line(text):
             break
-        if postcode and (any(ch.isdigit() for ch in text) or len(text) > 20):
+        if after_postcode is not None and (any(ch.isdigit() for ch in text) or len(text) > 20):
             break
         taken.append(line)
-        if postcode or len(taken) >= MAX_LINES:
+        if after_postcode is not None:
+            after_postcode += 1
+        elif _has_postcode(text):
+            after_postcode = 0
+        if after_postcode == _AFTER_POSTCODE or len(taken) >= MAX_LINES:
             break
-        postcode = postcode or _POSTCODE.search(text) is not None
     if not taken:
         return None
     value = ", ".join(line.text.strip().rstrip(",") for line in taken)
-    confidence = seller.confidence * 0.9 * (1.0 if postcode else 0.7)
+    confidence = seller.confidence * 0.9 * (1.0 if after_postcode is not None else 0.7)
     confidence *= min(line.confidence for line in taken)
     return Candidate(Parsed(value, value, True), confidence, seller.page, value)
