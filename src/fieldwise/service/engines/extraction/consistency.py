@@ -9,7 +9,11 @@ candidates against amounts read under other built-in labels:
   the larger one is the gross total.
 
 A candidate that passes a check is chosen and its confidence raised (x :data:`AGREE`, at most
-1.0): two amounts agree. Without a passing check the engine's usual choice stands.
+1.0): two amounts agree. When no candidate passes but tendered minus change is an amount the
+page prints elsewhere (a rounded total on a line of its own, "RM 60.30" under "Total 60.31" and
+"Rounding -0.01"; a total whose label OCR garbled), that printed amount is the total, at
+:data:`PRINTED` confidence: the equation, not a label, found it. Without a passing check the
+engine's usual choice stands.
 
 Amounts printed with a sign that only says "deducted" (``Prepaid -50,00``, ``Allowances
 -9,07``) take their value from the equation they belong to (:data:`DERIVED`): prepaid =
@@ -25,11 +29,14 @@ amount in the wrong role rarely satisfies them by chance; nothing is chosen with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from fieldwise.service.engines.extraction.candidate import Candidate
+from fieldwise.service.engines.extraction.normalize import parse_amount
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
+from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = [
     "AGREE",
@@ -39,11 +46,16 @@ __all__ = [
     "consistent_amount",
     "consistent_part",
     "consistent_total",
+    "printed_amounts",
 ]
 
 AGREE = 1.2
+PRINTED = 0.6
 TOLERANCE = 0.005
-_TENDERED = ("Cash", "Cash tendered", "Tendered", "Amount tendered", "Received", "Bar", "Tunai")
+_TENDERED = (
+    "Cash", "Cash tendered", "Tendered", "Amount tendered", "Received", "Cash received",
+    "Paid amount", "Amount paid", "Bar", "Gegeben", "Espèces", "Tunai",
+)  # fmt: skip
 _CHANGE = ("Change", "Change due", "Rückgeld", "Monnaie rendue", "Wisselgeld", "Cambio", "Baki")
 
 Amounts = Callable[[Sequence[str]], list[float]]
@@ -52,6 +64,30 @@ Amounts = Callable[[Sequence[str]], list[float]]
 def _number(candidate: Candidate) -> float | None:
     value = candidate.parsed.value
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+_DECIMAL = re.compile(r"\d[.,]\d{2}(?!\d)")
+
+
+def printed_amounts(doc: ParsedDocument) -> list[Candidate]:
+    """Every amount with a decimal part that the document prints, word by word, in reading
+    order (what an equation may find when no label offered the amount)."""
+    found = []
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            for word in line.words:
+                parsed = parse_amount(word.text) if _DECIMAL.search(word.text) else None
+                if parsed is not None:
+                    found.append(Candidate(parsed, word.confidence, p, word.text))
+    return found
+
+
+def _equal(candidates: list[Candidate], target: float) -> Candidate | None:
+    """The first of ``candidates`` equal to ``target``."""
+    return next(
+        (c for c in candidates if (n := _number(c)) is not None and abs(n - target) <= TOLERANCE),
+        None,
+    )
 
 
 def _agreeing(candidates: list[Candidate], target: float) -> Candidate | None:
@@ -64,16 +100,29 @@ def _agreeing(candidates: list[Candidate], target: float) -> Candidate | None:
     return replace(best, confidence=min(1.0, best.confidence * AGREE))
 
 
-def consistent_total(candidates: list[Candidate], amounts: Amounts) -> Candidate | None:
-    """The candidate total that other amounts on the page confirm, or None."""
-    if not candidates:
-        return None
+def consistent_total(
+    candidates: list[Candidate],
+    amounts: Amounts,
+    printed: Callable[[], list[Candidate]] | None = None,
+) -> Candidate | None:
+    """The candidate total that other amounts on the page confirm, or None.
+
+    ``printed`` gives every amount the page prints (with a decimal part), for a total that no
+    label offered but tendered minus change confirms."""
     tendered = [a for a in amounts(_TENDERED) if a > 0]
     change = [a for a in amounts(_CHANGE) if a >= 0]
-    for given in tendered:
-        for back in change:
-            if given > back and (found := _agreeing(candidates, given - back)):
-                return found
+    paid = [given - back for given in tendered for back in change if given >= back]
+    for target in paid:
+        if target > 0 and (found := _agreeing(candidates, target)):
+            return found
+    if printed is not None and paid:
+        on_page = printed()
+        for target in paid:
+            match = _equal(on_page, target) if target > 0 else None
+            if match is not None:
+                return replace(match, confidence=PRINTED * match.confidence)
+    if not candidates:
+        return None
     values = sorted({n for c in candidates if (n := _number(c)) is not None})
     if len(values) < 2:
         return None

@@ -51,6 +51,7 @@ from fieldwise.service.engines.extraction.consistency import (
     consistent_amount,
     consistent_part,
     consistent_total,
+    printed_amounts,
 )
 from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
@@ -171,7 +172,7 @@ def _consistent(
         return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
 
     if spec.vocabulary == "grand_total":
-        return consistent_total(flat, amounts)
+        return consistent_total(flat, amounts, lambda: printed_amounts(doc))
     if spec.vocabulary in PARTS:
         return consistent_part(spec.vocabulary, flat, amounts, rates)
     if spec.vocabulary is not None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fieldwise.service.engines.extraction.labels import LabelHit
+from fieldwise.service.engines.extraction.vocabulary import CURRENCY_CODES, CURRENCY_SYMBOLS
 from fieldwise.service.engines.parsing import Box, ParsedDocument, Word, split_cells
 
 __all__ = ["Snippet", "value_snippets"]
@@ -64,6 +65,22 @@ def _snippet(
     return Snippet(_text(words), tuple(words), page, where, label_cell, context)
 
 
+_MARKS = frozenset({*CURRENCY_SYMBOLS, *CURRENCY_CODES})
+_MARK_LETTERS = 3
+
+
+def _next_cell(cells: Sequence[Sequence[Word]], n: int) -> list[Word]:
+    """The cell after cell ``n``; a currency mark printed in a column of its own ("TOTAL  RM
+    60.31") is read with the cell after it, and so is a mark-sized cell of up to three letters
+    (OCR reads "RM" as "RH")."""
+    cell = list(cells[n + 1])
+    text = _text(cell).strip()
+    mark = text in _MARKS or (len(text) <= _MARK_LETTERS and text.isalpha())
+    if mark and n + 2 < len(cells):
+        cell.extend(cells[n + 2])
+    return cell
+
+
 def value_snippets(
     doc: ParsedDocument,
     hit: LabelHit,
@@ -99,7 +116,9 @@ def value_snippets(
                 if rest:
                     out.append(_snippet(rest, hit.page, "same-cell", "", others))
                 if n + 1 < len(cells):
-                    out.append(_snippet(cells[n + 1], hit.page, "next-cell", label_cell, others))
+                    out.append(
+                        _snippet(_next_cell(cells, n), hit.page, "next-cell", label_cell, others)
+                    )
                 if row:
                     out.extend(
                         _snippet(c, hit.page, "row", label_cell, others) for c in cells[n + 2 :]
