@@ -48,19 +48,26 @@ _AFTER_POSTCODE = 2  # short lines of letters after the postcode: city, state, c
 # a time of day ("18:19", OCR's "18: 19", "9.41AM"): no address line carries one
 _TIME = re.compile(r"(?i)\d{1,2}\s?:\s?\d{2}(?!\d)|\d{1,2}[.:]\d{2}\s?[ap]\.?m\b")
 _GAP = 2.0
+_NAME_PART = 3  # characters a line needs to count as part of the name
 
 
 def _name_line(lines: tuple[Line, ...], name: str) -> int | None:
-    """Index of the last line that holds part of ``name`` (names may span two lines)."""
+    """Index of the last line of the run of lines that holds the most of ``name`` (names may
+    span two lines; a logo above may repeat a word of them: "Nando's" over "Nando's
+    Chickenland Malaysia / Sdn Bhd")."""
     target = norm(name)
-    found = None
+    best: tuple[int, int] | None = None  # (characters of the name held, last line)
+    held = 0
     for index, line in enumerate(lines):
         text = norm(line.text)
-        if text and (text in target or target in text):
-            found = index
-        elif found is not None:
-            break
-    return found
+        if len(text) >= _NAME_PART and (text in target or target in text):
+            # a line that holds the name among other words ("Follow: Yam Fresh") counts less
+            held += len(text) if text in target else 2 * len(target) - len(text)
+            if best is None or held > best[0]:
+                best = (held, index)
+        else:
+            held = 0
+    return best[1] if best else None
 
 
 def _is_date_line(text: str) -> bool:

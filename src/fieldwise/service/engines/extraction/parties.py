@@ -9,6 +9,11 @@ printed; a name under "From", "Seller", "Verkäufer", "Fournisseur" ... is the s
 the rest, the seller is the name printed most prominently: in the letterhead (top of page 1)
 or the imprint (page footers), and repeated.
 
+OCR glues what a printer spaced: a legal form glued to the name ("Golden ScoopSdnBhd"), a
+registration number glued to the form ("Sdn bhd(759705-H)") are split apart before names are
+read, and a legal form printed alone on its line ("Sdn Bhd" under "Nando's Chickenland
+Malaysia") takes the name from the line above it.
+
 Confidence: 0.9 with a seller cue, else 0.5 to 0.8 by how clearly the winner leads.
 Without any candidate the field falls back to the letterhead strategy.
 """
@@ -16,6 +21,7 @@ Without any candidate the field falls back to the letterhead strategy.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 from fieldwise.service.engines.extraction.candidate import Candidate
@@ -33,6 +39,11 @@ _BLOCK_LINES = 6
 _TOP, _BOTTOM = 0.25, 0.8
 _GAP = 2.5
 _ADDRESS_START = re.compile(r"(?i)(?:(?:no|unit|suite|block|blk)\b\.?\s*\d|lot\b)")
+# a house number before a comma or a dot ("78G, Jalan", "109, SS21/1A"), or a postcode line:
+# a name may begin with digits ("32 Pub & Bistro", "99 Speed Mart"), an address line like this
+_HOUSE_NUMBER = re.compile(r"^\d+[^\W\d_]?(?:[-/]\d+[^\W\d_]?)*\s*[,.]|^\d{4,6}\s")
+_GLUED_PAREN = re.compile(r"(?<=[^\W_])\(")
+_FORM_LETTERS = 3  # a legal form split off a glued token has at least this many letters
 _CUE_THRESHOLD = 96.0  # whole cues at the head of a cell: "To" must not match "Tom"
 
 
@@ -95,6 +106,40 @@ def _names_in(text: str) -> list[str]:
     return names
 
 
+def _split_form(token: str) -> str:
+    """``token`` with a legal form glued to its end set apart ("ScoopSdnBhd" -> "Scoop
+    SdnBhd"): the form begins with a capital after a small letter or a digit."""
+    for cut in range(1, len(token) - _FORM_LETTERS + 1):
+        tail = token[cut:]
+        if not (tail[0].isupper() and (token[cut - 1].islower() or token[cut - 1].isdigit())):
+            continue
+        if len(norm(tail)) >= _FORM_LETTERS and norm(tail) in LEGAL_FORMS:
+            return f"{token[:cut]} {tail}"
+    return token
+
+
+def _unglued(text: str) -> str:
+    """``text`` with what OCR glued around a legal form set apart (see the module's doc)."""
+    text = _GLUED_PAREN.sub(" (", unicodedata.normalize("NFKC", text))
+    return " ".join(_split_form(token) for token in text.split())
+
+
+def _bare_form(text: str) -> bool:
+    """Whether ``text`` is a legal form and nothing else ("Sdn Bhd")."""
+    return norm(text) in LEGAL_FORMS
+
+
+def _name_above(above: Line, line: Line, form: str) -> str:
+    """A legal form alone on its line, with the name printed close above it (letters, no
+    digits, not a label)."""
+    text = above.text.strip()
+    close = line.box.y0 - above.box.y1 < 0.8 * line.box.height
+    letters = sum(ch.isalpha() for ch in text)
+    if not close or letters < _FORM_LETTERS or any(ch.isdigit() for ch in text) or ":" in text:
+        return form
+    return f"{text} {form}"
+
+
 def _with_line_above(above: Line, line: Line, name: str) -> str:
     """A name whose first words sit on the line above ("LIAN CHI VEGETARIAN" over
     "RESTAURANT SDN BHD"): letters only, set close above in the same size of type."""
@@ -113,7 +158,9 @@ def _candidates(doc: ParsedDocument) -> list[_Name]:
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             for cell in split_cells(line):
-                text = " ".join(w.text for w in cell)
+                text = _unglued(" ".join(w.text for w in cell))
+                if li > 0 and _bare_form(text):
+                    text = _name_above(page.lines[li - 1], line, text)
                 for name in _names_in(text):
                     if li > 0 and text.startswith(name):
                         name = _with_line_above(page.lines[li - 1], line, name)
@@ -152,7 +199,7 @@ def _not_a_name(text: str) -> bool:
     written on the page), or shaped like an address line ("12, Main Road", "No. 5 ...")."""
     if not any(ch.isupper() for ch in text):
         return True
-    return text[0].isdigit() or _ADDRESS_START.match(text) is not None
+    return _HOUSE_NUMBER.match(text) is not None or _ADDRESS_START.match(text) is not None
 
 
 def _first_line(
