@@ -5,22 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldwise.service.engines.extraction import validate_config
-from tests.service.engines.extraction.text_docs import read_lines
+import pytest
 
-CONFIG = validate_config(
-    {
-        "date_order": "DMY",
-        "fields": [
-            {"name": "company", "type": "string", "strategy": "seller"},
-            {"name": "address", "type": "string", "strategy": "address"},
-        ],
-    }
-)
+from tests.service.engines.extraction.text_docs import HEADER_CONFIG, read_lines
 
 
 def _read(*lines: str) -> dict[str, Any]:
-    return read_lines(CONFIG, *lines)
+    return read_lines(HEADER_CONFIG, *lines)
 
 
 def test_street_postcode_and_state_lines_are_one_address() -> None:
@@ -51,74 +42,74 @@ def test_the_address_ends_at_a_date_line() -> None:
     assert got["address"] == "NO 7, JALAN MERANTI 3"
 
 
-def test_the_gap_is_measured_from_the_skipped_registration_lines() -> None:
-    got = _read(
-        "LIAN CHI VEGETARIAN SDN BHD",
-        "",
-        "(1095514-X)",
-        "(GST ID No: 001147416576)",
-        "",
-        "54, JALAN SS23/11",
-        "TAMAN SEA, 47400 PETALING JAYA",
-        "TEL: 03-7805 7889",
-    )
-    assert got["address"] == "54, JALAN SS23/11, TAMAN SEA, 47400 PETALING JAYA"
-
-
-def test_lines_without_a_digit_before_the_address_are_not_part_of_it() -> None:
-    got = _read(
-        "THREE STOOGES SDN BHD",
-        "BISTRO & CAFE",
-        "formerly known as Three Clowns",
-        "109, SS21/1A,",
-        "DAMANSARA UTAMA",
-        "GSTID: 001661886464",
-        "TOTAL 12.00",
-    )
-    assert got["address"] == "109, SS21/1A, DAMANSARA UTAMA"
-
-
-def test_a_date_line_between_the_name_and_the_address_is_skipped() -> None:
-    got = _read(
-        "KEDAI RUNCIT MAJU SDN BHD",
-        "12Mar2018 18:19",
-        "(867388-U)",
-        "12, Jalan Tampoi 7/4, Kawasan Perindustrian",
-        "Tampoi, 81200 Johor Bahru, Johor",
-        "TAXINVOICE",
-        "TOTAL 12.00",
-    )
-    assert got["address"] == (
-        "12, Jalan Tampoi 7/4, Kawasan Perindustrian, Tampoi, 81200 Johor Bahru, Johor"
-    )
-
-
-def test_a_lots_number_is_not_a_postcode() -> None:
-    got = _read(
-        "KEDAI RUNCIT MAJU SDN BHD",
-        "LOT 1851-A & 1851-B, JALAN KPB 6,",
-        "KAWASAN PERINDUSTRIAN BALAKONG,",
-        "43300 SERI KEMBANGAN, SELANGOR",
-        "(GST ID NO : 000306020352)",
-        "TOTAL 12.00",
-    )
-    assert got["address"] == (
+# (what the case shows, the receipt's lines, the address read from them)
+BLOCKS = {
+    "the gap is measured from the skipped registration lines": (
+        (
+            "LIAN CHI VEGETARIAN SDN BHD",
+            "",
+            "(1095514-X)",
+            "(GST ID No: 001147416576)",
+            "",
+            "54, JALAN SS23/11",
+            "TAMAN SEA, 47400 PETALING JAYA",
+            "TEL: 03-7805 7889",
+        ),
+        "54, JALAN SS23/11, TAMAN SEA, 47400 PETALING JAYA",
+    ),
+    "lines without a digit before the address are not part of it": (
+        (
+            "THREE STOOGES SDN BHD",
+            "BISTRO & CAFE",
+            "formerly known as Three Clowns",
+            "109, SS21/1A,",
+            "DAMANSARA UTAMA",
+            "GSTID: 001661886464",
+            "TOTAL 12.00",
+        ),
+        "109, SS21/1A, DAMANSARA UTAMA",
+    ),
+    "a date line between the name and the address is skipped": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "12Mar2018 18:19",
+            "(867388-U)",
+            "12, Jalan Tampoi 7/4, Kawasan Perindustrian",
+            "Tampoi, 81200 Johor Bahru, Johor",
+            "TAXINVOICE",
+            "TOTAL 12.00",
+        ),
+        "12, Jalan Tampoi 7/4, Kawasan Perindustrian, Tampoi, 81200 Johor Bahru, Johor",
+    ),
+    "a lot's number is not a postcode": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "LOT 1851-A & 1851-B, JALAN KPB 6,",
+            "KAWASAN PERINDUSTRIAN BALAKONG,",
+            "43300 SERI KEMBANGAN, SELANGOR",
+            "(GST ID NO : 000306020352)",
+            "TOTAL 12.00",
+        ),
         "LOT 1851-A & 1851-B, JALAN KPB 6, KAWASAN PERINDUSTRIAN BALAKONG, "
-        "43300 SERI KEMBANGAN, SELANGOR"
-    )
+        "43300 SERI KEMBANGAN, SELANGOR",
+    ),
+    "city and state lines after the postcode are kept": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "NO 2-1-1 JALAN SETIA PRIMA Q",
+            "U 13/Q SETIA ALAM 40170",
+            "SHAH ALAM",
+            "SELANGOR",
+            "TEL 03-5555 1234",
+            "TOTAL 12.00",
+        ),
+        "NO 2-1-1 JALAN SETIA PRIMA Q, U 13/Q SETIA ALAM 40170, SHAH ALAM, SELANGOR",
+    ),
+}
 
 
-def test_city_and_state_lines_after_the_postcode_are_kept() -> None:
-    got = _read(
-        "KEDAI RUNCIT MAJU SDN BHD",
-        "NO 2-1-1 JALAN SETIA PRIMA Q",
-        "U 13/Q SETIA ALAM 40170",
-        "SHAH ALAM",
-        "SELANGOR",
-        "TEL 03-5555 1234",
-        "TOTAL 12.00",
-    )
-    assert (
-        got["address"]
-        == "NO 2-1-1 JALAN SETIA PRIMA Q, U 13/Q SETIA ALAM 40170, SHAH ALAM, SELANGOR"
-    )
+@pytest.mark.parametrize(("lines", "want"), BLOCKS.values(), ids=BLOCKS.keys())
+def test_the_address_block_begins_and_ends_where_the_address_does(
+    lines: tuple[str, ...], want: str
+) -> None:
+    assert _read(*lines)["address"] == want

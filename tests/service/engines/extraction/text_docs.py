@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldwise.service.engines.extraction import ExtractionConfig, extract
+from fieldwise.service.engines.extraction import ExtractionConfig, extract, validate_config
 from fieldwise.service.engines.parsing import parse_document
+
+# a receipt's header: the shop's name and its address under it
+HEADER_CONFIG = validate_config(
+    {
+        "date_order": "DMY",
+        "fields": [
+            {"name": "company", "type": "string", "strategy": "seller"},
+            {"name": "address", "type": "string", "strategy": "address"},
+        ],
+    }
+)
 
 
 def read_lines(config: ExtractionConfig, *lines: str) -> dict[str, Any]:
