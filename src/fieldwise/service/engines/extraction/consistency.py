@@ -82,18 +82,13 @@ def printed_amounts(doc: ParsedDocument) -> list[Candidate]:
     return found
 
 
-def _equal(candidates: list[Candidate], target: float) -> Candidate | None:
-    """The first of ``candidates`` equal to ``target``."""
-    return next(
-        (c for c in candidates if (n := _number(c)) is not None and abs(n - target) <= TOLERANCE),
-        None,
-    )
+def _equal(candidates: list[Candidate], target: float) -> list[Candidate]:
+    """``candidates`` equal to ``target``, in their order."""
+    return [c for c in candidates if (n := _number(c)) is not None and abs(n - target) <= TOLERANCE]
 
 
 def _agreeing(candidates: list[Candidate], target: float) -> Candidate | None:
-    matching = [
-        c for c in candidates if (n := _number(c)) is not None and abs(n - target) <= TOLERANCE
-    ]
+    matching = _equal(candidates, target)
     if not matching:
         return None
     best = max(matching, key=lambda c: c.confidence)
@@ -118,9 +113,9 @@ def consistent_total(
     if printed is not None and paid:
         on_page = printed()
         for target in paid:
-            match = _equal(on_page, target) if target > 0 else None
-            if match is not None:
-                return replace(match, confidence=PRINTED * match.confidence)
+            match = _equal(on_page, target) if target > 0 else []
+            if match:
+                return replace(match[0], confidence=PRINTED * match[0].confidence)
     if not candidates:
         return None
     values = sorted({n for c in candidates if (n := _number(c)) is not None})
