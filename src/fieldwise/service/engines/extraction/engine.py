@@ -56,6 +56,7 @@ from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
+from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
@@ -115,6 +116,7 @@ def _candidates(
     """The candidates of each label hit, hits in reading order."""
     groups: list[list[Candidate]] = []
     role = role_of(spec.vocabulary, spec.labels)
+    identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
             continue
@@ -132,6 +134,10 @@ def _candidates(
                 role, snippet.context, snippet.text, hit.label
             ):
                 continue  # "Total" beside "Cash", "Date" beside "delivery": another role
+            if identifier is not None and foreign_identifier(
+                identifier, snippet.context, snippet.text, hit.label, str(parsed.value)
+            ):
+                continue  # "Nr." beside "Kunden", "Invoice No" reading a date: another number
             score = hit.score
             if snippet.label_cell:
                 # the label's whole cell is the real label: "Total" inside "Total excl. tax"
