@@ -57,7 +57,8 @@ from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_
 from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
-from fieldwise.service.engines.extraction.labels import find_labels, norm
+from fieldwise.service.engines.extraction.issue import not_after, prefer_header
+from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
@@ -79,6 +80,7 @@ _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
+_HEADER_SHARE = 0.5  # the header block: the top half of page 1
 
 
 def _label_factor(score: float) -> float:
@@ -114,14 +116,24 @@ def _candidates(
     within: set[tuple[int, int]] | None,
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
-    groups: list[list[Candidate]] = []
+    return [group for _, group in _hit_groups(doc, spec, config, within)]
+
+
+def _hit_groups(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
+) -> list[tuple[LabelHit, list[Candidate]]]:
+    """Each label hit in reading order, with its candidates."""
+    groups: list[tuple[LabelHit, list[Candidate]]] = []
     role = role_of(spec.vocabulary, spec.labels)
     identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
             continue
         out: list[Candidate] = []
-        groups.append(out)
+        groups.append((hit, out))
         # the parts of an equation may sit anywhere along the label's row (see consistency.py)
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
@@ -198,6 +210,25 @@ def _not_before_issue(
     return kept or flat
 
 
+def _issue_date(
+    doc: ParsedDocument,
+    config: ExtractionConfig,
+    hit_groups: list[tuple[LabelHit, list[Candidate]]],
+) -> list[Candidate]:
+    """An issue date's candidates weighed by the header they stand in and the labels that
+    name them, without those after the due date (see issue.py)."""
+    header = [
+        hit
+        for hit in find_labels(doc, CONCEPTS["invoice_number"], config.label_threshold)
+        if hit.page == 0
+        and doc.pages[0].lines[hit.line].box.y0 < _HEADER_SHARE * doc.pages[0].height
+    ]
+    flat = prefer_header([(c, hit) for hit, group in hit_groups for c in group], doc, header)
+    spec = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
+    due = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    return not_after(flat, None if due is None else str(due.parsed.value))
+
+
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
     """``"occurrence": "first"``: the first label in reading order that has a value."""
     for index, group in enumerate(groups):
@@ -260,11 +291,14 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
     best = None
     within = _within(doc, spec, config)
     if spec.labels:
-        groups = _candidates(doc, spec, config, within)
+        hit_groups = _hit_groups(doc, spec, config, within)
+        groups = [group for _, group in hit_groups]
         if spec.occurrence == "first":
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
+            if spec.type == "date" and role_of(spec.vocabulary, spec.labels) == "issue_date":
+                flat = _issue_date(doc, config, hit_groups)
             if spec.type == "date" and flat:
                 years = document_years(doc, lambda t: _parse(t, spec, config))
                 flat = plausible(flat, years, strict=True)

@@ -81,6 +81,11 @@ _OTHER_EVENTS = (
     "livraison", "période", "commande", "échéance", "expédition", "levering", "leverdatum",
     "periode", "bestelling", "vervaldatum", "entrega", "periodo", "pedido", "vencimiento",
     "consegna", "ordine", "scadenza", "encomenda", "vencimento",
+    # the documents an invoice refers to, each with its own date (identifiers.py knows them too)
+    "lieferschein", "angebot", "offer", "quote", "quotation", "devis",
+    "offerte", "anfrage", "inquiry", "schreiben", "letter", "supply", "leverbon", "pakbon",
+    "bon", "albarán", "albaran", "preventivo", "ddt", "customer", "kunde", "client", "since",
+    "seit", "depuis",
 )  # fmt: skip
 # what a payment due date is not: a delivery or service date, the day of issue or an order,
 # or the last day of a cash discount
