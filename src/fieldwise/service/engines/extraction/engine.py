@@ -63,7 +63,7 @@ from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
-from fieldwise.service.engines.extraction.parties import party
+from fieldwise.service.engines.extraction.parties import other_party, party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.plausible import document_years, plausible
 from fieldwise.service.engines.extraction.roles import foreign_role, role_of
@@ -307,6 +307,9 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
                 best = _consistent(doc, spec, config, flat)
             best = best or _best(flat)
+    seller = _sellers_name(doc, spec, config) if spec.strategy == "buyer" else None
+    if best is not None and seller is not None and norm(str(best.parsed.value)) == norm(seller):
+        best = None  # the buyer's label read the seller's block: a buyer is not the seller
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
@@ -314,10 +317,22 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
     if best is None and spec.strategy == "letterhead":
         best = letterhead(doc, spec, config)
     if best is None and spec.strategy in ("seller", "buyer"):
-        best = party(doc, spec, config)
+        best = party(
+            doc, replace(spec, exclude=(*spec.exclude, seller)) if seller else spec, config
+        )
     if best is None and spec.strategy == "address":
         best = address(doc, spec, config)
     return best
+
+
+def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> str | None:
+    """The seller's name a buyer field must not take: as the config's seller field reads it,
+    else as the seller strategy does (see parties.py)."""
+    sellers = [f for f in config.fields if f.strategy == "seller" and f.type == "string"]
+    if sellers:
+        found = _field(doc, sellers[0], config)
+        return None if found is None else str(found.parsed.value)
+    return other_party(doc, spec, config)
 
 
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:

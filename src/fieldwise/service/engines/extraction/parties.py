@@ -26,7 +26,7 @@ from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.vocabulary import BUYER_CUES, LEGAL_FORMS, SELLER_CUES
 from fieldwise.service.engines.parsing import Line, ParsedDocument, split_cells
 
-__all__ = ["party"]
+__all__ = ["other_party", "party"]
 
 _SEPARATORS = re.compile(r"\s+[•|·–—]\s+|\s{2,}|,\s+|\s+-\s+")
 _BLOCK_LINES = 6
@@ -184,7 +184,9 @@ def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Can
     sellers = _blocks(doc, SELLER_CUES)
     buyer_names = {norm(n.text) for n in names if _inside(n, buyers) and not _inside(n, sellers)}
     if spec.strategy == "buyer":
-        chosen = [n for n in names if norm(n.text) in buyer_names]
+        # ``exclude``: names the buyer is not (the engine passes the seller's)
+        excluded = {norm(text) for text in spec.exclude}
+        chosen = [n for n in names if norm(n.text) in buyer_names - excluded]
         if not chosen:
             return None
         first = chosen[0]
@@ -221,3 +223,11 @@ def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Can
     return Candidate(
         Parsed(best.text, best.text, True), confidence * best.confidence, best.page, best.text
     )
+
+
+def other_party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> str | None:
+    """The name the opposite strategy reads on ``doc``: the seller's for a buyer field, the
+    buyer's for a seller field; None when it reads none."""
+    other = "seller" if spec.strategy == "buyer" else "buyer"
+    found = party(doc, replace(spec, strategy=other, labels=(), section=()), config)
+    return None if found is None else str(found.parsed.value)
