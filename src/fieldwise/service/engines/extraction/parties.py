@@ -23,6 +23,7 @@ from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldS
 from fieldwise.service.engines.extraction.labels import find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import DOCUMENT_TITLES, letterhead
 from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.recipient import recipient_name
 from fieldwise.service.engines.extraction.vocabulary import BUYER_CUES, LEGAL_FORMS, SELLER_CUES
 from fieldwise.service.engines.parsing import Line, ParsedDocument, split_cells
 
@@ -33,6 +34,7 @@ _BLOCK_LINES = 6
 _TOP, _BOTTOM = 0.25, 0.8
 _GAP = 2.5
 _ADDRESS_START = re.compile(r"(?i)(?:(?:no|unit|suite|block|blk)\b\.?\s*\d|lot\b)")
+_WINDOW = 0.6  # a name read by the window's place, not by a cue or a legal form
 _CUE_THRESHOLD = 96.0  # whole cues at the head of a cell: "To" must not match "Tom"
 
 
@@ -177,6 +179,16 @@ def _first_line(
     return None
 
 
+def _in_window(doc: ParsedDocument, exclude: tuple[str, ...]) -> Candidate | None:
+    """Without a cue: the name the recipient's window block begins with (see recipient.py)."""
+    found = recipient_name(doc.pages, exclude)
+    if found is None:
+        return None
+    text, line = found
+    confidence = _WINDOW * doc.pages[0].lines[line].confidence
+    return Candidate(Parsed(text, text, True), confidence, 0, text)
+
+
 def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     """The seller's (or the buyer's) name, by ``spec.strategy``."""
     names = _candidates(doc)
@@ -188,7 +200,7 @@ def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Can
         excluded = {norm(text) for text in spec.exclude}
         chosen = [n for n in names if norm(n.text) in buyer_names - excluded]
         if not chosen:
-            return None
+            return _in_window(doc, spec.exclude)
         first = chosen[0]
         confidence = 0.8 * first.confidence
         return Candidate(Parsed(first.text, first.text, True), confidence, first.page, first.text)
