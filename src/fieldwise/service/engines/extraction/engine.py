@@ -54,7 +54,7 @@ from fieldwise.service.engines.extraction.consistency import (
 )
 from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
-from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.dates import AUTO_FALLBACK, voted_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.issue import not_after, prefer_header
@@ -81,6 +81,8 @@ _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
 _HEADER_SHARE = 0.5  # the header block: the top half of page 1
+_ISSUE = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
+_DUE = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
 
 
 def _label_factor(score: float) -> float:
@@ -202,8 +204,7 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
-    issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    issue = _best([c for group in _candidates(doc, _ISSUE, config, None) for c in group])
     if issue is None:
         return flat
     kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
@@ -224,8 +225,7 @@ def _issue_date(
         and doc.pages[0].lines[hit.line].box.y0 < _HEADER_SHARE * doc.pages[0].height
     ]
     flat = prefer_header([(c, hit) for hit, group in hit_groups for c in group], doc, header)
-    spec = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
-    due = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    due = _best([c for group in _candidates(doc, _DUE, config, None) for c in group])
     return not_after(flat, None if due is None else str(due.parsed.value))
 
 
@@ -335,6 +335,26 @@ def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
     return other_party(doc, spec, config)
 
 
+def _plausible_order(doc: ParsedDocument, config: ExtractionConfig) -> str:
+    """When no numeric date of the document tells DMY from MDY: the order under which its
+    issue date is not after its due date, if only one makes it so (an invoice is issued
+    before it falls due); else the default."""
+    fits = []
+    for order in ("DMY", "MDY"):
+        ordered = replace(config, date_order=order)
+        issue, due = (
+            _best([c for g in _candidates(doc, spec, ordered, None) for c in g])
+            for spec in (_ISSUE, _DUE)
+        )
+        if (
+            issue is not None
+            and due is not None
+            and str(issue.parsed.value) <= str(due.parsed.value)
+        ):
+            fits.append(order)
+    return fits[0] if len(fits) == 1 else AUTO_FALLBACK
+
+
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
     table = read_table(doc, spec, config)
     if table is None or not table.rows:
@@ -413,7 +433,8 @@ def extract(
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)
     if config.date_order == "auto":
-        config = replace(config, date_order=document_date_order(doc, config.date_order))
+        order = voted_date_order(doc) or _plausible_order(doc, config)
+        config = replace(config, date_order=order)
     xml = _from_xml(doc, config)
     # a credit note's amounts take the sign the config declares (never the XML's: it is the
     # invoice itself)
