@@ -56,6 +56,7 @@ from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
 from fieldwise.service.engines.extraction.dates import AUTO_FALLBACK, voted_date_order
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
+from fieldwise.service.engines.extraction.glued import unglue
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.issue import not_after, prefer_header
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
@@ -432,6 +433,7 @@ def extract(
 
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)
+    doc = unglue(doc)  # "Rechnungsnummer:471102": the label and its value apart
     if config.date_order == "auto":
         order = voted_date_order(doc) or _plausible_order(doc, config)
         config = replace(config, date_order=order)
