@@ -56,6 +56,8 @@ def _render(rows: list[tuple[str, str]], above: str) -> ParsedDocument:
             "Customer Works Inc.",
             "Customer number: 4711",
         ),
+        # a name goes on after its legal form ("Kunden AG Mitte": a branch's name)
+        (("Verkäufer", "Käufer"), "Lieferant Nord GmbH", "Kunden AG Mitte", "Kundennr.: 4711"),
     ],
 )
 def test_side_by_side_blocks_keep_their_parties(

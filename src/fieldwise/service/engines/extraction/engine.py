@@ -150,7 +150,7 @@ def _hit_groups(
             ):
                 continue  # "Total" beside "Cash", "Date" beside "delivery": another role
             if identifier is not None and foreign_identifier(
-                identifier, snippet.context, snippet.text, hit.label, str(parsed.value)
+                identifier, snippet.near, snippet.text, hit.label, str(parsed.value)
             ):
                 continue  # "Nr." beside "Kunden", "Invoice No" reading a date: another number
             score = hit.score

@@ -84,8 +84,7 @@ _OTHER_EVENTS = (
     # the documents an invoice refers to, each with its own date (identifiers.py knows them too)
     "lieferschein", "angebot", "offer", "quote", "quotation", "devis",
     "offerte", "anfrage", "inquiry", "schreiben", "letter", "supply", "leverbon", "pakbon",
-    "bon", "albarán", "albaran", "preventivo", "ddt", "customer", "kunde", "client", "since",
-    "seit", "depuis",
+    "bon", "albarán", "albaran", "preventivo", "ddt",
 )  # fmt: skip
 # what a payment due date is not: a delivery or service date, the day of issue or an order,
 # or the last day of a cash discount
