@@ -16,7 +16,7 @@ import re
 
 from fieldwise.service.engines.parsing import ParsedDocument
 
-__all__ = ["AUTO_FALLBACK", "document_date_order", "in_code"]
+__all__ = ["AUTO_FALLBACK", "document_date_order", "in_code", "voted_date_order"]
 
 AUTO_FALLBACK = "DMY"
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})(?!\d)")
@@ -28,6 +28,11 @@ def document_date_order(doc: ParsedDocument, order: str) -> str:
     """``order`` itself unless it is "auto"; then DMY or MDY as the document's dates show."""
     if order != "auto":
         return order
+    return voted_date_order(doc) or AUTO_FALLBACK
+
+
+def voted_date_order(doc: ParsedDocument) -> str | None:
+    """DMY or MDY as the document's unambiguous numeric dates vote; None without a majority."""
     day_first = month_first = 0
     for page in doc.pages:
         for line in page.lines:
@@ -41,7 +46,7 @@ def document_date_order(doc: ParsedDocument, order: str) -> str:
         return "MDY"
     if day_first > month_first:
         return "DMY"
-    return AUTO_FALLBACK
+    return None
 
 
 def in_code(line: str, date_text: str) -> bool:

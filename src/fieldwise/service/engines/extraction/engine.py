@@ -55,14 +55,21 @@ from fieldwise.service.engines.extraction.consistency import (
 )
 from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
-from fieldwise.service.engines.extraction.dates import document_date_order, in_code
+from fieldwise.service.engines.extraction.dates import (
+    AUTO_FALLBACK,
+    in_code,
+    voted_date_order,
+)
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
-from fieldwise.service.engines.extraction.labels import find_labels, norm
+from fieldwise.service.engines.extraction.glued import unglue
+from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
+from fieldwise.service.engines.extraction.issue import not_after, prefer_header
+from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
 from fieldwise.service.engines.extraction.locate import value_snippets
 from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
-from fieldwise.service.engines.extraction.parties import party
+from fieldwise.service.engines.extraction.parties import other_party, party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.plausible import document_years, plausible
 from fieldwise.service.engines.extraction.roles import foreign_role, role_of
@@ -79,6 +86,9 @@ _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
+_HEADER_SHARE = 0.5  # the header block: the top half of page 1
+_ISSUE = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
+_DUE = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
 
 
 def _label_factor(score: float) -> float:
@@ -114,13 +124,24 @@ def _candidates(
     within: set[tuple[int, int]] | None,
 ) -> list[list[Candidate]]:
     """The candidates of each label hit, hits in reading order."""
-    groups: list[list[Candidate]] = []
+    return [group for _, group in _hit_groups(doc, spec, config, within)]
+
+
+def _hit_groups(
+    doc: ParsedDocument,
+    spec: FieldSpec,
+    config: ExtractionConfig,
+    within: set[tuple[int, int]] | None,
+) -> list[tuple[LabelHit, list[Candidate]]]:
+    """Each label hit in reading order, with its candidates."""
+    groups: list[tuple[LabelHit, list[Candidate]]] = []
     role = role_of(spec.vocabulary, spec.labels)
+    identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
             continue
         out: list[Candidate] = []
-        groups.append(out)
+        groups.append((hit, out))
         # the parts of an equation may sit anywhere along the label's row (see consistency.py)
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
@@ -133,6 +154,10 @@ def _candidates(
                 role, snippet.context, snippet.text, hit.label
             ):
                 continue  # "Total" beside "Cash", "Date" beside "delivery": another role
+            if identifier is not None and foreign_identifier(
+                identifier, snippet.near, snippet.text, hit.label, str(parsed.value)
+            ):
+                continue  # "Nr." beside "Kunden", "Invoice No" reading a date: another number
             score = hit.score
             if snippet.label_cell:
                 # the label's whole cell is the real label: "Total" inside "Total excl. tax"
@@ -185,12 +210,29 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    spec = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
-    issue = _best([c for group in _candidates(doc, spec, config, None) for c in group])
+    issue = _best([c for group in _candidates(doc, _ISSUE, config, None) for c in group])
     if issue is None:
         return flat
     kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
     return kept or flat
+
+
+def _issue_date(
+    doc: ParsedDocument,
+    config: ExtractionConfig,
+    hit_groups: list[tuple[LabelHit, list[Candidate]]],
+) -> list[Candidate]:
+    """An issue date's candidates weighed by the header they stand in and the labels that
+    name them, without those after the due date (see issue.py)."""
+    header = [
+        hit
+        for hit in find_labels(doc, CONCEPTS["invoice_number"], config.label_threshold)
+        if hit.page == 0
+        and doc.pages[0].lines[hit.line].box.y0 < _HEADER_SHARE * doc.pages[0].height
+    ]
+    flat = prefer_header([(c, hit) for hit, group in hit_groups for c in group], doc, header)
+    due = _best([c for group in _candidates(doc, _DUE, config, None) for c in group])
+    return not_after(flat, None if due is None else str(due.parsed.value))
 
 
 def _first(groups: list[list[Candidate]]) -> Candidate | None:
@@ -258,11 +300,14 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
     best = None
     within = _within(doc, spec, config)
     if spec.labels:
-        groups = _candidates(doc, spec, config, within)
+        hit_groups = _hit_groups(doc, spec, config, within)
+        groups = [group for _, group in hit_groups]
         if spec.occurrence == "first":
             best = _first(groups)
         else:
             flat = [c for group in groups for c in group]
+            if spec.type == "date" and role_of(spec.vocabulary, spec.labels) == "issue_date":
+                flat = _issue_date(doc, config, hit_groups)
             if spec.type == "date" and flat:
                 years = document_years(doc, lambda t: _parse(t, spec, config))
                 flat = plausible(flat, years, strict=True)
@@ -271,6 +316,9 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
                 best = _consistent(doc, spec, config, flat)
             best = best or _best(flat)
+    seller = _sellers_name(doc, spec, config) if spec.strategy == "buyer" else None
+    if best is not None and seller is not None and norm(str(best.parsed.value)) == norm(seller):
+        best = None  # the buyer's label read the seller's block: a buyer is not the seller
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
@@ -278,10 +326,42 @@ def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Ca
     if best is None and spec.strategy == "letterhead":
         best = letterhead(doc, spec, config)
     if best is None and spec.strategy in ("seller", "buyer"):
-        best = party(doc, spec, config)
+        best = party(
+            doc, replace(spec, exclude=(*spec.exclude, seller)) if seller else spec, config
+        )
     if best is None and spec.strategy == "address":
         best = address(doc, spec, config)
     return best
+
+
+def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> str | None:
+    """The seller's name a buyer field must not take: as the config's seller field reads it,
+    else as the seller strategy does (see parties.py)."""
+    sellers = [f for f in config.fields if f.strategy == "seller" and f.type == "string"]
+    if sellers:
+        found = _field(doc, sellers[0], config)
+        return None if found is None else str(found.parsed.value)
+    return other_party(doc, spec, config)
+
+
+def _plausible_order(doc: ParsedDocument, config: ExtractionConfig) -> str:
+    """When no numeric date of the document tells DMY from MDY: the order under which its
+    issue date is not after its due date, if only one makes it so (an invoice is issued
+    before it falls due); else the default."""
+    fits = []
+    for order in ("DMY", "MDY"):
+        ordered = replace(config, date_order=order)
+        issue, due = (
+            _best([c for g in _candidates(doc, spec, ordered, None) for c in g])
+            for spec in (_ISSUE, _DUE)
+        )
+        if (
+            issue is not None
+            and due is not None
+            and str(issue.parsed.value) <= str(due.parsed.value)
+        ):
+            fits.append(order)
+    return fits[0] if len(fits) == 1 else AUTO_FALLBACK
 
 
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
@@ -361,8 +441,10 @@ def extract(
 
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)
+    doc = unglue(doc)  # "Rechnungsnummer:471102": the label and its value apart
     if config.date_order == "auto":
-        config = replace(config, date_order=document_date_order(doc, config.date_order))
+        order = voted_date_order(doc) or _plausible_order(doc, config)
+        config = replace(config, date_order=order)
     xml = _from_xml(doc, config)
     # a credit note's amounts take the sign the config declares (never the XML's: it is the
     # invoice itself)

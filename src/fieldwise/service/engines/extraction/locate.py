@@ -26,6 +26,10 @@ POSITION_WEIGHT = {
 }
 
 
+_ALIGN = 2.0  # points: a value left-aligned under its heading
+_SPACE = 0.5  # a gap under this share of the text's height is a word space, not a column's
+
+
 @dataclass(frozen=True)
 class Snippet:
     """Candidate value text near a label, with its words and where it was found."""
@@ -38,6 +42,10 @@ class Snippet:
     # the words near the value that are not its label's (see roles.py): the label cell's
     # other words, and on a line below, the label that line has of its own
     context: str = ""
+    # the same, but of the words before the label only those of its own phrase: in a cell
+    # of several label-value pairs ("Kunden-Nr. 4711 Rechnungs-Nr. 2291") the earlier pairs
+    # are not this label's (identifiers.py reads these)
+    near: str = ""
 
     @property
     def weight(self) -> float:
@@ -60,9 +68,46 @@ def _text(words: Sequence[Word]) -> str:
 
 
 def _snippet(
-    words: Sequence[Word], page: int, where: str, label_cell: str = "", context: str = ""
+    words: Sequence[Word],
+    page: int,
+    where: str,
+    label_cell: str = "",
+    context: str = "",
+    near: str = "",
 ) -> Snippet:
-    return Snippet(_text(words), tuple(words), page, where, label_cell, context)
+    return Snippet(_text(words), tuple(words), page, where, label_cell, context, near)
+
+
+def _is_value(word: Word) -> bool:
+    """A word that is a value rather than a label's: it has a digit, or ends a label (":")."""
+    return any(ch.isdigit() for ch in word.text) or word.text.endswith(":")
+
+
+def _phrase_before(words: Sequence[Word]) -> Sequence[Word]:
+    """The words before a label that belong to its phrase ("Kunden" in "Kunden Nr."): back to
+    the last value before it ("Kunden-Nr. 4711 Rechnungs-Nr. 2291": none)."""
+    for index in range(len(words) - 1, -1, -1):
+        if _is_value(words[index]):
+            return words[index + 1 :]
+    return words
+
+
+def _heading(words: Sequence[Word], start: int, end: int) -> list[Word]:
+    """The label's words [start, end) with the words set at a word space from them on either
+    side: its own heading in a row of headings a narrow gap apart."""
+    height = max(words[start].box.height, 1.0)
+    first, last = start, end - 1
+    while first > 0 and words[first].box.x0 - words[first - 1].box.x1 < _SPACE * height:
+        first -= 1
+    while last + 1 < len(words) and words[last + 1].box.x0 - words[last].box.x1 < _SPACE * height:
+        last += 1
+    return list(words[first : last + 1])
+
+
+def _under(cell: Sequence[Word], heading: Box) -> list[Word]:
+    """The words of ``cell`` that begin under ``heading`` (values stand left-aligned or
+    centred under their heading; one that begins under the previous heading is its value)."""
+    return [w for w in cell if heading.x0 - _ALIGN <= w.box.x0 < heading.x1]
 
 
 _MARKS = frozenset({*CURRENCY_SYMBOLS, *CURRENCY_CODES})
@@ -101,12 +146,20 @@ def value_snippets(
     cells = split_cells(line)
     label_cell = ""
     others = ""  # the label cell's words the label does not cover
+    near = ""  # of those, the ones of the label's own phrase (see Snippet.near)
     index = 0
+    merged = False  # the label shares its cell with other labels and values
     for cell in cells:
         if index <= hit.start < index + len(cell):
             label_cell = _text(cell)
-            covered = range(hit.start - index, hit.end - index)
-            others = _text([w for i, w in enumerate(cell) if i not in covered])
+            start, end = hit.start - index, hit.end - index
+            others = _text([*cell[:start], *cell[end:]])
+            near = _text([*_phrase_before(cell[:start]), *cell[end:]])
+            around = [*cell[:start], *cell[end:]]
+            # an inline run ("Kunden-Nr. 4711 Rechnungs-Nr. 2291") or a header row of labels
+            merged = any(_is_value(w) for w in cell[:start]) or (
+                bool(around) and not any(_is_value(w) for w in around)
+            )
         index += len(cell)
     if position in ("right", "any"):
         index = 0
@@ -114,14 +167,17 @@ def value_snippets(
             if index <= hit.end - 1 < index + len(cell):
                 rest = line.words[hit.end : index + len(cell)]
                 if rest:
-                    out.append(_snippet(rest, hit.page, "same-cell", "", others))
+                    out.append(_snippet(rest, hit.page, "same-cell", "", others, near))
                 if n + 1 < len(cells):
                     out.append(
-                        _snippet(_next_cell(cells, n), hit.page, "next-cell", label_cell, others)
+                        _snippet(
+                            _next_cell(cells, n), hit.page, "next-cell", label_cell, others, near
+                        )
                     )
                 if row:
                     out.extend(
-                        _snippet(c, hit.page, "row", label_cell, others) for c in cells[n + 2 :]
+                        _snippet(c, hit.page, "row", label_cell, others, near)
+                        for c in cells[n + 2 :]
                     )
                 if before and hit.start > index:
                     out.append(_snippet(line.words[index : hit.start], hit.page, "before"))
@@ -138,8 +194,21 @@ def value_snippets(
                 overlap = min(box.x1, label_box.x1) - max(box.x0, label_box.x0)
                 if overlap > 0:
                     where = "below" if offset == 0 else "below-far"
+                    if merged:
+                        # a header row of several labels over a row of their values, both
+                        # read as one cell each: the value is the words under the label's
+                        # own heading, and the heading's other words its context
+                        heading = _heading(line.words, hit.start, hit.end)
+                        column = _under(cell, _box(heading))
+                        if column:
+                            words = [w for w in heading if w not in hit.words(doc)]
+                            own = _text(words)
+                            out.append(_snippet(column, hit.page, where, label_cell, own, own))
+                        # the whole row too: a value wider than its heading may not parse
+                        # from the words under it (the whole row's is the weaker reading)
                     context = f"{others} {_text(before_cell)}".strip()
-                    out.append(_snippet(cell, hit.page, where, label_cell, context))
+                    own = f"{near} {_text(before_cell)}".strip()
+                    out.append(_snippet(cell, hit.page, where, label_cell, context, own))
                     break
                 before_cell.extend(cell)
             else:

@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.labels import find_labels, norm
+from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import DOCUMENT_TITLES, letterhead
 from fieldwise.service.engines.extraction.normalize import Parsed
+from fieldwise.service.engines.extraction.recipient import recipient_name
 from fieldwise.service.engines.extraction.vocabulary import BUYER_CUES, LEGAL_FORMS, SELLER_CUES
-from fieldwise.service.engines.parsing import Line, ParsedDocument, split_cells
+from fieldwise.service.engines.parsing import Line, ParsedDocument, Word, split_cells
 
-__all__ = ["party"]
+__all__ = ["other_party", "party"]
 
 _SEPARATORS = re.compile(r"\s+[•|·–—]\s+|\s{2,}|,\s+|\s+-\s+")
 _BLOCK_LINES = 6
@@ -44,6 +46,9 @@ _ADDRESS_START = re.compile(r"(?i)(?:(?:no|unit|suite|block|blk)\b\.?\s*\d|lot\b
 _HOUSE_NUMBER = re.compile(r"^\d+[^\W\d_]?(?:[-/]\d+[^\W\d_]?)*\s*[,.]|^\d{4,6}\s")
 _GLUED_PAREN = re.compile(r"(?<=[^\W_])\(")
 _FORM_LETTERS = 3  # a legal form split off a glued token has at least this many letters
+_TAIL_WORDS = 2
+_JOINERS = frozenset(("co", "cie", "und", "and", "et", "en"))  # "GmbH & Co. KG", "SA et Cie"
+_WINDOW = 0.6  # a name read by the window's place, not by a cue or a legal form
 _CUE_THRESHOLD = 96.0  # whole cues at the head of a cell: "To" must not match "Tom"
 
 
@@ -97,12 +102,13 @@ def _names_in(text: str) -> list[str]:
     names = []
     for part in merged:
         for piece in part.split(":"):
-            tokens = piece.split()
-            end = _legal_end(tokens)
-            if end:
-                name = " ".join(tokens[:end]).strip(" ,")
-                if sum(ch.isalpha() for ch in name) >= 4:
-                    names.append(name)
+            for tokens in _side_by_side(piece.split()):
+                end = _legal_end(tokens)
+                if end:
+                    end += _tail(tokens[end:])
+                    name = " ".join(tokens[:end]).strip(" ,")
+                    if sum(ch.isalpha() for ch in name) >= 4:
+                        names.append(name)
     return names
 
 
@@ -140,6 +146,38 @@ def _name_above(above: Line, line: Line, form: str) -> str:
     return f"{text} {form}"
 
 
+def _tail(rest: list[str]) -> int:
+    """How many words after the legal form still belong to the name: one or two capitalized
+    words of letters ending the cell ("Kunden AG Mitte"), not a street, a number or a
+    document's title."""
+    if not 1 <= len(rest) <= _TAIL_WORDS:
+        return 0
+    titles = {norm(t) for t in DOCUMENT_TITLES}
+    for word in rest:
+        if not word[:1].isupper() or not word.replace("-", "").isalpha() or norm(word) in titles:
+            return 0
+    return len(rest)
+
+
+def _side_by_side(tokens: list[str]) -> list[list[str]]:
+    """``tokens`` cut after each legal form that a capitalized word follows: two party
+    blocks set side by side with a narrow gap share their lines' cells ("Lieferant GmbH
+    Kunden AG Mitte"). Joiners keep a compound form whole ("GmbH & Co. KG")."""
+    runs: list[list[str]] = [[]]
+    for index, token in enumerate(tokens):
+        runs[-1].append(token)
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if (
+            _is_form(token)
+            and following[:1].isupper()
+            and not _is_form(following)
+            and norm(following) not in _JOINERS
+            and _legal_end(tokens[index + 1 :])  # another company's name follows
+        ):
+            runs.append([])
+    return [run for run in runs if run]
+
+
 def _with_line_above(above: Line, line: Line, name: str) -> str:
     """A name whose first words sit on the line above ("LIAN CHI VEGETARIAN" over
     "RESTAURANT SDN BHD"): letters only, set close above in the same size of type."""
@@ -151,6 +189,14 @@ def _with_line_above(above: Line, line: Line, name: str) -> str:
     if not text.isupper() or len(name.split()) > 4:
         return name
     return f"{text} {name}"
+
+
+def _x_of(cell: Sequence[Word], name: str) -> float:
+    """Where ``name`` begins in ``cell`` (a second block's name begins mid-cell)."""
+    for index in range(len(cell)):
+        if " ".join(w.text for w in cell[index:]).startswith(name):
+            return cell[index].box.x0
+    return cell[0].box.x0
 
 
 def _candidates(doc: ParsedDocument) -> list[_Name]:
@@ -165,25 +211,57 @@ def _candidates(doc: ParsedDocument) -> list[_Name]:
                     if li > 0 and text.startswith(name):
                         name = _with_line_above(page.lines[li - 1], line, name)
                     ocr = min(w.confidence for w in cell)
-                    found.append(_Name(name, p, li, cell[0].box.x0, line.box.y0, ocr))
+                    found.append(_Name(name, p, li, _x_of(cell, name), line.box.y0, ocr))
     return found
 
 
-def _blocks(doc: ParsedDocument, cues: tuple[str, ...]) -> list[tuple[int, int, int, float, float]]:
-    """(page, first line, last line, x0, x1) of every block a cue opens."""
+def _heads(doc: ParsedDocument, hit: LabelHit) -> bool:
+    """Whether a cue heads a block: it ends its cell ("Bill to", "Käufer") or a colon follows
+    it ("From: ..."). A cue word running on into other words is part of a name or a label
+    ("Lieferant GmbH", "Customer number:")."""
+    line = doc.pages[hit.page].lines[hit.line]
+    if line.words[hit.end - 1].text.endswith(":"):
+        return True
+    if hit.end < len(line.words) and line.words[hit.end].text in (":", "-", "–"):
+        return True
+    index = 0
+    for cell in split_cells(line):
+        index += len(cell)
+        if hit.start < index:
+            return hit.end == index
+    return True
+
+
+def _cue_hits(doc: ParsedDocument, cues: tuple[str, ...]) -> list[LabelHit]:
+    found = find_labels(doc, cues, _CUE_THRESHOLD)
+    return [h for h in found if h.score >= _CUE_THRESHOLD and _heads(doc, h)]
+
+
+def _blocks(
+    doc: ParsedDocument, cues: tuple[str, ...], others: tuple[str, ...] = ()
+) -> list[tuple[int, int, int, float, float]]:
+    """(page, first line, last line, x0, x1) of every block a cue opens. A block ends to the
+    right where another cue (of ``cues`` or ``others``) opens a block beside it on its line:
+    seller and buyer set side by side ("Seller    Buyer") are two blocks."""
+    hits = _cue_hits(doc, cues)
+    beside = hits + _cue_hits(doc, others)
     out = []
-    for hit in find_labels(doc, cues, _CUE_THRESHOLD):
-        if hit.score < _CUE_THRESHOLD:
-            continue
+    for hit in hits:
         page = doc.pages[hit.page]
         x0 = hit.words(doc)[0].box.x0 - 4
+        right = [
+            h.words(doc)[0].box.x0 - 4
+            for h in beside
+            if (h.page, h.line) == (hit.page, hit.line) and h.words(doc)[0].box.x0 - 4 > x0
+        ]
+        x1 = min([x0 + page.width * 0.45, *right])
         last = hit.line
         for index in range(hit.line + 1, min(len(page.lines), hit.line + 1 + _BLOCK_LINES)):
             above, below = page.lines[index - 1], page.lines[index]
             if below.box.y0 - above.box.y1 > _GAP * max(above.box.height, 1.0):
                 break  # a wide gap ends the address block
             last = index
-        out.append((hit.page, hit.line, last, x0, x0 + page.width * 0.45))
+        out.append((hit.page, hit.line, last, x0, x1))
     return out
 
 
@@ -224,16 +302,28 @@ def _first_line(
     return None
 
 
+def _in_window(doc: ParsedDocument, exclude: tuple[str, ...]) -> Candidate | None:
+    """Without a cue: the name the recipient's window block begins with (see recipient.py)."""
+    found = recipient_name(doc.pages, exclude)
+    if found is None:
+        return None
+    text, line = found
+    confidence = _WINDOW * doc.pages[0].lines[line].confidence
+    return Candidate(Parsed(text, text, True), confidence, 0, text)
+
+
 def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     """The seller's (or the buyer's) name, by ``spec.strategy``."""
     names = _candidates(doc)
-    buyers = _blocks(doc, BUYER_CUES)
-    sellers = _blocks(doc, SELLER_CUES)
+    buyers = _blocks(doc, BUYER_CUES, SELLER_CUES)
+    sellers = _blocks(doc, SELLER_CUES, BUYER_CUES)
     buyer_names = {norm(n.text) for n in names if _inside(n, buyers) and not _inside(n, sellers)}
     if spec.strategy == "buyer":
-        chosen = [n for n in names if norm(n.text) in buyer_names]
+        # ``exclude``: names the buyer is not (the engine passes the seller's)
+        excluded = {norm(text) for text in spec.exclude}
+        chosen = [n for n in names if norm(n.text) in buyer_names - excluded]
         if not chosen:
-            return None
+            return _in_window(doc, spec.exclude)
         first = chosen[0]
         confidence = 0.8 * first.confidence
         return Candidate(Parsed(first.text, first.text, True), confidence, first.page, first.text)
@@ -268,3 +358,11 @@ def party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Can
     return Candidate(
         Parsed(best.text, best.text, True), confidence * best.confidence, best.page, best.text
     )
+
+
+def other_party(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> str | None:
+    """The name the opposite strategy reads on ``doc``: the seller's for a buyer field, the
+    buyer's for a seller field; None when it reads none."""
+    other = "seller" if spec.strategy == "buyer" else "buyer"
+    found = party(doc, replace(spec, strategy=other, labels=(), section=()), config)
+    return None if found is None else str(found.parsed.value)

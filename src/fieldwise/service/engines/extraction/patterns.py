@@ -49,9 +49,17 @@ class PatternTimeout(FieldwiseError):
 
 
 class _Budget:
+    """The seconds a block's searches may take together, and those they took so far: only
+    time spent inside searches counts (a deadline on the clock would also charge the rest of
+    the extraction, and a busy machine's waits, to the patterns)."""
+
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
+        self.spent = 0.0
+
+    @property
+    def left(self) -> float:
+        return self.seconds - self.spent
 
 
 _budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar(
@@ -81,13 +89,17 @@ class FieldPattern:
         """The first match in ``text``; :class:`PatternTimeout` past the budget."""
         budget = _budget.get()
         limit = budget.seconds if budget is not None else DEFAULT_SECONDS
-        left = budget.deadline - time.monotonic() if budget is not None else limit
+        left = budget.left if budget is not None else limit
         if left <= 0:
             raise self._timeout(limit)
+        start = time.monotonic()
         try:
             return self._compiled.search(text, timeout=left, concurrent=True)
         except TimeoutError:
             raise self._timeout(limit) from None
+        finally:
+            if budget is not None:
+                budget.spent += time.monotonic() - start
 
     def _timeout(self, limit: float) -> PatternTimeout:
         return PatternTimeout(

@@ -23,7 +23,7 @@ from rapidfuzz import fuzz, process
 from fieldwise.service.engines.extraction.labels import norm
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 
-__all__ = ["foreign_role", "role_of"]
+__all__ = ["any_of", "foreign_role", "role_of", "words_of"]
 
 # what any amount field is not: a count of things, or the number of an identifier
 _COMMON = (
@@ -81,6 +81,10 @@ _OTHER_EVENTS = (
     "livraison", "période", "commande", "échéance", "expédition", "levering", "leverdatum",
     "periode", "bestelling", "vervaldatum", "entrega", "periodo", "pedido", "vencimiento",
     "consegna", "ordine", "scadenza", "encomenda", "vencimento",
+    # the documents an invoice refers to, each with its own date (identifiers.py knows them too)
+    "lieferschein", "angebot", "offer", "quote", "quotation", "devis",
+    "offerte", "anfrage", "inquiry", "schreiben", "letter", "supply", "leverbon", "pakbon",
+    "bon", "albarán", "albaran", "preventivo", "ddt",
 )  # fmt: skip
 # what a payment due date is not: a delivery or service date, the day of issue or an order,
 # or the last day of a cash discount
@@ -156,3 +160,16 @@ def role_of(vocabulary: str | None, labels: tuple[str, ...]) -> str | None:
     best = max(shared.values(), default=0)
     winners = [c for c, n in shared.items() if n == best]
     return winners[0] if best and len(winners) == 1 else None
+
+
+# --- shared with identifiers.py (roles of identifiers): the same words, the same matching ---
+
+
+def words_of(text: str) -> set[str]:
+    """The normalized words of ``text``, a dotted abbreviation's parts apart."""
+    return _words(text)
+
+
+def any_of(words: set[str], vocabulary: frozenset[str]) -> bool:
+    """Whether one of ``words`` is in ``vocabulary`` (long words also one or two letters off)."""
+    return _any_of(words, vocabulary)
