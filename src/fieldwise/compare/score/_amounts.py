@@ -61,6 +61,10 @@ def _parsed_amounts(
     """
     if len(left) != len(right):
         raise CompareError("comparator inputs differ in length")
+    if left.dtype.kind == right.dtype.kind == "f":  # parsed already (wide columns): NaN empty
+        amounts = np.concatenate([left.to_numpy(), right.to_numpy()])
+        keys = np.where(np.isnan(amounts), -1, 0).astype(np.intp)
+        return amounts, keys, np.full(len(amounts), -1, dtype=np.intp)
     values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
     empty = np.asarray(pd.isna(values), dtype=np.bool_)
     values[empty] = np.nan

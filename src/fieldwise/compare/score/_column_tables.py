@@ -110,24 +110,6 @@ class ScoredColumns:
             copy=False,  # fresh arrays: no copy into one block per dtype
         )
 
-    def empty(self) -> pd.DataFrame:
-        """No cells, with every cell column and the cells' dtypes."""
-        nothing = np.zeros(0, dtype=np.int64)
-        return pd.DataFrame(
-            {
-                "version": _categorical(nothing, self.versions),
-                "item": _categorical(nothing, self.items),
-                "field": _categorical(nothing, self.fields),
-                "row": nothing,
-                "confidence": np.zeros(0),
-                "score": np.zeros(0),
-                "outcome": pd.Categorical.from_codes(nothing, categories=pd.Index(OUTCOMES)),
-                "weight": np.zeros(0),
-                "expected": np.zeros(0, dtype=object),
-                "predicted": np.zeros(0, dtype=object),
-            }
-        )
-
     def keep(self, version: ScoredVersion) -> tuple[BoolArray, bool]:
         """Which (document, field) of ``version``'s columns, document-major, are cells, and
         whether all of them are (the usual case: no selection needed)."""

@@ -19,16 +19,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare.score._document_ids import DocumentIds
-
 __all__ = [
     "Column",
     "WideColumn",
+    "document_texts",
     "frame_key",
     "object_column",
     "plain_column",
     "string_codes",
     "text_index",
+    "text_order",
     "unique_categories",
     "wide_table",
 ]
@@ -148,29 +148,6 @@ class WideColumn:
         return _indices(encoded.indices), encoded.dictionary
 
     @_cached
-    def plain_text(self) -> tuple[pa.ChunkedArray, npt.NDArray[np.bool_]] | None:
-        """The strings (as their chunks come, not copied into one array) and where they are
-        empty (missing or ``""``) when every one is plain printable ASCII without whitespace
-        (bytes 0x21..0x7e): what ``normalize_text`` leaves as it is, unless it folds case,
-        punctuation or lines; else ``None``."""
-        assert self.series is not None
-        raw = self.series.array.__arrow_array__()
-        text = pa.chunked_array([raw] if isinstance(raw, pa.Array) else raw.chunks, raw.type)
-        text = text.cast(pa.large_string())
-        empty = [np.zeros(0, dtype=np.bool_)]
-        for chunk in text.chunks:
-            _, offsets, data = chunk.buffers()
-            bounds = np.frombuffer(offsets, dtype=np.int64)[
-                chunk.offset : chunk.offset + len(chunk) + 1
-            ]
-            if data is not None and len(bounds):
-                values = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
-                if len(values) and (int(values.min()) < 0x21 or int(values.max()) > 0x7E):
-                    return None
-            empty.append(bounds[1:] == bounds[:-1])
-        return text, self.missing | np.concatenate(empty)
-
-    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
         assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
@@ -225,15 +202,33 @@ def _col(series: pd.Series[Any]) -> WideColumn | None:
     return None
 
 
-def wide_table(frame: Any) -> tuple[DocumentIds, dict[str, WideColumn]] | None:
-    """The document ids (row order; not yet checked for repeats) and the columns of one wide
-    frame, or None."""
+def document_texts(keys: pd.Series[Any]) -> pa.Array:
+    """The document ids as ``str()`` writes them (the general path keys documents by that
+    text), in row order; integers written by Arrow, without a Python string per id."""
+    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
+        return pc.cast(pa.array(keys.to_numpy()), pa.large_string())
+    return pa.array([str(k) for k in keys.tolist()], type=pa.large_string())
+
+
+def text_order(texts: pa.Array) -> npt.NDArray[np.intp] | None:
+    """Row numbers in the order of ``texts`` (Arrow sorts UTF-8 bytes: code point order, what
+    ``sorted()`` gives for str), or ``None`` when a text repeats."""
+    order = pc.sort_indices(texts)
+    ranked = texts.take(order)
+    if len(ranked) > 1 and pc.any(pc.equal(ranked[1:], ranked[:-1])).as_py():
+        return None
+    return np.asarray(order, dtype=np.intp)
+
+
+def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
+    """The document ids as text (row order; not yet checked for repeats) and the columns of
+    one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
     key = frame_key(frame)
     if key is None or not frame.columns.is_unique:
         return None
-    ids = DocumentIds(frame[key])
+    ids = document_texts(frame[key])
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
