@@ -8,13 +8,11 @@ share a bug with it.
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pytest
 from rapidfuzz import fuzz
 
@@ -448,33 +446,3 @@ def test_columns_and_bootstrap_on_threads_give_the_same_result(
     new = fieldwise.compare(truth, predictions, specs, baseline="v3", n_bootstrap=100)
     old = _long(truth, predictions, specs, baseline="v3", candidates=("v1", "v2"), n_bootstrap=100)
     _assert_same(new, old)
-
-
-def _chunked(series: pd.Series[Any], bounds: list[int]) -> pd.Series[Any]:
-    """``series`` as Arrow strings in chunks (slices of a larger array, as Parquet gives
-    them), cut at ``bounds``."""
-    from pandas.core.arrays.string_arrow import ArrowStringArray
-
-    values = [v if isinstance(v, str) else None for v in series.tolist()]
-    wider = pa.array(["p a d", *values], type=pa.large_string())  # the chunks have offsets
-    chunks = [wider.slice(1 + a, b - a) for a, b in itertools.pairwise(bounds)]
-    return pd.Series(ArrowStringArray(pa.chunked_array(chunks, pa.large_string())))
-
-
-@pytest.mark.parametrize("aligned", [False, True])
-def test_strings_in_chunks_cut_differently(aligned: bool) -> None:
-    """Truth and predictions in Arrow chunks cut at other rows score as the long path, in
-    the truth's rows (only the differing strings hashed) or not."""
-    truth, predictions = _wide_pair(7)
-    pred = predictions["v1"]
-    if aligned:
-        pred = truth.drop(columns="only_truth")
-        pred["code"] = truth["code"].sample(frac=1.0, random_state=1).to_numpy()
-    for name, dtype in _WIDE_COLUMNS.items():
-        if dtype == "str":
-            truth[name] = _chunked(truth[name], [0, 50, 120])
-            pred[name] = _chunked(pred[name], [0, 17, 60, 90, len(pred)])
-    assert truth["code"].array.__arrow_array__().num_chunks == 2
-    specs = parse_field_specs(FIELDS)
-    new = fieldwise.compare(truth, {"p": pred, "q": truth}, specs)
-    _assert_same(new, _long(truth, {"p": pred, "q": truth}, specs, baseline="p", candidates=("q",)))

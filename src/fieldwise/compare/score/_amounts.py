@@ -63,7 +63,7 @@ def _parsed_amounts(
         raise CompareError("comparator inputs differ in length")
     if left.dtype.kind == right.dtype.kind == "f":  # parsed already (wide columns): NaN empty
         amounts = np.concatenate([left.to_numpy(), right.to_numpy()])
-        keys = np.where(np.isnan(amounts), -1, 0).astype(np.intp)
+        keys = -np.isnan(amounts).astype(np.intp)  # -1 where empty, else 0 (a number)
         return amounts, keys, np.full(len(amounts), -1, dtype=np.intp)
     values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
     empty = np.asarray(pd.isna(values), dtype=np.bool_)
@@ -139,11 +139,19 @@ def _tolerant(
 ) -> tuple[IntArray, IntArray, BoolArray]:
     """Within tolerance where both sides are numbers; equal folded text where both are not."""
     lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
-    both = ~np.isnan(lv) & ~np.isnan(rv)
-    with np.errstate(invalid="ignore"):
-        close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
+    # |lv - rv| <= atol + rtol |lv| + 1e-12 |lv|, in place: few temporaries of a long column
+    with np.errstate(invalid="ignore"):  # inf - inf, inf * 0: NaN, never close
+        magnitude = np.abs(lv)
+        tolerance = magnitude * rtol
+        tolerance += atol
+        magnitude *= 1e-12
+        tolerance += magnitude
+        distance = np.subtract(lv, rv)
+        np.abs(distance, out=distance)
+        close = distance <= tolerance  # False wherever a side is NaN
     text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
-    return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
+    close |= text  # both NaN: never close, so the folded texts decide
+    return lk, rk, close
 
 
 def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:

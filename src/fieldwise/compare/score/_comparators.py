@@ -232,13 +232,13 @@ def fuzzy_text(
 
 def comparator_for(spec: FieldSpec) -> Comparator:
     """The comparator that ``spec`` describes (arrays are aligned first, see ``align``)."""
-    folds = {
-        "case_sensitive": spec.case_sensitive,
-        "normalize_whitespace": spec.normalize_whitespace,
-        "ignore_punctuation": spec.ignore_punctuation,
-        "ignore_spaces": spec.ignore_spaces,
-        "fold_lines": spec.fold_lines,
-    }
+    folds = _folds(
+        spec.case_sensitive,
+        spec.normalize_whitespace,
+        spec.ignore_punctuation,
+        spec.ignore_spaces,
+        spec.fold_lines,
+    )
     match spec.type:
         case "string":
             return exact_string(**folds)

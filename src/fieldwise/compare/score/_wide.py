@@ -110,11 +110,10 @@ class _cached(Generic[T]):
 
 @dataclass
 class WideColumn:
-    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
-    for an object column, its plain values converted up front."""
+    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are; the
+    plain values of an object column are converted up front, to know that they are plain)."""
 
-    series: pd.Series[Any] | None
-    converted: Column | None
+    series: pd.Series[Any]
     missing: npt.NDArray[np.bool_]
     kind: str  # "string", "numeric" or "object"
     _values: npt.NDArray[np.object_] | None = field(default=None, repr=False)
@@ -122,19 +121,14 @@ class WideColumn:
     def values(self) -> npt.NDArray[np.object_]:
         """Plain Python scalars, ``None`` where missing (what the long frame holds)."""
         if self._values is None:
-            if self.converted is not None:
-                self._values = self.converted[0]
-            else:
-                assert self.series is not None
-                got = plain_column(self.series)
-                assert got is not None
-                self._values = got[0]
+            got = plain_column(self.series)
+            assert got is not None
+            self._values = got[0]
         return self._values
 
     @_cached
     def arrow(self) -> pa.Array:
         """The strings as one Arrow array (read once, whichever versions compare with it)."""
-        assert self.series is not None
         raw = self.series.array.__arrow_array__()
         if not isinstance(raw, pa.ChunkedArray):
             return raw
@@ -148,8 +142,29 @@ class WideColumn:
         return _indices(encoded.indices), encoded.dictionary
 
     @_cached
+    def plain_text(self) -> tuple[pa.ChunkedArray, npt.NDArray[np.bool_]] | None:
+        """The strings (as their chunks come, not copied into one array) and where they are
+        empty (missing or ``""``) when every one is plain printable ASCII without whitespace
+        (bytes 0x21..0x7e): what ``normalize_text`` leaves as it is, unless it folds case,
+        punctuation or lines; else ``None``."""
+        raw = self.series.array.__arrow_array__()
+        text = pa.chunked_array([raw] if isinstance(raw, pa.Array) else raw.chunks, raw.type)
+        text = text.cast(pa.large_string())
+        empty = [np.zeros(0, dtype=np.bool_)]
+        for chunk in text.chunks:
+            _, offsets, data = chunk.buffers()
+            bounds = np.frombuffer(offsets, dtype=np.int64)[
+                chunk.offset : chunk.offset + len(chunk) + 1
+            ]
+            if data is not None and len(bounds):
+                values = np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[-1]]
+                if len(values) and (int(values.min()) < 0x21 or int(values.max()) > 0x7E):
+                    return None
+            empty.append(bounds[1:] == bounds[:-1])
+        return text, self.missing | np.concatenate(empty)
+
+    @_cached
     def floats(self) -> npt.NDArray[np.float64]:
-        assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
 
 
@@ -187,18 +202,18 @@ def string_codes(
 def _col(series: pd.Series[Any]) -> WideColumn | None:
     dtype = series.dtype
     if isinstance(dtype, pd.StringDtype):
-        return WideColumn(series, None, np.asarray(series.isna(), dtype=np.bool_), "string")
+        return WideColumn(series, np.asarray(series.isna(), dtype=np.bool_), "string")
     if not isinstance(dtype, np.dtype):
         return None
     if dtype.kind in "iu":
-        return WideColumn(series, None, np.zeros(len(series), dtype=np.bool_), "numeric")
+        return WideColumn(series, np.zeros(len(series), dtype=np.bool_), "numeric")
     if dtype.kind == "f":
-        return WideColumn(series, None, np.isnan(series.to_numpy()), "numeric")
+        return WideColumn(series, np.isnan(series.to_numpy()), "numeric")
     if dtype.kind in "bO":
-        converted = plain_column(series) if dtype.kind == "b" else object_column(series.to_numpy())
+        converted = plain_column(series)
         if converted is None:
             return None
-        return WideColumn(None, converted, converted[1], "object")
+        return WideColumn(series, converted[1], "object", converted[0])
     return None
 
 
