@@ -48,7 +48,6 @@ from fieldwise.compare.score._wide import (
     string_codes,
     text_index,
     text_order,
-    unique_categories,
     wide_table,
 )
 
@@ -234,7 +233,7 @@ class WideColumns:
         ]
         columns_of = ScoredColumns(
             versions=pd.CategoricalDtype(pd.Index(versions)),
-            items=unique_categories(self.items if used_items.all() else self.items[used_items]),
+            items=pd.CategoricalDtype(self.items if used_items.all() else self.items[used_items]),
             fields=pd.CategoricalDtype(pd.Index(all_fields)),
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,

@@ -87,10 +87,6 @@ def _folded_keys(folds: dict[str, bool]) -> ArrowKeys:
     return keys
 
 
-def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
-    return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
-
-
 def _folds(
     case_sensitive: bool,
     normalize_whitespace: bool,
@@ -174,7 +170,7 @@ def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Compa
 
 def boolean() -> Comparator:
     """Equality of truth values read from yes/no, true/false, 1/0, ja/nein, x…"""
-    return _keyed(parse_bool)
+    return _keyed_bulk(lambda uniques: [parse_bool(u) for u in uniques])
 
 
 def date(date_order: str = "YMD") -> Comparator:

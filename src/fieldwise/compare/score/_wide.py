@@ -29,7 +29,6 @@ __all__ = [
     "string_codes",
     "text_index",
     "text_order",
-    "unique_categories",
     "wide_table",
 ]
 
@@ -255,17 +254,6 @@ def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
-
-
-def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
-    """The categorical dtype of ``categories`` already known to be distinct: pandas would
-    check them again, hashing every one as a Python string (a tenth of a second per
-    million); its internal fast path skips that where it exists."""
-    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
-    if fast is None:
-        return pd.CategoricalDtype(categories)
-    dtype: pd.CategoricalDtype = fast(categories, False)
-    return dtype
 
 
 def text_index(texts: pa.Array) -> pd.Index[Any]:
