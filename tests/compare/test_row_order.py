@@ -1,9 +1,9 @@
-"""Predictions holding the truth's documents in the truth's rows have their plain ASCII
-strings scored without codes
-(:meth:`~fieldwise.compare.score._columnwise.WideColumns._row_outcome`): one Arrow comparison.
-Every frame of the result (cells included) is the general path's; every other column pair
-(whitespace, non-ASCII, folds of punctuation or lines, other comparators, numbers, shuffled
-predictions) goes through the comparators."""
+"""Predictions holding the truth's documents in the truth's rows are scored without aligning
+them (:meth:`~fieldwise.compare.score._columnwise.WideColumns._row_outcome`): numbers by the
+number comparator's tolerance on the float rows (infinities too), plain ASCII strings with one
+Arrow comparison. Every frame of the result (cells included) is the general path's; every
+other column pair (whitespace, non-ASCII, folds of punctuation or lines, other comparators,
+shuffled predictions) goes through the comparators."""
 
 from __future__ import annotations
 
@@ -40,7 +40,16 @@ _STRINGS: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "paid": ({"type": "boolean"}, ["yes", "no", "1", "0", "", None]),
     "amount_text": ({"type": "number"}, ["1.5", "1,5", "2", "", None]),
 }
-_ROW_PATH = {"plain_cs", "plain_ci", "plain_raw", "plain_nospace"}
+_ROW_PATH = {
+    "plain_cs",
+    "plain_ci",
+    "plain_raw",
+    "plain_nospace",
+    "amount",
+    "count",
+    "price",
+    "inf",
+}
 
 
 def _strings(pool: list[Any], picks: np.ndarray) -> pd.Series[Any]:

@@ -24,7 +24,7 @@ from fieldwise.compare.score._base import (
 from fieldwise.compare.score._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare.score._vectorized import parse_number_strings
 
-__all__ = ["currency", "number"]
+__all__ = ["currency", "number", "within"]
 
 
 def _instances(
@@ -134,12 +134,9 @@ def _parsed_amounts(
     return amounts, keys, codes
 
 
-def _tolerant(
-    amounts: FloatArray, keys: IntArray, n: int, atol: float, rtol: float
-) -> tuple[IntArray, IntArray, BoolArray]:
-    """Within tolerance where both sides are numbers; equal folded text where both are not."""
-    lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
-    # |lv - rv| <= atol + rtol |lv| + 1e-12 |lv|, in place: few temporaries of a long column
+def within(lv: FloatArray, rv: FloatArray, atol: float, rtol: float) -> BoolArray:
+    """|lv - rv| <= atol + rtol |lv| + 1e-12 |lv| (False wherever a side is NaN), computed in
+    place: few temporaries of a long column."""
     with np.errstate(invalid="ignore"):  # inf - inf, inf * 0: NaN, never close
         magnitude = np.abs(lv)
         tolerance = magnitude * rtol
@@ -148,7 +145,16 @@ def _tolerant(
         tolerance += magnitude
         distance = np.subtract(lv, rv)
         np.abs(distance, out=distance)
-        close = distance <= tolerance  # False wherever a side is NaN
+        close: BoolArray = distance <= tolerance
+    return close
+
+
+def _tolerant(
+    amounts: FloatArray, keys: IntArray, n: int, atol: float, rtol: float
+) -> tuple[IntArray, IntArray, BoolArray]:
+    """Within tolerance where both sides are numbers; equal folded text where both are not."""
+    lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
+    close = within(lv, rv, atol, rtol)
     text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
     close |= text  # both NaN: never close, so the folded texts decide
     return lk, rk, close

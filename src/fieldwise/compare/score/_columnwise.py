@@ -32,6 +32,7 @@ import pyarrow.compute as pc
 from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._align import ROW_COUNT_COLUMNS
+from fieldwise.compare.score._amounts import within
 from fieldwise.compare.score._base import BoolArray, CodedComparator, Comparison
 from fieldwise.compare.score._column_tables import (
     NO_CELL,
@@ -109,18 +110,22 @@ class WideColumns:
         self, version: _Version, name: str, spec: FieldSpec
     ) -> npt.NDArray[np.int8] | None:
         """The outcome codes of one column pair in row order, when ``version`` holds the
-        truth's documents in the truth's rows and the strings need no dictionary: plain ASCII
-        (no whitespace) under an exact string spec that folds at most case and whitespace
-        (``normalize_text`` leaves them as they are, case aside), compared by one Arrow
-        kernel without codes (the usual case of predictions beside their truth: it keeps
-        the dictionaries' memory, ~10% of the process at 50k documents, out). ``None`` for
-        anything else."""
+        truth's documents in the truth's rows (the usual case of predictions beside their
+        truth) and the pair needs neither parsing nor a dictionary: numbers (the number
+        comparator's tolerance, on the rows as they are), or plain ASCII strings (no
+        whitespace) under an exact string spec that folds at most case and whitespace
+        (``normalize_text`` leaves them as they are, case aside) compared by one Arrow kernel.
+        That keeps the dictionaries' memory (~10% of the process at 50k documents) and a
+        fifth of the CPU out. ``None`` for anything else."""
         e_col, p_col = self.truth.get(name), version.columns.get(name)
+        if version.position is not self.take or e_col is None or p_col is None:
+            return None
+        if spec.type in _AMOUNT_TYPES and e_col.kind == p_col.kind == "numeric":
+            e, p = e_col.floats, p_col.floats
+            match = within(e, p, spec.atol, spec.rtol)
+            return outcome_codes(Comparison(np.isnan(e), np.isnan(p), match, _NO_SCORE))
         if (
-            version.position is not self.take
-            or e_col is None
-            or p_col is None
-            or spec.type != "string"
+            spec.type != "string"
             or spec.ignore_punctuation
             or spec.fold_lines
             or e_col.kind != "string"
