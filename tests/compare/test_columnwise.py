@@ -397,7 +397,7 @@ def test_swapped_outcome_codes_are_caught(monkeypatch: pytest.MonkeyPatch) -> No
     truth, predictions = _wide_pair(5)
     specs = parse_field_specs(FIELDS)
     old = _long(truth, predictions, specs, baseline="v1", candidates=("v2", "v3"))
-    original = _columnwise._outcome_codes
+    original = _columnwise.outcome_codes
     for a, b in ((2, 3), (0, 1)):
 
         def swapped(res: Any, a: int = a, b: int = b) -> Any:
@@ -406,7 +406,7 @@ def test_swapped_outcome_codes_are_caught(monkeypatch: pytest.MonkeyPatch) -> No
             out[codes == a], out[codes == b] = b, a
             return out
 
-        monkeypatch.setattr(_columnwise, "_outcome_codes", swapped)
+        monkeypatch.setattr(_columnwise, "outcome_codes", swapped)
         new = fieldwise.compare(truth, predictions, specs, baseline="v1")
         with pytest.raises(AssertionError):
             _assert_same(new, old)

@@ -225,9 +225,9 @@ def test_fields_scored_on_threads_give_the_same_cells(monkeypatch: pytest.Monkey
         for i, (e, p) in enumerate(pairs if version == "v1" else pairs[::-1])
     ]
     big = frame(rows)
-    monkeypatch.setattr(outcomes, "_PARALLEL_CELLS", 1 << 40)
+    monkeypatch.setattr(outcomes, "PARALLEL_CELLS", 1 << 40)
     one_by_one, counts, resolved = score_cells(big, specs)
-    monkeypatch.setattr(outcomes, "_PARALLEL_CELLS", 0)
+    monkeypatch.setattr(outcomes, "PARALLEL_CELLS", 0)
     threaded, counts_t, resolved_t = score_cells(big, specs)
     pd.testing.assert_frame_equal(threaded, one_by_one)
     pd.testing.assert_frame_equal(counts_t, counts)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import fieldwise
-from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
+from fieldwise.compare import build_frame, score_cells
 from fieldwise.compare.score._columnwise import wide_columns
 from fieldwise.compare.score._inputs import as_outputs, as_truth
 
@@ -81,21 +81,6 @@ def test_wide_frames_give_the_general_paths_cells(seed: int) -> None:
     # the same plain Python values, type for type (an int stays an int, a bool a bool)
     for column in ("expected", "predicted"):
         assert [type(v) for v in fast[column]] == [type(v) for v in slow[column]]
-
-
-@pytest.mark.parametrize("seed", [0, 3])
-def test_every_result_frame_is_the_general_paths(seed: int) -> None:
-    truth, predictions = _frames(seed)
-    specs = parse_field_specs(FIELDS)
-    fast = fieldwise.compare(truth, predictions, specs, baseline="v1", seed=4, n_bootstrap=50)
-    slow = compare(
-        _general(truth, predictions), specs, baseline="v1", candidate="v2", seed=4, n_bootstrap=50
-    )
-    for name, frame in slow.frames().items():
-        got: Any = fast.frames()[name]
-        pd.testing.assert_frame_equal(got, frame, obj=name)
-    assert fast.bootstrap == slow.bootstrap
-    assert fast.warnings == slow.warnings
 
 
 def test_unusual_frames_take_the_general_path() -> None:

@@ -24,7 +24,7 @@ from fieldwise.compare.score._base import (
 from fieldwise.compare.score._normalize import Unparsed, parse_currency, parse_number
 from fieldwise.compare.score._vectorized import parse_number_strings
 
-__all__ = ["currency", "number"]
+__all__ = ["currency", "number", "within"]
 
 
 def _instances(
@@ -61,6 +61,10 @@ def _parsed_amounts(
     """
     if len(left) != len(right):
         raise CompareError("comparator inputs differ in length")
+    if left.dtype.kind == right.dtype.kind == "f":  # parsed already (wide columns): NaN empty
+        amounts = np.concatenate([left.to_numpy(), right.to_numpy()])
+        keys = -np.isnan(amounts).astype(np.intp)  # -1 where empty, else 0 (a number)
+        return amounts, keys, np.full(len(amounts), -1, dtype=np.intp)
     values = np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])
     empty = np.asarray(pd.isna(values), dtype=np.bool_)
     values[empty] = np.nan
@@ -130,16 +134,30 @@ def _parsed_amounts(
     return amounts, keys, codes
 
 
+def within(lv: FloatArray, rv: FloatArray, atol: float, rtol: float) -> BoolArray:
+    """|lv - rv| <= atol + rtol |lv| + 1e-12 |lv| (False wherever a side is NaN), computed in
+    place: few temporaries of a long column."""
+    with np.errstate(invalid="ignore"):  # inf - inf, inf * 0: NaN, never close
+        magnitude = np.abs(lv)
+        tolerance = magnitude * rtol
+        tolerance += atol
+        magnitude *= 1e-12
+        tolerance += magnitude
+        distance = np.subtract(lv, rv)
+        np.abs(distance, out=distance)
+        close: BoolArray = distance <= tolerance
+    return close
+
+
 def _tolerant(
     amounts: FloatArray, keys: IntArray, n: int, atol: float, rtol: float
 ) -> tuple[IntArray, IntArray, BoolArray]:
     """Within tolerance where both sides are numbers; equal folded text where both are not."""
     lv, rv, lk, rk = amounts[:n], amounts[n:], keys[:n], keys[n:]
-    both = ~np.isnan(lv) & ~np.isnan(rv)
-    with np.errstate(invalid="ignore"):
-        close = np.abs(lv - rv) <= atol + rtol * np.abs(lv) + 1e-12 * np.abs(lv)
+    close = within(lv, rv, atol, rtol)
     text = np.isnan(lv) & np.isnan(rv) & (lk == rk)
-    return lk, rk, np.asarray(np.where(both, close, text), dtype=np.bool_)
+    close |= text  # both NaN: never close, so the folded texts decide
+    return lk, rk, close
 
 
 def number(*, atol: float = 0.0, rtol: float = 0.0) -> Comparator:

@@ -23,7 +23,6 @@ __all__ = [
     "FloatArray",
     "IntArray",
     "comparison_of",
-    "factorize_pair",
     "hashable",
     "normalized_keys",
     "string_dictionary",
@@ -110,13 +109,6 @@ def hashable(value: Any) -> Any:
     return value
 
 
-def factorize_pair(
-    left: pd.Series[Any], right: pd.Series[Any]
-) -> tuple[IntArray, IntArray, list[Any]]:
-    """Codes of both sides into one list of unique raw values (-1 for missing)."""
-    return _factorized(_pair_values(left, right), len(left))
-
-
 def _pair_values(left: pd.Series[Any], right: pd.Series[Any]) -> npt.NDArray[np.object_]:
     """The values of ``left`` then ``right``, as one object array."""
     if len(left) != len(right):
@@ -125,7 +117,8 @@ def _pair_values(left: pd.Series[Any], right: pd.Series[Any]) -> npt.NDArray[np.
 
 
 def _factorized(values: npt.NDArray[np.object_], n: int) -> tuple[IntArray, IntArray, list[Any]]:
-    """:func:`factorize_pair` of the values of both sides (the first ``n`` are the left's)."""
+    """Codes of the values of both sides (the first ``n`` are the left's) into one list of
+    their unique raw values (-1 for missing)."""
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:

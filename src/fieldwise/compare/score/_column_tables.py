@@ -10,6 +10,7 @@ read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,11 +18,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
+from fieldwise.compare.score._outcomes import CELL_COLUMNS, OK_OUTCOMES, OUTCOMES
 
-__all__ = ["ScoredColumn", "ScoredColumns", "ScoredVersion"]
+__all__ = ["NO_CELL", "LazyCells", "ScoredColumn", "ScoredColumns", "ScoredVersion"]
 
 BoolArray = npt.NDArray[np.bool_]
+ObjArray = npt.NDArray[np.object_]
 _N = len(OUTCOMES)
 #: The outcome code of a document without a cell in a column.
 NO_CELL = _N
@@ -110,24 +112,6 @@ class ScoredColumns:
             copy=False,  # fresh arrays: no copy into one block per dtype
         )
 
-    def empty(self) -> pd.DataFrame:
-        """No cells, with every cell column and the cells' dtypes."""
-        nothing = np.zeros(0, dtype=np.int64)
-        return pd.DataFrame(
-            {
-                "version": _categorical(nothing, self.versions),
-                "item": _categorical(nothing, self.items),
-                "field": _categorical(nothing, self.fields),
-                "row": nothing,
-                "confidence": np.zeros(0),
-                "score": np.zeros(0),
-                "outcome": pd.Categorical.from_codes(nothing, categories=pd.Index(OUTCOMES)),
-                "weight": np.zeros(0),
-                "expected": np.zeros(0, dtype=object),
-                "predicted": np.zeros(0, dtype=object),
-            }
-        )
-
     def keep(self, version: ScoredVersion) -> tuple[BoolArray, bool]:
         """Which (document, field) of ``version``'s columns, document-major, are cells, and
         whether all of them are (the usual case: no selection needed)."""
@@ -135,16 +119,40 @@ class ScoredColumns:
         return keep, bool(keep.all())
 
 
+@dataclass
+class LazyCells:
+    """Lays out the scored cells with their values, when ``result.cells`` is first read."""
+
+    scored: ScoredColumns
+    #: the expected and predicted values of (the k-th of ``scored.scored``, field)
+    values_of: Callable[[int, str], tuple[ObjArray, ObjArray]]
+    #: the cells without values, laid out once for the statistics (their values join them)
+    light: pd.DataFrame
+
+    def __call__(self) -> pd.DataFrame:
+        expected, predicted = [], []
+        for k, version in enumerate(self.scored.scored):
+            pairs = [self.values_of(k, c.name) for c in version.columns]
+            keep, _ = self.scored.keep(version)
+            expected.append(_stacked([e for e, _ in pairs])[keep])
+            predicted.append(_stacked([p for _, p in pairs])[keep])
+        cells = self.light.copy(deep=False)
+        cells["expected"] = _concat(expected)
+        cells["predicted"] = _concat(predicted)
+        return cells.loc[:, list(CELL_COLUMNS)]
+
+
 def _stacked(columns: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """The columns side by side, read row by row (document-major)."""
     if not columns:
-        return np.zeros(0)
+        return np.zeros(0, dtype=object)
     return np.stack(columns, axis=1).ravel()
 
 
 def _concat(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
     if len(parts) == 1:  # one version: no copy of ten million cells
         return parts[0]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=object)
 
 
 def _categorical(codes: npt.NDArray[Any], dtype: pd.CategoricalDtype) -> pd.Categorical:

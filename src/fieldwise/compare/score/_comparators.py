@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -35,12 +36,7 @@ from fieldwise.compare.score._normalize import (
     parse_bool,
     parse_date,
 )
-from fieldwise.compare.score._vectorized import (
-    date_keys,
-    normalize_text_array,
-    normalize_text_strings,
-    parse_date_strings,
-)
+from fieldwise.compare.score._vectorized import date_days, date_keys, normalize_text_array
 
 __all__ = [
     "Comparator",
@@ -91,10 +87,6 @@ def _folded_keys(folds: dict[str, bool]) -> ArrowKeys:
     return keys
 
 
-def _keyed(normalize: Callable[[Any], Any]) -> Comparator:
-    return _keyed_bulk(lambda uniques: [normalize(u) for u in uniques])
-
-
 def _folds(
     case_sensitive: bool,
     normalize_whitespace: bool,
@@ -112,22 +104,40 @@ def _folds(
     }
 
 
-def _folded_texts(uniques: list[Any], folds: dict[str, bool]) -> list[str | None]:
-    """``normalize_text(u, **folds)`` of every unique value: ASCII strings in bulk with Arrow
-    kernels, the rest (and every value when lines are folded) one by one."""
-    out: list[str | None] = [None] * len(uniques)
+def _in_bulk(
+    uniques: list[Any],
+    bulk: Callable[[pa.Array], tuple[list[Any], npt.NDArray[np.bool_]]],
+    scalar: Callable[[Any], Any],
+) -> list[Any]:
+    """``scalar(u)`` of every unique value: the strings at once by ``bulk`` (Arrow kernels of
+    the same rule, giving (values, handled)), then one by one those it did not read and
+    every other value."""
+    out: list[Any] = [None] * len(uniques)
     done = np.zeros(len(uniques), dtype=np.bool_)
-    if not folds.get("fold_lines"):
-        strings = [i for i, u in enumerate(uniques) if type(u) is str]
-        bulk = {k: v for k, v in folds.items() if k != "fold_lines"}
-        texts, handled = normalize_text_strings([uniques[i] for i in strings], **bulk)
-        for i, text, ok in zip(strings, texts, handled.tolist(), strict=True):
+    strings = [i for i, u in enumerate(uniques) if type(u) is str]
+    if strings:
+        values, handled = bulk(pa.array([uniques[i] for i in strings], type=pa.string()))
+        for i, value, ok in zip(strings, values, handled.tolist(), strict=True):
             if ok:
-                out[i] = text
+                out[i] = value
                 done[i] = True
     for i in np.flatnonzero(~done).tolist():
-        out[i] = normalize_text(uniques[i], **folds)
+        out[i] = scalar(uniques[i])
     return out
+
+
+def _folded_texts(uniques: list[Any], folds: dict[str, bool]) -> list[str | None]:
+    """``normalize_text(u, **folds)`` of every unique value (ASCII strings in bulk, unless
+    lines are folded)."""
+    if folds.get("fold_lines"):
+        return [normalize_text(u, **folds) for u in uniques]
+    bulk = {k: v for k, v in folds.items() if k != "fold_lines"}
+
+    def texts(raw: pa.Array) -> tuple[list[Any], npt.NDArray[np.bool_]]:
+        text, handled = normalize_text_array(raw, **bulk)
+        return [t or None for t in text.to_pylist()], handled
+
+    return _in_bulk(uniques, texts, lambda u: normalize_text(u, **folds))
 
 
 def exact_string(
@@ -160,25 +170,18 @@ def enum(values: tuple[str, ...] = (), *, case_sensitive: bool = False) -> Compa
 
 def boolean() -> Comparator:
     """Equality of truth values read from yes/no, true/false, 1/0, ja/nein, x…"""
-    return _keyed(parse_bool)
+    return _keyed_bulk(lambda uniques: [parse_bool(u) for u in uniques])
 
 
 def date(date_order: str = "YMD") -> Comparator:
     """Equality of ISO dates parsed from many forms; ``date_order`` reads ambiguous ones."""
 
+    def isos(raw: pa.Array) -> tuple[list[Any], npt.NDArray[np.bool_]]:
+        days, valid = date_days(raw, date_order)
+        return np.datetime_as_string(days, unit="D").tolist(), valid
+
     def normalize_all(uniques: list[Any]) -> list[Any]:
-        strings = [i for i, u in enumerate(uniques) if type(u) is str]
-        iso, handled = parse_date_strings([uniques[i] for i in strings], date_order)
-        out: list[Any] = [None] * len(uniques)
-        done = set()
-        for i, value, ok in zip(strings, iso, handled.tolist(), strict=True):
-            if ok:
-                out[i] = value
-                done.add(i)
-        for i, u in enumerate(uniques):
-            if i not in done:
-                out[i] = parse_date(u, date_order=date_order)
-        return out
+        return _in_bulk(uniques, isos, lambda u: parse_date(u, date_order=date_order))
 
     # distinct strings all read in Arrow: their days are the keys, no ISO string per value
     return _keyed_bulk(normalize_all, lambda dictionary: date_keys(dictionary, date_order))
@@ -225,13 +228,13 @@ def fuzzy_text(
 
 def comparator_for(spec: FieldSpec) -> Comparator:
     """The comparator that ``spec`` describes (arrays are aligned first, see ``align``)."""
-    folds = {
-        "case_sensitive": spec.case_sensitive,
-        "normalize_whitespace": spec.normalize_whitespace,
-        "ignore_punctuation": spec.ignore_punctuation,
-        "ignore_spaces": spec.ignore_spaces,
-        "fold_lines": spec.fold_lines,
-    }
+    folds = _folds(
+        spec.case_sensitive,
+        spec.normalize_whitespace,
+        spec.ignore_punctuation,
+        spec.ignore_spaces,
+        spec.fold_lines,
+    )
     match spec.type:
         case "string":
             return exact_string(**folds)

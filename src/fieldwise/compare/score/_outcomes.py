@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from fieldwise._errors import CompareError
@@ -16,13 +17,21 @@ from fieldwise.compare.score._comparators import comparator_for
 from fieldwise.compare.score._frame import FRAME_COLUMNS, validate_frame
 from fieldwise.compare.score._threads import thread_map
 
-__all__ = ["CELL_COLUMNS", "OK_OUTCOMES", "OUTCOMES", "cell_specs", "score_cells"]
+__all__ = [
+    "CELL_COLUMNS",
+    "OK_OUTCOMES",
+    "OUTCOMES",
+    "PARALLEL_CELLS",
+    "cell_specs",
+    "outcome_codes",
+    "score_cells",
+]
 
 OUTCOMES = ("correct", "wrong", "missed", "spurious", "both_empty")
 #: Outcomes that need no human touch: the right value, or rightly nothing.
 OK_OUTCOMES = ("correct", "both_empty")
-#: Cells from which the fields are scored on threads side by side (as wide columns are).
-_PARALLEL_CELLS = 1 << 19
+#: Cells from which fields (or wide columns) are scored on threads side by side.
+PARALLEL_CELLS = 1 << 19
 CELL_COLUMNS = (
     "version",
     "item",
@@ -35,6 +44,16 @@ CELL_COLUMNS = (
     "outcome",
     "weight",
 )
+
+
+def outcome_codes(res: Comparison) -> npt.NDArray[np.int8]:
+    """Each cell's index into OUTCOMES: correct 0, wrong 1, missed 2 (the prediction is
+    empty), spurious 3 (the truth is), both_empty 4; by adding flags, not a select."""
+    le, re_ = res.left_empty, res.right_empty
+    wrong = ~(res.match & ~le & ~re_)  # 1 unless correct
+    outcome: npt.NDArray[np.int8] = wrong.view(np.int8) + re_.view(np.int8)
+    outcome += 2 * le.view(np.int8)
+    return outcome
 
 
 def cell_specs(fields: list[str], specs: Mapping[str, FieldSpec]) -> dict[str, FieldSpec]:
@@ -118,14 +137,10 @@ def score_cells(
 
     # fields side by side on the cores once there are enough cells to pay for the threads
     # (Arrow and numpy kernels release the GIL); results are taken in field order
-    results = thread_map(compared, list(by_field), parallel=n > _PARALLEL_CELLS)
+    results = thread_map(compared, list(by_field), parallel=n > PARALLEL_CELLS)
     for (field, idx), res in zip(by_field.items(), results, strict=True):
         spec = resolved[field]
-        outcome[idx] = np.select(
-            [res.left_empty & res.right_empty, res.left_empty, res.right_empty, res.match],
-            [4, 3, 2, 0],
-            default=1,
-        )
+        outcome[idx] = outcome_codes(res)
         score[idx] = res.score
         weight[idx] = spec.weight
     cells["score"] = score

@@ -28,13 +28,7 @@ from fieldwise.compare.score._normalize import (
     NUMBER_NOISE,
 )
 
-__all__ = [
-    "date_keys",
-    "normalize_text_array",
-    "normalize_text_strings",
-    "parse_date_strings",
-    "parse_number_strings",
-]
+__all__ = ["date_days", "date_keys", "normalize_text_array", "parse_number_strings"]
 
 _SAFE = rf"^[0-9.,()+\- A-Za-z{AMOUNT_SIGNS}'’_−–]+$"
 _PLAIN = r"^\d+(\.\d+)?$"
@@ -155,28 +149,6 @@ def _two_digit_year(
     return np.where(length == 2, year + np.where(year < CENTURY_PIVOT, 2000, 1900), year)
 
 
-def parse_date_strings(
-    strings: list[str], date_order: str
-) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
-    """ISO dates for the numeric forms (``2018-03-05``, ``20180305``, ``05.03.2018``,
-    ``5/3/18``) and ASCII month names (``March 5, 2018``, ``5 Mar 2018``) in bulk; returns
-    (iso, handled). ``iso[i]`` equals ``parse_date(strings[i], date_order=date_order)``
-    wherever ``handled[i]``; invalid dates and anything unusual are left to the scalar
-    parser."""
-    n = len(strings)
-    if n == 0:
-        return [], np.zeros(0, dtype=np.bool_)
-    dates, valid = _dates(pa.array(strings, type=pa.string()), date_order)
-    iso: list[str | None] = [None] * n
-    if valid.any():
-        idx = np.flatnonzero(valid)
-        for i, text_date in zip(
-            idx.tolist(), np.datetime_as_string(dates[idx], unit="D"), strict=True
-        ):
-            iso[i] = str(text_date)
-    return iso, valid
-
-
 #: Days from 0001-01-01 to 1970-01-01: date keys counted from year 1 are never negative.
 _DAYS_BEFORE_1970 = 719_162
 
@@ -185,17 +157,20 @@ def date_keys(dictionary: pa.Array, date_order: str) -> npt.NDArray[np.intp] | N
     """A key per distinct string of an Arrow array of them: the day of the date that
     ``parse_date`` reads (days from 0001-01-01, so equal keys are equal ISO dates), when
     every string is read here; else ``None`` (the scalar parser decides)."""
-    dates, valid = _dates(dictionary, date_order)
+    dates, valid = date_days(dictionary, date_order)
     if not valid.all():
         return None
     return np.asarray(dates.astype(np.int64) + _DAYS_BEFORE_1970, dtype=np.intp)
 
 
-def _dates(
+def date_days(
     raw: pa.Array, date_order: str
 ) -> tuple[npt.NDArray[np.datetime64], npt.NDArray[np.bool_]]:
-    """:func:`parse_date_strings` of an Arrow array of strings as days (``datetime64[D]``,
-    meaningful where valid) and whether each is valid."""
+    """The dates of an Arrow array of strings as days (``datetime64[D]``) and whether each is
+    read here: the numeric forms (``2018-03-05``, ``20180305``, ``05.03.2018``, ``5/3/18``) and
+    ASCII month names (``March 5, 2018``, ``5 Mar 2018``). Where read, the day is the one
+    ``parse_date(s, date_order=date_order)`` gives; invalid dates and anything unusual are
+    left to it."""
     n = len(raw)
     safe = _bool(pc.string_is_ascii(raw)) & ~_bool(
         pc.match_substring_regex(raw, r"[\x00-\x1f\x7f]")
@@ -245,32 +220,6 @@ _WHITESPACE = r"[\t\n\x0b\x0c\r\x1c-\x1f ]"
 _PUNCTUATION = r"[!-/:-@\[-`{-~]"
 
 
-def normalize_text_strings(
-    strings: list[str],
-    *,
-    case_sensitive: bool = False,
-    normalize_whitespace: bool = True,
-    ignore_punctuation: bool = False,
-    ignore_spaces: bool = False,
-) -> tuple[list[str | None], npt.NDArray[np.bool_]]:
-    """``normalize_text`` of many ASCII strings at once; returns (texts, handled).
-
-    ``texts[i]`` equals ``normalize_text(strings[i], ...)`` (with ``fold_lines`` off) wherever
-    ``handled[i]``; non-ASCII strings (NFKC, Unicode case folding and whitespace) are left to
-    the scalar function."""
-    if not strings:
-        return [], np.zeros(0, dtype=np.bool_)
-    text, handled = normalize_text_array(
-        pa.array(strings, type=pa.string()),
-        case_sensitive=case_sensitive,
-        normalize_whitespace=normalize_whitespace,
-        ignore_punctuation=ignore_punctuation,
-        ignore_spaces=ignore_spaces,
-    )
-    texts: list[str | None] = [t or None for t in text.to_pylist()]
-    return texts, handled
-
-
 _WHITESPACE_BYTES = np.zeros(256, dtype=np.bool_)
 _WHITESPACE_BYTES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True  # _WHITESPACE, in UTF-8
 
@@ -294,8 +243,10 @@ def normalize_text_array(
     ignore_punctuation: bool = False,
     ignore_spaces: bool = False,
 ) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
-    """:func:`normalize_text_strings` of an Arrow string array, as an Arrow array (``""``
-    where ``normalize_text`` gives ``None``), with ``handled``."""
+    """``normalize_text`` (``fold_lines`` off) of every string of an Arrow array, as an Arrow
+    array (``""`` where ``normalize_text`` gives ``None``), and whether each was read here:
+    only ASCII strings are (NFKC, Unicode case folding and whitespace are left to
+    ``normalize_text``)."""
     handled = _bool(pc.string_is_ascii(raw))
     text = raw if case_sensitive else pc.ascii_lower(raw)  # casefold() of ASCII is lower()
     if ignore_punctuation:

@@ -19,17 +19,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare.score._document_ids import DocumentIds
-
 __all__ = [
     "Column",
     "WideColumn",
+    "document_texts",
     "frame_key",
     "object_column",
     "plain_column",
     "string_codes",
     "text_index",
-    "unique_categories",
+    "text_order",
     "wide_table",
 ]
 
@@ -110,11 +109,10 @@ class _cached(Generic[T]):
 
 @dataclass
 class WideColumn:
-    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are) or,
-    for an object column, its plain values converted up front."""
+    """One wide column: the raw Series (Arrow strings or numpy numbers, kept as they are; the
+    plain values of an object column are converted up front, to know that they are plain)."""
 
-    series: pd.Series[Any] | None
-    converted: Column | None
+    series: pd.Series[Any]
     missing: npt.NDArray[np.bool_]
     kind: str  # "string", "numeric" or "object"
     _values: npt.NDArray[np.object_] | None = field(default=None, repr=False)
@@ -122,19 +120,14 @@ class WideColumn:
     def values(self) -> npt.NDArray[np.object_]:
         """Plain Python scalars, ``None`` where missing (what the long frame holds)."""
         if self._values is None:
-            if self.converted is not None:
-                self._values = self.converted[0]
-            else:
-                assert self.series is not None
-                got = plain_column(self.series)
-                assert got is not None
-                self._values = got[0]
+            got = plain_column(self.series)
+            assert got is not None
+            self._values = got[0]
         return self._values
 
     @_cached
     def arrow(self) -> pa.Array:
         """The strings as one Arrow array (read once, whichever versions compare with it)."""
-        assert self.series is not None
         raw = self.series.array.__arrow_array__()
         if not isinstance(raw, pa.ChunkedArray):
             return raw
@@ -153,7 +146,6 @@ class WideColumn:
         empty (missing or ``""``) when every one is plain printable ASCII without whitespace
         (bytes 0x21..0x7e): what ``normalize_text`` leaves as it is, unless it folds case,
         punctuation or lines; else ``None``."""
-        assert self.series is not None
         raw = self.series.array.__arrow_array__()
         text = pa.chunked_array([raw] if isinstance(raw, pa.Array) else raw.chunks, raw.type)
         text = text.cast(pa.large_string())
@@ -172,7 +164,6 @@ class WideColumn:
 
     @_cached
     def floats(self) -> npt.NDArray[np.float64]:
-        assert self.series is not None
         return np.asarray(self.series.to_numpy(), dtype=np.float64)
 
 
@@ -210,30 +201,48 @@ def string_codes(
 def _col(series: pd.Series[Any]) -> WideColumn | None:
     dtype = series.dtype
     if isinstance(dtype, pd.StringDtype):
-        return WideColumn(series, None, np.asarray(series.isna(), dtype=np.bool_), "string")
+        return WideColumn(series, np.asarray(series.isna(), dtype=np.bool_), "string")
     if not isinstance(dtype, np.dtype):
         return None
     if dtype.kind in "iu":
-        return WideColumn(series, None, np.zeros(len(series), dtype=np.bool_), "numeric")
+        return WideColumn(series, np.zeros(len(series), dtype=np.bool_), "numeric")
     if dtype.kind == "f":
-        return WideColumn(series, None, np.isnan(series.to_numpy()), "numeric")
+        return WideColumn(series, np.isnan(series.to_numpy()), "numeric")
     if dtype.kind in "bO":
-        converted = plain_column(series) if dtype.kind == "b" else object_column(series.to_numpy())
+        converted = plain_column(series)
         if converted is None:
             return None
-        return WideColumn(None, converted, converted[1], "object")
+        return WideColumn(series, converted[1], "object", converted[0])
     return None
 
 
-def wide_table(frame: Any) -> tuple[DocumentIds, dict[str, WideColumn]] | None:
-    """The document ids (row order; not yet checked for repeats) and the columns of one wide
-    frame, or None."""
+def document_texts(keys: pd.Series[Any]) -> pa.Array:
+    """The document ids as ``str()`` writes them (the general path keys documents by that
+    text), in row order; integers written by Arrow, without a Python string per id."""
+    if isinstance(keys.dtype, np.dtype) and keys.dtype.kind in "iu":
+        return pc.cast(pa.array(keys.to_numpy()), pa.large_string())
+    return pa.array([str(k) for k in keys.tolist()], type=pa.large_string())
+
+
+def text_order(texts: pa.Array) -> npt.NDArray[np.intp] | None:
+    """Row numbers in the order of ``texts`` (Arrow sorts UTF-8 bytes: code point order, what
+    ``sorted()`` gives for str), or ``None`` when a text repeats."""
+    order = pc.sort_indices(texts)
+    ranked = texts.take(order)
+    if len(ranked) > 1 and pc.any(pc.equal(ranked[1:], ranked[:-1])).as_py():
+        return None
+    return np.asarray(order, dtype=np.intp)
+
+
+def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
+    """The document ids as text (row order; not yet checked for repeats) and the columns of
+    one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
     key = frame_key(frame)
     if key is None or not frame.columns.is_unique:
         return None
-    ids = DocumentIds(frame[key])
+    ids = document_texts(frame[key])
     fields = [c for c in frame.columns if c != key]
     names = [str(c) for c in fields]
     if len(set(names)) != len(names) or any("." in n for n in names):
@@ -245,17 +254,6 @@ def wide_table(frame: Any) -> tuple[DocumentIds, dict[str, WideColumn]] | None:
             return None
         columns[name] = converted
     return ids, columns
-
-
-def unique_categories(categories: pd.Index[Any]) -> pd.CategoricalDtype:
-    """The categorical dtype of ``categories`` already known to be distinct: pandas would
-    check them again, hashing every one as a Python string (a tenth of a second per
-    million); its internal fast path skips that where it exists."""
-    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
-    if fast is None:
-        return pd.CategoricalDtype(categories)
-    dtype: pd.CategoricalDtype = fast(categories, False)
-    return dtype
 
 
 def text_index(texts: pa.Array) -> pd.Index[Any]:
