@@ -3,6 +3,8 @@ and the figures agree with :func:`fieldwise.compare.compare` on the same cells."
 
 from __future__ import annotations
 
+from functools import reduce
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +15,6 @@ from fieldwise.compare.stats._reduce import reduce_statistics
 from fieldwise.compare.stats._sufficient import (
     Sufficient,
     empty_statistics,
-    merge_all,
     merge_statistics,
     partition_statistics,
     weight_classes,
@@ -38,7 +39,7 @@ def _partitioned(frame: pd.DataFrame, parts: int, seed: int) -> Sufficient:
         baseline="v1", candidates=["v2"], weights=WEIGHTS, seed=3, n_resamples=300
     )
     # merged in reverse order, too: addition of integers does not care
-    return merge_all([_stats(c) for c in reversed(chunks) if len(c)], empty)
+    return reduce(merge_statistics, [_stats(c) for c in reversed(chunks) if len(c)], empty)
 
 
 @pytest.fixture(scope="module")

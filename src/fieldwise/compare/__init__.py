@@ -13,7 +13,6 @@ from fieldwise._entry import make_callable
 from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from fieldwise.compare._codes import sorted_codes
     from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
     from fieldwise.compare._io import read_frames, write_frames
     from fieldwise.compare._provenance import (
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
         parse_number,
     )
     from fieldwise.compare.score._outcomes import OUTCOMES, score_cells
-    from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_delta
+    from fieldwise.compare.stats._bootstrap import BootstrapInterval
     from fieldwise.compare.stats._confidence import (
         calibration_table,
         confidence_sweep,
@@ -74,7 +73,6 @@ if TYPE_CHECKING:
         holm,
         mcnemar_exact,
         p_phrase,
-        paired_sample_size,
     )
     from fieldwise.compare.stats._power import (
         PlanRow,
@@ -116,7 +114,6 @@ __all__ = [
     "as_outputs",
     "as_truth",
     "boolean",
-    "bootstrap_delta",
     "build_frame",
     "calibration_table",
     "cell_field",
@@ -146,7 +143,6 @@ __all__ = [
     "outcome_metrics",
     "overall_paired",
     "p_phrase",
-    "paired_sample_size",
     "parse_bool",
     "parse_currency",
     "parse_date",
@@ -159,7 +155,6 @@ __all__ = [
     "reduce_statistics",
     "render_table",
     "score_cells",
-    "sorted_codes",
     "spec_changes",
     "spec_digest",
     "specs_from_recorded",
@@ -197,7 +192,6 @@ _HOME = {
     "partition_statistics": "fieldwise.compare.stats._sufficient",
     "plan_fields": "fieldwise.compare.stats._power",
     "reduce_statistics": "fieldwise.compare.stats._reduce",
-    "sorted_codes": "fieldwise.compare._codes",
     "spec_changes": "fieldwise.compare._provenance",
     "spec_digest": "fieldwise.compare._provenance",
     "truth_changes": "fieldwise.compare._provenance",
@@ -243,10 +237,8 @@ _HOME = {
     "parse_field_specs": "fieldwise.compare._spec",
     "specs_from_recorded": "fieldwise.compare._spec",
     "BootstrapInterval": "fieldwise.compare.stats._bootstrap",
-    "bootstrap_delta": "fieldwise.compare.stats._bootstrap",
     "holm": "fieldwise.compare.stats._paired",
     "mcnemar_exact": "fieldwise.compare.stats._paired",
-    "paired_sample_size": "fieldwise.compare.stats._paired",
     "render_table": "fieldwise.compare._terminal",
     "UnitOutcomes": "fieldwise.compare.stats._units",
     "unit_outcomes": "fieldwise.compare.stats._units",

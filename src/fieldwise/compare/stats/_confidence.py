@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import outcome_codes, outcome_in
 from fieldwise.compare.score._outcomes import OUTCOMES
-from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
 
 __all__ = [
     "SWEEP_THRESHOLDS",

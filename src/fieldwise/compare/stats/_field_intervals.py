@@ -1,5 +1,5 @@
-"""Per-field bootstrap intervals of the cell-accuracy delta (``bootstrap_delta`` in stats
-gives the overall one; the report shows these beside each field).
+"""Per-field bootstrap intervals of the cell-accuracy delta (the statistics give the
+overall one; the report shows these beside each field).
 
 Resampling documents for one field only matters through each document's tuple
 (ok cells and cells, baseline and candidate). Drawing n documents uniformly with replacement is
@@ -65,5 +65,5 @@ def field_intervals(
             acc_b = np.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 1.0)
             acc_c = np.where(sums[:, 3] > 0, sums[:, 2] / sums[:, 3], 1.0)
         low, high = np.percentile(acc_c - acc_b, [tail, 100 - tail])
-        out[fields[cast("int", field)]] = (float(low), float(high))
+        out[str(fields[cast("int", field)])] = (float(low), float(high))
     return out

@@ -23,13 +23,9 @@ from fieldwise.compare.score._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_interval
 from fieldwise.compare.stats._intervals import wilson_bounds
 from fieldwise.compare.stats._metrics import outcome_metrics
-from fieldwise.compare.stats._paired import (
-    TRANSITIONS,
-    holm,
-    mcnemar_exact,
-    significance_from_counts,
-)
+from fieldwise.compare.stats._paired import holm, mcnemar_exact, significance_from_counts
 from fieldwise.compare.stats._sufficient import CALIBRATION_BINS, Sufficient
+from fieldwise.compare.stats._units import TRANSITIONS
 
 __all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
 
