@@ -256,12 +256,13 @@ def gate_cmd(
 
 def _record_at_service(cli: CliContext, regated: Regated) -> None:
     """Send the verdicts to the service the run set ran on (its console asks for a typed
-    confirmation before publishing a version that did not pass)."""
+    confirmation before publishing a version that did not pass), when one is running: the
+    gate decides from files and does not start the embedded service only to record."""
     from fieldwise._connection import identity_of  # the service's modules load on first use
 
     record_at_service(
         regated,
         identity=identity_of(cli.settings, data_dir=cli.data_dir),
-        client=cli.client,
+        client=cli.client if cli.serving() else None,
         note=lambda message: click.echo(f"note: {message}", err=True),
     )
