@@ -105,14 +105,10 @@ def compare_cmd(
     if as_json:
         # one document whichever executor reduced the figures (docs/json.md)
         where = dask_scheduler(scheduler) if executor == "dask" or scheduler else None
+        # without --executor (or --scheduler) the run set is one partition, read from what
+        # is stored
         scaled = load_scaled(
-            cli,
-            target,
-            executor or ("dask" if scheduler else "in-process"),
-            where,
-            split=split,
-            # without --executor the run set is one partition, read from what is stored
-            through_cells=executor is not None or scheduler is not None,
+            cli, target, executor or ("dask" if scheduler else None), where, split=split
         )
         if out is not None:
             write_frames(
