@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import outcome_codes, outcome_in
+from fieldwise.compare._codes import outcome_codes, outcome_in, sorted_codes
 from fieldwise.compare.score._outcomes import OUTCOMES
 
 __all__ = [
@@ -44,20 +44,14 @@ def predictions(cells: pd.DataFrame) -> Iterator[Predictions]:
     codes, no grouping."""
     outcome = outcome_codes(cells)
     predicted = outcome_in(outcome, _PREDICTED)
-    column = cells["version"]
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = np.asarray(column.cat.codes, dtype=np.int64)
-        labels = list(column.cat.categories)
-    else:
-        found, uniques = pd.factorize(column, sort=True)
-        codes, labels = np.asarray(found, dtype=np.int64), list(uniques)
+    codes, labels = sorted_codes(cells["version"])
     confidence = cells["confidence"].to_numpy(dtype=np.float64)
-    counts = np.bincount(codes[predicted & (codes >= 0)], minlength=len(labels))
+    counts = np.bincount(codes[predicted], minlength=len(labels))
     for k in np.flatnonzero(counts).tolist():
         mine = predicted & (codes == k)
         conf, correct = confidence[mine], outcome[mine] == _CORRECT
         known = ~np.isnan(conf)  # NaN is never accepted
-        yield labels[k], len(conf), conf[known], correct[known]
+        yield str(labels[k]), len(conf), conf[known], correct[known]
 
 
 def confidence_sweep(

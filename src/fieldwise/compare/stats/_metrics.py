@@ -82,24 +82,14 @@ _EXPECTED = ("correct", "wrong", "missed")
 _STRICT = ("correct", "wrong", "missed", "spurious")
 
 
-def field_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """correct / expected per row of outcome counts (NaN without expected values)."""
-    return _share(counts, ("correct",), _EXPECTED)
-
-
-def strict_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """correct / (correct + wrong + missed + spurious) per row (NaN when all are 0)."""
-    return _share(counts, ("correct",), _STRICT)
-
-
 def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     """Field accuracy, strict accuracy, cell accuracy, precision, recall and F1 from (possibly
     weighted) outcome counts (see the module docstring; NaN where a figure has no cells)."""
     row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
     p, r, f = _prf(row)[0]
     return {
-        "field_accuracy": float(field_accuracy(row)[0]),
-        "strict_accuracy": float(strict_accuracy(row)[0]),
+        "field_accuracy": float(_share(row, ("correct",), _EXPECTED)[0]),
+        "strict_accuracy": float(_share(row, ("correct",), _STRICT)[0]),
         "accuracy": float(_accuracy(row)[0]),
         "precision": float(p),
         "recall": float(r),
