@@ -46,11 +46,10 @@ def field_intervals(
     )
     frame = frame.loc[versions.isin([baseline, candidate]).to_numpy(dtype=bool)]
     per_doc = frame.groupby(["field", "item", "cand"], sort=True)[["ok", "n"]].sum()
-    wide = pd.DataFrame(per_doc.unstack("cand", fill_value=0))
-    for col in (("ok", False), ("n", False), ("ok", True), ("n", True)):
-        if col not in wide.columns:
-            wide[col] = 0
-    wide = wide[[("ok", False), ("n", False), ("ok", True), ("n", True)]]
+    columns = pd.MultiIndex.from_tuples([("ok", False), ("n", False), ("ok", True), ("n", True)])
+    wide = pd.DataFrame(per_doc.unstack("cand", fill_value=0)).reindex(
+        columns=columns, fill_value=0
+    )
     wide.columns = pd.Index(["ok_b", "n_b", "ok_c", "n_c"])
     rng = np.random.default_rng(seed)
     tail = (1 - confidence) / 2 * 100

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -131,34 +130,21 @@ def tests_from_counts(
     return rows
 
 
-_COLUMNS_BEFORE_HOLM = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
-
-
-def _with_holm(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    table = table.copy()
-    table["p_holm"] = holm([float(p) for p in table["p_value"]])
-    table["significant"] = table["p_holm"] < alpha
-    table["required_n"] = table["required_n"].astype("Int64")
-    table["mde"] = table["mde"].astype("float64")
-    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)
-
-
 def significance_from_counts(
     counts: Mapping[str, pd.DataFrame], *, alpha: float = 0.05, power: float = 0.8
 ) -> pd.DataFrame:
     """The significance table of every candidate from its merged flip counts (candidate ->
     frame of :data:`TRANSITIONS` columns per field), Holm-adjusted across all (candidate,
     field) tests."""
-    if not counts:  # no candidate: the same empty table every time, built once
-        return _no_significance().copy()
     rows = [
         {"candidate": candidate, **r}
         for candidate, table in counts.items()
         for r in tests_from_counts(table, alpha=alpha, power=power)
     ]
-    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
-
-
-@cache
-def _no_significance() -> pd.DataFrame:
-    return _with_holm(pd.DataFrame([], columns=_COLUMNS_BEFORE_HOLM), 0.05)
+    before_holm = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
+    table = pd.DataFrame(rows, columns=before_holm)
+    table["p_holm"] = holm([float(p) for p in table["p_value"]])
+    table["significant"] = table["p_holm"] < alpha
+    table["required_n"] = table["required_n"].astype("Int64")
+    table["mde"] = table["mde"].astype("float64")
+    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)

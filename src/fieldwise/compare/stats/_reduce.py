@@ -142,11 +142,6 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
     for (version, name), counts in sorted(stats.outcomes.items()):
         by_outcome = dict(zip(OUTCOMES, counts, strict=True))
         support = by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"]
-        low, high = wilson_bounds(
-            np.array([float(by_outcome["correct"])]),
-            np.array([float(support)]),
-            confidence=confidence,
-        )
         scored = sum(counts) - by_outcome["both_empty"]
         score_sum = stats.score_sums.get((version, name))
         rows.append(
@@ -160,14 +155,18 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
                 "support": support,
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
-                "field_accuracy_low": float(low[0]),
-                "field_accuracy_high": float(high[0]),
                 "mean_score": (
                     score_sum / scored if scored and score_sum is not None else float("nan")
                 ),
             }
         )
-    return pd.DataFrame(rows, columns=list(FIELD_COLUMNS))
+    out = pd.DataFrame(rows, columns=list(FIELD_COLUMNS))
+    out["field_accuracy_low"], out["field_accuracy_high"] = wilson_bounds(
+        out["correct"].to_numpy(dtype=np.float64),
+        out["support"].to_numpy(dtype=np.float64),
+        confidence=confidence,
+    )
+    return out
 
 
 def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) -> pd.DataFrame:
@@ -184,14 +183,6 @@ def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) ->
             support += counts[0] + counts[1] + counts[2]
             n_cells += sum(counts)
         docs, all_ok = stats.documents.get(version, (0, 0))
-        figures = outcome_metrics(weighted)
-        # the weighted share over the unweighted count of expected cells (as the whole
-        # comparison's overall table)
-        low, high = wilson_bounds(
-            np.array([figures["field_accuracy"] * support]),
-            np.array([float(support)]),
-            confidence=confidence,
-        )
         rows.append(
             {
                 "version": version,
@@ -199,12 +190,16 @@ def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) ->
                 "n_cells": n_cells,
                 "documents": docs,
                 "all_fields_correct_rate": all_ok / docs if docs else float("nan"),
-                **figures,
-                "field_accuracy_low": float(low[0]),
-                "field_accuracy_high": float(high[0]),
+                **outcome_metrics(weighted),
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    # the weighted share over the unweighted count of expected cells
+    expected = out["support"].to_numpy(dtype=np.float64)
+    out["field_accuracy_low"], out["field_accuracy_high"] = wilson_bounds(
+        out["field_accuracy"].to_numpy(dtype=np.float64) * expected, expected, confidence=confidence
+    )
+    return out
 
 
 def _calibration(stats: Sufficient) -> pd.DataFrame:
