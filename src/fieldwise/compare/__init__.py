@@ -65,15 +65,11 @@ if TYPE_CHECKING:
         confidence_sweep,
         recommend_threshold,
     )
+    from fieldwise.compare.stats._distributions import mcnemar_exact
     from fieldwise.compare.stats._field_intervals import field_intervals
     from fieldwise.compare.stats._intervals import overall_paired
     from fieldwise.compare.stats._metrics import outcome_metrics
-    from fieldwise.compare.stats._paired import (
-        format_p,
-        holm,
-        mcnemar_exact,
-        p_phrase,
-    )
+    from fieldwise.compare.stats._paired import format_p, holm, p_phrase
     from fieldwise.compare.stats._power import (
         PlanRow,
         connor_sample_size,
@@ -220,7 +216,8 @@ _HOMES = {
     "stats._field_intervals": ("field_intervals",),
     "stats._intervals": ("overall_paired",),
     "stats._metrics": ("outcome_metrics",),
-    "stats._paired": ("format_p", "holm", "mcnemar_exact", "p_phrase"),
+    "stats._distributions": ("mcnemar_exact",),
+    "stats._paired": ("format_p", "holm", "p_phrase"),
     "stats._power": ("PlanRow", "connor_sample_size", "document_support", "plan_fields"),
     "stats._reduce": ("ReducedResult", "reduce_statistics"),
     "stats._sufficient": (

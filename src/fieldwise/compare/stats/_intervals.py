@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from fieldwise.compare.stats._distributions import normal_quantile
+
 __all__ = ["Interval", "newcombe_paired", "overall_paired", "wilson", "wilson_bounds"]
 
 
@@ -39,9 +41,6 @@ def wilson_bounds(
     """The Wilson score interval of each share ``successes / n``: (low, high) arrays, NaN
     where ``n`` is 0. ``successes`` and ``n`` may be weighted sums (a weighted share keeps
     its ``n``)."""
-    # not scipy's norm.ppf: importing scipy costs a second in every fresh process
-    from fieldwise.compare.stats._distributions import normal_quantile
-
     z = normal_quantile(1 - (1 - confidence) / 2)
     z2 = z * z
     with np.errstate(invalid="ignore", divide="ignore"):

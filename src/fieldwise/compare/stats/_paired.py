@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from fieldwise.compare.stats._distributions import mcnemar_exact
 from fieldwise.compare.stats._intervals import newcombe_paired
 from fieldwise.compare.stats._power import connor_sample_size, minimum_detectable_effect
 from fieldwise.compare.stats._units import TRANSITIONS
@@ -25,7 +26,6 @@ __all__ = [
     "SIGNIFICANCE_COLUMNS",
     "format_p",
     "holm",
-    "mcnemar_exact",
     "p_phrase",
     "significance_from_counts",
     "tests_from_counts",
@@ -62,15 +62,6 @@ def p_phrase(value: float | None, label: str = "p") -> str:
     """``p=0.375`` or ``p<0.001`` (never ``p=<0.001``), for p-values inside sentences."""
     text = format_p(value)
     return f"{label}{text}" if text.startswith("<") else f"{label}={text}"
-
-
-def mcnemar_exact(regressed: int, fixed: int) -> float:
-    """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
-    with p = 1/2 (1.0 when there are none)."""
-    # computed directly: importing scipy costs a second in every fresh process
-    from fieldwise.compare.stats._distributions import mcnemar_p
-
-    return mcnemar_p(regressed, fixed)
 
 
 def holm(p_values: list[float]) -> list[float]:

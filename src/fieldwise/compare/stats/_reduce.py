@@ -21,9 +21,10 @@ from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare.score._lists import ROW_TEST_COLUMNS
 from fieldwise.compare.score._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare.stats._distributions import mcnemar_exact
 from fieldwise.compare.stats._intervals import wilson_bounds
 from fieldwise.compare.stats._metrics import outcome_metrics
-from fieldwise.compare.stats._paired import holm, mcnemar_exact, significance_from_counts
+from fieldwise.compare.stats._paired import holm, significance_from_counts
 from fieldwise.compare.stats._sufficient import CALIBRATION_BINS, Sufficient
 from fieldwise.compare.stats._units import TRANSITIONS
 
