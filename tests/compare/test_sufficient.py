@@ -19,7 +19,7 @@ from fieldwise.compare.stats._sufficient import (
     partition_statistics,
     weight_classes,
 )
-from tests.scale._data import SPECS, generated_frame
+from tests.scale._data import SPECS, figures_of, generated_frame
 
 WEIGHTS = weight_classes(SPECS)
 
@@ -57,7 +57,7 @@ def test_any_partitioning_gives_identical_statistics_and_figures(frame: pd.DataF
         assert split.calibration == whole.calibration
         assert np.array_equal(split.boot_replicates["v2"], whole.boot_replicates["v2"])
         assert np.array_equal(split.boot_totals["v2"], whole.boot_totals["v2"])
-        assert reduce_statistics(split).figures() == reduce_statistics(whole).figures()
+        assert figures_of(reduce_statistics(split)) == figures_of(reduce_statistics(whole))
 
 
 def test_poisson_weights_are_poisson_one_and_keyed_by_document() -> None:

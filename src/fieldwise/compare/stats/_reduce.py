@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -102,34 +101,6 @@ class ReducedResult:
     def warnings(self) -> tuple[str, ...]:
         """The tests' power warnings."""
         return tuple(str(w) for w in self.significance.get("warning", ()) if w)
-
-    def figures(self) -> dict[str, Any]:
-        """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
-        return {
-            "baseline": self.baseline,
-            "candidates": list(self.candidates),
-            "fields": _records(self.fields),
-            "overall": _records(self.overall),
-            "significance": _records(self.significance),
-            "calibration": _records(self.calibration),
-            "row_tests": _records(self.row_tests),
-            "empty_columns": _records(self.empty_columns),
-            "bootstraps": {c: b.to_json() for c, b in sorted(self.bootstraps.items())},
-        }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value != value:
-        return None
-    if value is pd.NA:
-        return None
-    return value
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
