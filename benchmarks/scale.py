@@ -53,6 +53,7 @@ from fieldwise.compare import (
     weight_classes,
 )
 from fieldwise.evaluate._scale import DOCUMENTS_PER_SHARD
+from fieldwise.report import DocumentSource, comparison_document
 from fieldwise.scale import (
     compact_shard,
     read_header,
@@ -177,6 +178,12 @@ def phases(root: str, shards: int) -> dict[str, float]:
     return spent
 
 
+def _figures(result: Any) -> dict[str, Any]:
+    """Every figure as ``compare --json`` prints it, without the source (executor, partitions)."""
+    document = comparison_document(result, DocumentSource("rs_benchmark", ""))
+    return {key: value for key, value in document.items() if key != "source"}
+
+
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -261,7 +268,7 @@ def main() -> None:
                 t0 = time.perf_counter()
                 local = score_store(root, SPECS, baseline="v1", candidates=["v2"])
                 row["in_process_s"] = time.perf_counter() - t0
-                assert local.figures() == result.figures(), "executors disagree"
+                assert _figures(local) == _figures(result), "executors disagree"
                 documents = comparisons // (FIELDS * len(VERSIONS))
                 frame = chunk_frame(0, min(documents, CHUNK_DOCUMENTS), seed=1)
                 if documents <= CHUNK_DOCUMENTS:

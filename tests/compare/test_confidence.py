@@ -68,7 +68,6 @@ def test_recommended_threshold_by_one_integer_sort_is_the_argsort_one() -> None:
     """Confidences in [0, 2) sort as integers with the correctness bit packed in; the
     threshold, precision and coverage are those of the argsort over many ties, zeros and ones,
     and -0.0, negatives and values past 2 (which take the argsort) give them too."""
-    from fieldwise.compare.stats._confidence import _recommend
 
     def by_argsort(conf: np.ndarray, ok: np.ndarray, total: int, target: float) -> Any:
         order = np.argsort(-conf)
@@ -94,4 +93,5 @@ def test_recommended_threshold_by_one_integer_sort_is_the_argsort_one() -> None:
         ][trial % 6]
         ok = rng.random(n) < rng.random()
         for target in (0.5, 0.9, 0.95, 1.0):
-            assert _recommend(conf, ok, n + 3, target) == by_argsort(conf, ok, n + 3, target)
+            got = recommend_threshold(conf, ok, target, total=n + 3)
+            assert got == by_argsort(conf, ok, n + 3, target)

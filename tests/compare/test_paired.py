@@ -16,14 +16,13 @@ import pytest
 from scipy.stats import binomtest, norm
 
 from fieldwise.compare import (
-    bootstrap_delta,
+    ComparisonResult,
     compare,
+    connor_sample_size,
     holm,
     mcnemar_exact,
-    paired_sample_size,
     parse_field_specs,
     render_table,
-    score_cells,
 )
 from fieldwise.compare.score._frame import FRAME_COLUMNS
 
@@ -82,10 +81,13 @@ def test_flips_and_significance_through_compare() -> None:
 
 
 def test_bootstrap_is_seeded_and_resamples_documents() -> None:
-    cells, _, _ = score_cells(make_frame(), {})
-    a = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=4000)
-    b = bootstrap_delta(cells, "v1", "v2", seed=7, n_resamples=4000)
-    assert a == b
+    def run() -> ComparisonResult:
+        return compare(make_frame(), {}, baseline="v1", candidate="v2", seed=7, n_bootstrap=4000)
+
+    result = run()
+    a, cells = result.bootstrap, result.cells
+    assert a is not None
+    assert a == run().bootstrap
     assert a.documents == 15
     assert a.low <= a.delta <= a.high
 
@@ -107,31 +109,11 @@ def test_bootstrap_is_seeded_and_resamples_documents() -> None:
     assert a.high == pytest.approx(float(np.percentile(deltas, 97.5)), abs=0.02)
 
 
-def test_bootstrap_with_many_distinct_weights_sums_weights() -> None:
-    """5,000 documents with distinct weights: too many weights to count cells per weight."""
-    rng = np.random.default_rng(3)
-    n = 5000
-    weight = rng.uniform(0.5, 2.0, n)
-    outcome = np.where(rng.random(2 * n) < 0.8, "correct", "wrong")
-    cells = pd.DataFrame(
-        {
-            "item": np.tile(np.arange(n), 2),
-            "version": np.repeat(["a", "b"], n),
-            "outcome": outcome,
-            "weight": np.tile(weight, 2),
-        }
-    )
-    one = bootstrap_delta(cells, "a", "b", seed=1, n_resamples=200)
-    assert one == bootstrap_delta(cells, "a", "b", seed=1, n_resamples=200)
-    assert one.low < one.delta < one.high
-    assert one.high - one.low < 0.05
-
-
-def test_paired_sample_size_formula() -> None:
+def test_connor_sample_size_formula() -> None:
     za, zb = norm.ppf(0.975), norm.ppf(0.8)
     by_hand = (za * math.sqrt(0.2) + zb * math.sqrt(0.2 - 0.01)) ** 2 / 0.01
-    assert paired_sample_size(0.05, 0.15) == math.ceil(by_hand) == 155
-    assert paired_sample_size(0.1, 0.1) is None
+    assert connor_sample_size(0.1, 0.2) == math.ceil(by_hand) == 155
+    assert connor_sample_size(0.0, 0.2) is None
 
 
 def test_underpowered_field_warns_with_sample_size() -> None:
@@ -142,7 +124,7 @@ def test_underpowered_field_warns_with_sample_size() -> None:
         for w in result.warnings
     )
     needed = result.significance.set_index("field").loc["g", "required_n"]
-    assert needed == paired_sample_size(1 / 15, 0.0)
+    assert needed == connor_sample_size(-1 / 15, 1 / 15)
 
 
 def test_suspected_truth_errors() -> None:

@@ -4,6 +4,7 @@ fields (row tests) and all-null columns, and the gate must decide the same from 
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -11,12 +12,11 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
-from fieldwise.compare.stats._bootstrap import bootstrap_columns, sorted_codes
-from fieldwise.compare.stats._paired import TRANSITIONS, flip_units
+from fieldwise.compare._codes import sorted_codes
 from fieldwise.compare.stats._reduce import reduce_statistics
 from fieldwise.compare.stats._sufficient import (
     empty_statistics,
-    merge_all,
+    merge_statistics,
     partition_statistics,
     weight_classes,
 )
@@ -51,64 +51,41 @@ def _stats(frame: pd.DataFrame, seed: int = 1) -> Any:
     )
 
 
-def test_flip_counts_equal_the_cell_level_flip_units(frame: pd.DataFrame) -> None:
-    """The statistics' flip counts are those of the flips frame's units (result.flips)."""
+def test_statistics_do_not_depend_on_row_order_or_key_type(frame: pd.DataFrame) -> None:
+    """Shuffled rows and plain (non-categorical) keys give the statistics of the scored cells:
+    flips, outcome and document counts, and the bootstrap's sums, to the bit."""
     cells, row_counts, _ = score_cells(frame, SPECS)
-    # shuffled rows and plain (non-categorical) keys count the same
     shuffled = cells.sample(frac=1.0, random_state=3)
     plain = shuffled.assign(
         version=shuffled["version"].astype(str),
         item=shuffled["item"].astype(str),
         field=shuffled["field"].astype(str),
     )
-    for variant in (cells, shuffled, plain):
-        stats = partition_statistics(
+    want = _stats(frame)
+    for variant in (shuffled, plain):
+        got = partition_statistics(
             variant,
             baseline="v1",
             candidates=CANDIDATES,
             weights=WEIGHTS,
-            n_resamples=50,
+            seed=1,
+            n_resamples=200,
             row_counts=row_counts,
         )
+        assert got.transitions == want.transitions
+        assert got.outcomes == want.outcomes
+        assert got.documents == want.documents
         for candidate in CANDIDATES:
-            units = flip_units(cells, "v1", candidate)
-            want = (
-                units.groupby(["field", "transition"], observed=False, sort=True)
-                .size()
-                .unstack("transition", fill_value=0)
-                .reindex(columns=list(TRANSITIONS), fill_value=0)
-            )
-            got = {f: c for (cand, f), c in stats.transitions.items() if cand == candidate}
-            assert got == {str(f): tuple(int(x) for x in row) for f, row in want.iterrows()}
+            assert np.array_equal(got.boot_totals[candidate], want.boot_totals[candidate])
+            assert np.array_equal(got.boot_replicates[candidate], want.boot_replicates[candidate])
 
 
-def test_sorted_codes_and_bootstrap_columns_agree_for_any_key_type(frame: pd.DataFrame) -> None:
+def test_sorted_codes_of_any_key_type(frame: pd.DataFrame) -> None:
     cells, _, _ = score_cells(frame, SPECS)
-    codes, labels = sorted_codes(cells["item"])
-    assert list(labels) == sorted(set(cells["item"].astype(str)))
-    assert np.array_equal(labels[codes], cells["item"].astype(str).to_numpy(dtype=str))
-    plain = cells.assign(item=cells["item"].astype(object), version=cells["version"].astype(str))
-    for candidate in CANDIDATES:
-        a = bootstrap_columns(cells, "v1", candidate, WEIGHTS)
-        b = bootstrap_columns(plain, "v1", candidate, WEIGHTS)
-        assert np.array_equal(a[0], b[0])
-        assert a[1] == b[1]
-        assert np.array_equal(a[2], b[2])
-
-
-def test_bootstrap_columns_of_only_the_pair_equal_those_among_more_versions(
-    frame: pd.DataFrame,
-) -> None:
-    """Cells of exactly the two versions are read in place (no copy of the pair's rows):
-    the same columns as from the cells of every version."""
-    cells, _, _ = score_cells(frame, SPECS)
-    for candidate in CANDIDATES:
-        pair = cells.loc[cells["version"].isin(["v1", candidate]).to_numpy()]
-        a = bootstrap_columns(cells, "v1", candidate, WEIGHTS)
-        b = bootstrap_columns(pair, "v1", candidate, WEIGHTS)
-        assert np.array_equal(a[0], b[0])
-        assert a[1] == b[1]
-        assert np.array_equal(a[2], b[2])
+    for keys in (cells["item"], cells["item"].astype(object)):
+        codes, labels = sorted_codes(keys)
+        assert list(labels) == sorted(set(cells["item"].astype(str)))
+        assert np.array_equal(labels[codes], cells["item"].astype(str).to_numpy(dtype=str))
 
 
 def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
@@ -119,7 +96,8 @@ def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.Da
     empty = empty_statistics(
         baseline="v1", candidates=CANDIDATES, weights=WEIGHTS, seed=1, n_resamples=200
     )
-    for stats in (_stats(frame), merge_all([_stats(c) for c in chunks], empty)):
+    merged = reduce(merge_statistics, [_stats(c) for c in chunks], empty)
+    for stats in (_stats(frame), merged):
         reduced = reduce_statistics(stats)
         assert len(reduced.row_tests) == 2
         assert len(reduced.empty_columns) == 1
@@ -164,7 +142,7 @@ def test_the_gate_decides_the_same_from_reduced_statistics(
 @pytest.mark.parametrize("seed", range(6))
 def test_bootstrap_counts_per_weight_class_count_every_cell(seed: int) -> None:
     """Each item's ok and cell counts per weight class, baseline then candidate: what
-    counting every cell one by one gives (items without cells too; weights given or found)."""
+    counting every cell one by one gives (items without cells too)."""
     from fieldwise.compare.stats._bootstrap import bootstrap_counts
 
     rng = np.random.default_rng(seed)
@@ -174,20 +152,18 @@ def test_bootstrap_counts_per_weight_class_count_every_cell(seed: int) -> None:
     is_candidate = rng.random(n) < 0.5
     ok = rng.random(n) < 0.7
     cell_weight = np.asarray(given)[rng.integers(0, 3, n)]
-    items = np.array([f"d{k:03d}" for k in range(n_items)], dtype=str)
-    for weights in (None, given):
-        _, used, values = bootstrap_counts(
-            item_codes,
-            items,
-            is_candidate=is_candidate,
-            ok=ok,
-            cell_weight=cell_weight,
-            weights=weights,
-        )
-        want = np.zeros((n_items, 4 * len(used)), dtype=np.int64)
-        for i, c, k, w in zip(item_codes, is_candidate, ok, cell_weight, strict=True):
-            column = int(c) * 2 * len(used) + 2 * used.index(float(w))
-            want[i, column] += int(k)
-            want[i, column + 1] += 1
-        assert values.dtype == np.int64
-        np.testing.assert_array_equal(values, want)
+    values = bootstrap_counts(
+        item_codes,
+        n_items,
+        is_candidate=is_candidate,
+        ok=ok,
+        cell_weight=cell_weight,
+        weights=given,
+    )
+    want = np.zeros((n_items, 4 * len(given)), dtype=np.int64)
+    for i, c, k, w in zip(item_codes, is_candidate, ok, cell_weight, strict=True):
+        column = int(c) * 2 * len(given) + 2 * given.index(float(w))
+        want[i, column] += int(k)
+        want[i, column + 1] += 1
+    assert values.dtype == np.int64
+    np.testing.assert_array_equal(values, want)

@@ -3,6 +3,8 @@ and the figures agree with :func:`fieldwise.compare.compare` on the same cells."
 
 from __future__ import annotations
 
+from functools import reduce
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,12 +15,11 @@ from fieldwise.compare.stats._reduce import reduce_statistics
 from fieldwise.compare.stats._sufficient import (
     Sufficient,
     empty_statistics,
-    merge_all,
     merge_statistics,
     partition_statistics,
     weight_classes,
 )
-from tests.scale._data import SPECS, generated_frame
+from tests.scale._data import SPECS, figures_of, generated_frame
 
 WEIGHTS = weight_classes(SPECS)
 
@@ -38,7 +39,7 @@ def _partitioned(frame: pd.DataFrame, parts: int, seed: int) -> Sufficient:
         baseline="v1", candidates=["v2"], weights=WEIGHTS, seed=3, n_resamples=300
     )
     # merged in reverse order, too: addition of integers does not care
-    return merge_all([_stats(c) for c in reversed(chunks) if len(c)], empty)
+    return reduce(merge_statistics, [_stats(c) for c in reversed(chunks) if len(c)], empty)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_any_partitioning_gives_identical_statistics_and_figures(frame: pd.DataF
         assert split.calibration == whole.calibration
         assert np.array_equal(split.boot_replicates["v2"], whole.boot_replicates["v2"])
         assert np.array_equal(split.boot_totals["v2"], whole.boot_totals["v2"])
-        assert reduce_statistics(split).figures() == reduce_statistics(whole).figures()
+        assert figures_of(reduce_statistics(split)) == figures_of(reduce_statistics(whole))
 
 
 def test_poisson_weights_are_poisson_one_and_keyed_by_document() -> None:

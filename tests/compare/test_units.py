@@ -1,5 +1,5 @@
-"""compare's (document, field) units as the report lists them: the worst cell decides, a unit
-without cells in a version is ok there, and ok is what the flip counts use."""
+"""compare's (document, field) units: the worst cell decides, a unit without cells in a version
+is ok there; the report's units and the flips frame are the same units."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from fieldwise.compare import OUTCOMES, unit_outcomes
-from fieldwise.compare.stats._paired import flip_units
+from fieldwise.compare.stats._units import flip_units
 
 
 def _cells() -> pd.DataFrame:
@@ -38,12 +38,14 @@ def test_the_worst_cell_decides_and_absent_is_ok() -> None:
     assert found.ok_candidate.tolist() == [False, True, True]
 
 
-def test_ok_is_the_flip_counts_ok() -> None:
-    cells = _cells()
-    found = unit_outcomes(cells, "v1", "v2")
-    flips = flip_units(cells, "v1", "v2").sort_values(["item", "field"])
-    assert flips["ok_baseline"].tolist() == found.ok_baseline.tolist()
-    assert flips["ok_candidate"].tolist() == found.ok_candidate.tolist()
+def test_flips_are_the_units_by_field_then_item() -> None:
+    flips = flip_units(_cells(), "v1", "v2")
+    assert flips[["field", "item"]].astype(str).values.tolist() == [
+        ["lines", "d1"],
+        ["total", "d1"],
+        ["total", "d2"],
+    ]
+    assert flips["transition"].tolist() == ["regressed", "fixed", "both_right"]
 
 
 def test_an_unknown_outcome_is_refused() -> None:

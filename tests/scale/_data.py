@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare import FieldSpec, parse_field_specs
+from fieldwise.compare import FieldSpec, ReducedResult, parse_field_specs
+from fieldwise.report import DocumentSource, comparison_document
 
 SPECS: dict[str, FieldSpec] = parse_field_specs(
     {
@@ -114,3 +115,10 @@ def listed_outputs(
             v3 = None
         outputs["v1"][name], outputs["v2"][name], outputs["v3"][name] = v1, v2, v3
     return truth, outputs
+
+
+def figures_of(result: ReducedResult) -> dict[str, Any]:
+    """Every figure of ``result`` as ``compare --json`` prints it, without its source (the
+    run set, executor and partitions): what equal statistics must give."""
+    document = comparison_document(result, DocumentSource("rs_test", "sha_test"))
+    return {key: value for key, value in document.items() if key != "source"}

@@ -12,7 +12,7 @@ import pytest
 from fieldwise._errors import CompareError
 from fieldwise.scale import read_header, score_store, write_cells, write_header, write_parts
 from fieldwise.scale._cells import read_shard
-from tests.scale._data import SPECS, generated_frame
+from tests.scale._data import SPECS, figures_of, generated_frame
 
 
 def test_values_keep_their_types(tmp_path: Path) -> None:
@@ -53,13 +53,13 @@ def test_header_provenance_and_a_missing_store(tmp_path: Path) -> None:
 
 def test_shards_and_chunked_parts_give_identical_figures(tmp_path: Path) -> None:
     frame = generated_frame(900, seed=2)
-    figures = []
+    found = []
     for shards in (1, 4, 13):
         root = str(tmp_path / f"s{shards}")
         write_cells(frame, root, shards=shards)
         result = score_store(root, SPECS, baseline="v1", candidates=["v2"], n_resamples=200)
         assert result.partitions == shards
-        figures.append(result.figures())
+        found.append(figures_of(result))
     # the same documents written in three chunks, as a generator of a huge set would
     root = str(tmp_path / "chunked")
     items = sorted(frame["item"].unique())
@@ -69,7 +69,7 @@ def test_shards_and_chunked_parts_give_identical_figures(tmp_path: Path) -> None
         counts = {v: counts.get(v, 0) + n for v, n in written.items()}
     write_header(root, shards=5, versions=["v1", "v2"], documents=900, cells=counts)
     chunked = score_store(root, SPECS, baseline="v1", candidates=["v2"], n_resamples=200)
-    assert figures[0] == figures[1] == figures[2] == chunked.figures()
+    assert found[0] == found[1] == found[2] == figures_of(chunked)
 
 
 def test_rewriting_a_store_leaves_no_stale_shards(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from fieldwise.scale import score_store, write_cells
 from tests.scale._cluster import BOUND, Cluster, cluster
-from tests.scale._data import SPECS, generated_frame
+from tests.scale._data import SPECS, figures_of, generated_frame
 
 __all__ = ["cluster"]  # the fixture, used by name
 
@@ -32,7 +32,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def _figures(**kwargs: Any) -> dict[str, Any]:
     result = score_store(kwargs.pop("root"), SPECS, baseline="v1", candidates=["v2"], **kwargs)
-    return {"executor": result.executor, "partitions": result.partitions, **result.figures()}
+    return {"executor": result.executor, "partitions": result.partitions, **figures_of(result)}
 
 
 def test_dask_cluster_equals_in_process_even_when_a_worker_dies(
@@ -66,6 +66,6 @@ def test_dask_cluster_equals_in_process_even_when_a_worker_dies(
     assert boot["documents"] == 666_667
     assert boot["n_resamples"] == 1000
     assert boot["low"] < boot["delta"] < boot["high"]
-    sig = {r["field"]: r for r in remote["significance"]}
+    sig = {r["field"]: r for r in remote["tests"]}
     assert sig["total"]["fixed"] > sig["total"]["regressed"]
     assert sig["total"]["significant"]

@@ -17,7 +17,7 @@ from fieldwise.scale import compact_shard, compact_store, write_header, write_pa
 from fieldwise.scale._cells import read_shard, shard_folder
 from fieldwise.scale._compact import compact_folder
 from fieldwise.scale._execute import score_store
-from tests.scale._data import SPECS, generated_frame
+from tests.scale._data import SPECS, figures_of, generated_frame
 
 SHARDS = 3
 VERSIONS = ["v1", "v2"]
@@ -44,7 +44,7 @@ def _cells(root: Path) -> list[pd.DataFrame]:
 
 def _figures(root: Path) -> dict[str, Any]:
     result = score_store(str(root), SPECS, baseline="v1", candidates=["v2"], n_resamples=200)
-    return result.figures()
+    return figures_of(result)
 
 
 def _files(root: Path) -> dict[str, bytes]:

@@ -105,14 +105,10 @@ def compare_cmd(
     if as_json:
         # one document whichever executor reduced the figures (docs/json.md)
         where = dask_scheduler(scheduler) if executor == "dask" or scheduler else None
+        # without --executor (or --scheduler) the run set is one partition, read from what
+        # is stored
         scaled = load_scaled(
-            cli,
-            target,
-            executor or ("dask" if scheduler else "in-process"),
-            where,
-            split=split,
-            # without --executor the run set is one partition, read from what is stored
-            through_cells=executor is not None or scheduler is not None,
+            cli, target, executor or ("dask" if scheduler else None), where, split=split
         )
         if out is not None:
             write_frames(
@@ -256,12 +252,13 @@ def gate_cmd(
 
 def _record_at_service(cli: CliContext, regated: Regated) -> None:
     """Send the verdicts to the service the run set ran on (its console asks for a typed
-    confirmation before publishing a version that did not pass)."""
+    confirmation before publishing a version that did not pass), when one is running: the
+    gate decides from files and does not start the embedded service only to record."""
     from fieldwise._connection import identity_of  # the service's modules load on first use
 
     record_at_service(
         regated,
         identity=identity_of(cli.settings, data_dir=cli.data_dir),
-        client=cli.client,
+        client=cli.client if cli.serving() else None,
         note=lambda message: click.echo(f"note: {message}", err=True),
     )

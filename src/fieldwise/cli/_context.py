@@ -85,6 +85,11 @@ class CliContext:
             self._connection = connect(self.settings, data_dir=self.data_dir)
         return self._connection
 
+    def serving(self) -> bool:
+        """Whether a service is reachable without starting one: ``--base-url`` names it, or
+        this command already started the embedded one."""
+        return bool(self.settings.base_url) or self._connection is not None
+
     def client(self) -> Client:
         if self._client is None:
             self._client = self.connection().client()

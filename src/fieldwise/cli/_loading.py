@@ -95,21 +95,15 @@ def runset_options(func: F) -> F:
 def load_scaled(
     cli: CliContext,
     target: RunsetTarget,
-    executor: str,
+    executor: str | None,
     scheduler: str | None,
     *,
     split: str | None = None,
-    through_cells: bool = True,
 ) -> ScaledScore:
-    """Score the run sets with ``executor`` over their partitioned cells (in-process without
-    ``through_cells``: from their stored statistics, one partition)."""
+    """Score the run sets with ``executor`` over their partitioned cells (without one: from
+    their stored statistics, one partition)."""
     return score_runsets_at_scale(
-        target,
-        cli.client,
-        executor=executor,
-        scheduler=scheduler,
-        split=split,
-        through_cells=through_cells,
+        target, cli.client, executor=executor, scheduler=scheduler, split=split
     )
 
 

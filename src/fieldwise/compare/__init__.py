@@ -13,7 +13,6 @@ from fieldwise._entry import make_callable
 from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from fieldwise.compare._codes import sorted_codes
     from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
     from fieldwise.compare._io import read_frames, write_frames
     from fieldwise.compare._provenance import (
@@ -60,22 +59,17 @@ if TYPE_CHECKING:
         parse_number,
     )
     from fieldwise.compare.score._outcomes import OUTCOMES, score_cells
-    from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_delta
+    from fieldwise.compare.stats._bootstrap import BootstrapInterval
     from fieldwise.compare.stats._confidence import (
         calibration_table,
         confidence_sweep,
         recommend_threshold,
     )
+    from fieldwise.compare.stats._distributions import mcnemar_exact
     from fieldwise.compare.stats._field_intervals import field_intervals
     from fieldwise.compare.stats._intervals import overall_paired
     from fieldwise.compare.stats._metrics import outcome_metrics
-    from fieldwise.compare.stats._paired import (
-        format_p,
-        holm,
-        mcnemar_exact,
-        p_phrase,
-        paired_sample_size,
-    )
+    from fieldwise.compare.stats._paired import format_p, holm, p_phrase
     from fieldwise.compare.stats._power import (
         PlanRow,
         connor_sample_size,
@@ -116,7 +110,6 @@ __all__ = [
     "as_outputs",
     "as_truth",
     "boolean",
-    "bootstrap_delta",
     "build_frame",
     "calibration_table",
     "cell_field",
@@ -146,7 +139,6 @@ __all__ = [
     "outcome_metrics",
     "overall_paired",
     "p_phrase",
-    "paired_sample_size",
     "parse_bool",
     "parse_currency",
     "parse_date",
@@ -159,7 +151,6 @@ __all__ = [
     "reduce_statistics",
     "render_table",
     "score_cells",
-    "sorted_codes",
     "spec_changes",
     "spec_digest",
     "specs_from_recorded",
@@ -173,87 +164,76 @@ __all__ = [
 
 # Each name loads its module on first use: the dataset loader reads ground truth with the
 # parsers of ``_normalize`` (pure Python), and must not import pandas and Arrow for them.
-_HOME = {
-    "EXPORT_FORMATS": "fieldwise.compare._export",
-    "PlanRow": "fieldwise.compare.stats._power",
-    "ReducedResult": "fieldwise.compare.stats._reduce",
-    "Sufficient": "fieldwise.compare.stats._sufficient",
-    "Unparsed": "fieldwise.compare.score._normalize",
-    "as_outputs": "fieldwise.compare.score._inputs",
-    "as_truth": "fieldwise.compare.score._inputs",
-    "compare_columns": "fieldwise.compare.score._columnwise",
-    "config_digest": "fieldwise.compare._provenance",
-    "connor_sample_size": "fieldwise.compare.stats._power",
-    "document_support": "fieldwise.compare.stats._power",
-    "empty_statistics": "fieldwise.compare.stats._sufficient",
-    "export_bytes": "fieldwise.compare._export",
-    "export_table": "fieldwise.compare._export",
-    "field_intervals": "fieldwise.compare.stats._field_intervals",
-    "format_p": "fieldwise.compare.stats._paired",
-    "is_empty": "fieldwise.compare.score._normalize",
-    "merge_statistics": "fieldwise.compare.stats._sufficient",
-    "overall_paired": "fieldwise.compare.stats._intervals",
-    "p_phrase": "fieldwise.compare.stats._paired",
-    "partition_statistics": "fieldwise.compare.stats._sufficient",
-    "plan_fields": "fieldwise.compare.stats._power",
-    "reduce_statistics": "fieldwise.compare.stats._reduce",
-    "sorted_codes": "fieldwise.compare._codes",
-    "spec_changes": "fieldwise.compare._provenance",
-    "spec_digest": "fieldwise.compare._provenance",
-    "truth_changes": "fieldwise.compare._provenance",
-    "truth_digest": "fieldwise.compare._provenance",
-    "weight_classes": "fieldwise.compare.stats._sufficient",
-    "write_export": "fieldwise.compare._export",
-    "align_arrays": "fieldwise.compare.score._align",
-    "cell_field": "fieldwise.compare.score._align",
-    "Comparator": "fieldwise.compare.score._comparators",
-    "Comparison": "fieldwise.compare.score._comparators",
-    "boolean": "fieldwise.compare.score._comparators",
-    "comparator_for": "fieldwise.compare.score._comparators",
-    "currency": "fieldwise.compare.score._comparators",
-    "date": "fieldwise.compare.score._comparators",
-    "enum": "fieldwise.compare.score._comparators",
-    "exact_string": "fieldwise.compare.score._comparators",
-    "fuzzy_text": "fieldwise.compare.score._comparators",
-    "number": "fieldwise.compare.score._comparators",
-    "calibration_table": "fieldwise.compare.stats._confidence",
-    "confidence_sweep": "fieldwise.compare.stats._confidence",
-    "recommend_threshold": "fieldwise.compare.stats._confidence",
-    "FRAME_COLUMNS": "fieldwise.compare.score._frame",
-    "build_frame": "fieldwise.compare.score._frame",
-    "flatten": "fieldwise.compare.score._frame",
-    "read_frames": "fieldwise.compare._io",
-    "write_frames": "fieldwise.compare._io",
-    "outcome_metrics": "fieldwise.compare.stats._metrics",
-    "parse_bool": "fieldwise.compare.score._normalize",
-    "parse_currency": "fieldwise.compare.score._normalize",
-    "parse_date": "fieldwise.compare.score._normalize",
-    "parse_number": "fieldwise.compare.score._normalize",
-    "OUTCOMES": "fieldwise.compare.score._outcomes",
-    "score_cells": "fieldwise.compare.score._outcomes",
-    "FRAME_NAMES": "fieldwise.compare._result",
-    "ComparisonResult": "fieldwise.compare._result",
-    "compare": "fieldwise.compare._result",
-    "FieldSpec": "fieldwise.compare._spec",
-    "BOOL_OPTIONS": "fieldwise.compare._spec",
-    "DATE_ORDERS": "fieldwise.compare._spec",
-    "FIELD_KEYS": "fieldwise.compare._spec",
-    "FIELD_TYPES": "fieldwise.compare._spec",
-    "NUMBER_OPTIONS": "fieldwise.compare._spec",
-    "parse_field_specs": "fieldwise.compare._spec",
-    "specs_from_recorded": "fieldwise.compare._spec",
-    "BootstrapInterval": "fieldwise.compare.stats._bootstrap",
-    "bootstrap_delta": "fieldwise.compare.stats._bootstrap",
-    "holm": "fieldwise.compare.stats._paired",
-    "mcnemar_exact": "fieldwise.compare.stats._paired",
-    "paired_sample_size": "fieldwise.compare.stats._paired",
-    "render_table": "fieldwise.compare._terminal",
-    "UnitOutcomes": "fieldwise.compare.stats._units",
-    "unit_outcomes": "fieldwise.compare.stats._units",
+_HOMES = {
+    "_export": ("EXPORT_FORMATS", "export_bytes", "export_table", "write_export"),
+    "_io": ("read_frames", "write_frames"),
+    "_provenance": (
+        "config_digest",
+        "spec_changes",
+        "spec_digest",
+        "truth_changes",
+        "truth_digest",
+    ),
+    "_result": ("FRAME_NAMES", "ComparisonResult", "compare"),
+    "_spec": (
+        "BOOL_OPTIONS",
+        "DATE_ORDERS",
+        "FIELD_KEYS",
+        "FIELD_TYPES",
+        "NUMBER_OPTIONS",
+        "FieldSpec",
+        "parse_field_specs",
+        "specs_from_recorded",
+    ),
+    "_terminal": ("render_table",),
+    "score._align": ("align_arrays", "cell_field"),
+    "score._columnwise": ("compare_columns",),
+    "score._comparators": (
+        "Comparator",
+        "Comparison",
+        "boolean",
+        "comparator_for",
+        "currency",
+        "date",
+        "enum",
+        "exact_string",
+        "fuzzy_text",
+        "number",
+    ),
+    "score._frame": ("FRAME_COLUMNS", "build_frame", "flatten"),
+    "score._inputs": ("as_outputs", "as_truth"),
+    "score._normalize": (
+        "Unparsed",
+        "is_empty",
+        "parse_bool",
+        "parse_currency",
+        "parse_date",
+        "parse_number",
+    ),
+    "score._outcomes": ("OUTCOMES", "score_cells"),
+    "stats._bootstrap": ("BootstrapInterval",),
+    "stats._confidence": ("calibration_table", "confidence_sweep", "recommend_threshold"),
+    "stats._field_intervals": ("field_intervals",),
+    "stats._intervals": ("overall_paired",),
+    "stats._metrics": ("outcome_metrics",),
+    "stats._distributions": ("mcnemar_exact",),
+    "stats._paired": ("format_p", "holm", "p_phrase"),
+    "stats._power": ("PlanRow", "connor_sample_size", "document_support", "plan_fields"),
+    "stats._reduce": ("ReducedResult", "reduce_statistics"),
+    "stats._sufficient": (
+        "Sufficient",
+        "empty_statistics",
+        "merge_statistics",
+        "partition_statistics",
+        "weight_classes",
+    ),
+    "stats._units": ("UnitOutcomes", "unit_outcomes"),
 }
 
 
-__getattr__ = lazy_names(__name__, _HOME)
+__getattr__ = lazy_names(
+    __name__, {name: f"{__name__}.{home}" for home, names in _HOMES.items() for name in names}
+)
 
 
 # ``fieldwise.compare(truth, predictions)`` is the top-level entry point (see fieldwise._entry)

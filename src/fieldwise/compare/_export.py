@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fieldwise._errors import CompareError
+from fieldwise.compare._io import value_text
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._frame import build_frame
 from fieldwise.compare.score._outcomes import score_cells
@@ -131,7 +132,7 @@ def export_bytes(table: pd.DataFrame, fmt: str) -> bytes:
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
         writer.writerow(table.columns)
-        writer.writerows([_csv_cell(r[c]) for c in table.columns] for r in records)
+        writer.writerows([value_text(r[c]) or "" for c in table.columns] for r in records)
         data = text.getvalue().encode("utf-8")
     else:
         data = "".join(
@@ -148,23 +149,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def _csv_cell(value: Any) -> str:
-    value = _plain(value)
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int | float):
-        return repr(value)
-    return _json(value)
-
-
 def _arrow_column(values: list[Any]) -> pa.Array:
     present = [v for v in map(_plain, values) if v is not None]
     kinds = {type(v) for v in present}
@@ -175,7 +159,4 @@ def _arrow_column(values: list[Any]) -> pa.Array:
         return pa.array(plain, type=pa.int64())
     if kinds and kinds <= {int, float}:
         return pa.array([None if v is None else float(v) for v in plain], type=pa.float64())
-    return pa.array(
-        [None if v is None else v if isinstance(v, str) else _json(v) for v in plain],
-        type=pa.string(),
-    )
+    return pa.array([value_text(v) for v in plain], type=pa.string())

@@ -11,7 +11,7 @@ import pandas as pd
 from fieldwise._errors import CompareError
 from fieldwise.compare._result import FRAME_NAMES, ComparisonResult
 
-__all__ = ["read_frames", "write_frames"]
+__all__ = ["read_frames", "value_text", "write_frames"]
 
 _VALUE_COLUMNS = ("expected", "predicted", "predicted_baseline", "predicted_candidate")
 
@@ -30,9 +30,10 @@ def _kind(value: Any) -> str | None:
     return "string"
 
 
-def _text(value: Any) -> str | None:
+def value_text(value: Any) -> str | None:
     """The value as people read it: strings as they are ("EUR", not '"EUR"'), numbers and
-    booleans as JSON writes them, objects and arrays as JSON."""
+    booleans as JSON writes them, objects and arrays as JSON; ``None`` for no value (NaN
+    included). The Parquet frames and the export's CSV and text columns write this."""
     kind = _kind(value)
     if kind is None:
         return None
@@ -46,7 +47,7 @@ def _typed(table: pd.DataFrame, col: str) -> None:
     ``col`` as text and add ``col_kind``, ``col_number`` and ``col_boolean`` typed columns."""
     raw = table[col]
     kinds = raw.map(_kind)
-    table[col] = raw.map(_text).astype(object)
+    table[col] = raw.map(value_text).astype(object)
     table[f"{col}_kind"] = kinds.astype(object)
     numbers = [float(v) if k == "number" else None for v, k in zip(raw, kinds, strict=True)]
     table[f"{col}_number"] = pd.array(numbers, dtype="Float64")

@@ -18,10 +18,10 @@ from fieldwise.compare.stats._bootstrap import BootstrapInterval
 from fieldwise.compare.stats._confidence import calibration_rows, predictions, sweep_table
 from fieldwise.compare.stats._field_intervals import field_intervals
 from fieldwise.compare.stats._metrics import document_table
-from fieldwise.compare.stats._paired import flip_units
 from fieldwise.compare.stats._reduce import reduce_statistics
 from fieldwise.compare.stats._sufficient import Sufficient, partition_statistics, weight_classes
 from fieldwise.compare.stats._truth import SUSPECT_COLUMNS, suspected_truth_errors
+from fieldwise.compare.stats._units import flip_units
 
 __all__ = ["FRAME_NAMES", "ComparisonResult", "compare", "compare_scored"]
 

@@ -142,13 +142,12 @@ def score_runsets_at_scale(
     selection: RunsetSelection,
     connect: Callable[[], Client],
     *,
-    executor: str,
+    executor: str | None,
     scheduler: str | None,
     split: str | None = None,
-    through_cells: bool = True,
 ) -> ScaledScore:
-    """Score the selected run sets with ``executor`` over their partitioned cells (in-process
-    without ``through_cells``: from their stored statistics, as one partition)."""
+    """Score the selected run sets with ``executor`` over their partitioned cells (without
+    one: from their stored statistics, as one partition)."""
     opened = open_runsets(selection, connect, split=split)
     scaled = score_at_scale(
         opened.runset,
@@ -158,6 +157,5 @@ def score_runsets_at_scale(
         baseline=selection.baseline,
         candidates=selection.candidates,
         store=opened.keep,
-        through_cells=through_cells,
     )
     return replace(scaled, forced=opened.forced)

@@ -20,17 +20,18 @@ def record_at_service(
     decided: Analysis | Regated,
     *,
     identity: str,
-    client: Callable[[], Client],
+    client: Callable[[], Client] | None,
     note: Callable[[str], None],
 ) -> list[Version]:
     """Send each candidate's verdict to the service whose versions the run set ran, so its
     console asks for a typed confirmation before publishing one that did not pass.
 
-    ``identity`` names the service ``client`` (called only when needed) talks to. A run set
-    of imported predictions has no service version to record on; one run against another
-    service than this command's is told through ``note`` (and ``fieldwise publish`` still
-    checks the saved verdict). See :func:`fieldwise.client.record_verdicts` for a service
-    without the extension."""
+    ``identity`` names the service ``client`` (called only when needed) talks to; ``None``
+    when no service is running to talk to (``gate`` does not start the embedded service only
+    to record). A run set of imported predictions has no service version to record on; one
+    run against another service than this command's, or with no service running, is told
+    through ``note`` (and ``fieldwise publish`` still checks the saved verdict). See
+    :func:`fieldwise.client.record_verdicts` for a service without the extension."""
     manifest = decided.runset.manifest
     if not manifest.processor_id or not decided.verdicts:
         return []
@@ -38,6 +39,13 @@ def record_at_service(
         note(
             f"the verdict was not recorded at a service: run set {manifest.runset_id} ran on "
             f"{manifest.service_identity}, this command talks to {identity}"
+        )
+        return []
+    if client is None:
+        note(
+            f"the verdict was saved with run set {manifest.runset_id}, not recorded at the "
+            "embedded service, which is not running (it is not started only for this): "
+            "`fieldwise evaluate` records verdicts, and `fieldwise publish` checks the saved one"
         )
         return []
     records = [

@@ -65,7 +65,7 @@ def score_at_scale(
     runset: LoadedRunSet,
     specs: Mapping[str, FieldSpec],
     *,
-    executor: str,
+    executor: str | None,
     scheduler: str | None = None,
     baseline: str | None = None,
     candidates: Sequence[str] = (),
@@ -73,12 +73,12 @@ def score_at_scale(
     alpha: float = 0.05,
     shards: int | None = None,
     store: bool = True,
-    through_cells: bool = True,
 ) -> ScaledScore:
-    """Write (or reuse) the run set's cell store and score it with ``executor``; without
-    ``store`` the cells go to a temporary store and the statistics are not kept. In-process
-    without ``through_cells``, the run set is one partition: its stored statistics (or stored
-    scored now) are reduced without writing or scoring a cell store, as ``gate`` does."""
+    """Write (or reuse) the run set's cell store and score it with ``executor``
+    (``in-process`` or ``dask``); without ``store`` the cells go to a temporary store and
+    the statistics are not kept. Without an ``executor`` the run set is one partition: its
+    stored statistics (or those scored now) are reduced in this process without a cell
+    store, as ``gate`` does."""
     if not runset.items:
         raise CompareError(
             f"run set {runset.manifest.runset_id} has no documents: an empty evaluation set "
@@ -87,9 +87,9 @@ def score_at_scale(
     base, cands = resolve_pair(runset, baseline, None, candidates)
     if not cands:
         raise CompareError(f"run set {runset.manifest.runset_id} has a single version")
-    if executor == "in-process" and not through_cells:
+    if executor is None:
         stats, _ = runset_statistics(runset, specs, base, cands, seed=seed, store=store)
-        reduced = reduce_statistics(stats, specs=specs, alpha=alpha, executor=executor)
+        reduced = reduce_statistics(stats, specs=specs, alpha=alpha, executor="in-process")
         return ScaledScore(reduced, "", failed_runs(runset, base, cands), None, runset)
     with contextlib.ExitStack() as stack:
         # a part of a run set (one split) is scored in a store of its own, thrown away after:

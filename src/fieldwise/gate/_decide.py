@@ -248,24 +248,18 @@ def _global_rules(
 def _min_documents_rule(n_docs: int, required: int) -> RuleResult:
     """Enough documents to decide on. Too few is missing evidence, not evidence of harm: the
     rule is inconclusive (never a fail) and names how many documents would decide it."""
-    if n_docs >= required:
-        return rule(
-            "min_documents",
-            None,
-            True,
-            n_docs,
-            required,
-            f"{n_docs} documents evaluated; at least {required} required",
-        )
+    enough = n_docs >= required
     return rule(
         "min_documents",
         None,
-        False,
+        enough,
         n_docs,
         required,
-        f"{n_docs} documents evaluated, fewer than the {required} required: at least "
+        f"{n_docs} documents evaluated; at least {required} required"
+        if enough
+        else f"{n_docs} documents evaluated, fewer than the {required} required: at least "
         f"{required} documents would decide it ({required - n_docs} more)",
-        inconclusive=True,
+        inconclusive=not enough,
     )
 
 

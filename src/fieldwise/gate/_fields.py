@@ -210,33 +210,55 @@ def _margin_rule(name: str, margin: float, flips: Flips | None, alpha: float) ->
             inconclusive=True,
         )
     low, high = flips.delta_low, flips.delta_high
-    interval = f"delta {level} interval [{low * 100:+.2f}, {high * 100:+.2f}] pp"
-    if Fraction(low) > -exact(margin):
+    return _against_margin(
+        "non_inferiority",
+        name,
+        f"{name}: delta {level} interval [{low * 100:+.2f}, {high * 100:+.2f}] pp",
+        (low, high),
+        margin,
+        shown="not worse by more than the margin",
+        undecided="the data cannot rule out a regression beyond the margin (more documents "
+        "would decide it)",
+    )
+
+
+def _against_margin(
+    rule_name: str,
+    field: str | None,
+    text: str,
+    interval: tuple[float, float],
+    margin: float,
+    *,
+    shown: str,
+    undecided: str,
+    low_at_margin_passes: bool = False,
+) -> RuleResult:
+    """A delta's ``interval`` (low, high) against -``margin``: pass when it lies above (the
+    low bound exactly at it too, with ``low_at_margin_passes``), fail when it lies wholly
+    below, else inconclusive; ``text`` names the interval, ``shown`` and ``undecided`` end
+    the passing and the inconclusive message."""
+    low, high = interval
+    bound = -exact(margin)
+    if Fraction(low) > bound or (low_at_margin_passes and Fraction(low) == bound):
         return rule(
-            "non_inferiority",
-            name,
-            True,
-            low,
-            -margin,
-            f"{name}: {interval} lies above -{pp(margin)}: not worse by more than the margin",
+            rule_name, field, True, low, -margin, f"{text} lies above -{pp(margin)}: {shown}"
         )
-    if Fraction(high) < -exact(margin):
+    if Fraction(high) < bound:
         return rule(
-            "non_inferiority",
-            name,
+            rule_name,
+            field,
             False,
             high,
             -margin,
-            f"{name}: {interval} lies below -{pp(margin)}: worse by more than the margin",
+            f"{text} lies below -{pp(margin)}: worse by more than the margin",
         )
     return rule(
-        "non_inferiority",
-        name,
+        rule_name,
+        field,
         False,
         low,
         -margin,
-        f"{name}: {interval} reaches below -{pp(margin)}: the data cannot rule out a "
-        "regression beyond the margin (more documents would decide it)",
+        f"{text} reaches below -{pp(margin)}: {undecided}",
         inconclusive=True,
     )
 
@@ -285,36 +307,16 @@ def overall_rule(
             f"ruled out; {decide_it}",
             inconclusive=True,
         )
-    text = (
-        f"overall: accuracy change {interval.estimate * 100:+.2f} pp, paired {level} interval "
-        f"[{interval.low * 100:+.2f}, {interval.high * 100:+.2f}] pp over {documents} documents"
-    )
-    if Fraction(interval.low) >= -exact(margin):
-        return rule(
-            "overall_non_inferiority",
-            None,
-            True,
-            interval.low,
-            -margin,
-            f"{text} lies above -{pp(margin)}: shown not worse by more than the margin",
-        )
-    if Fraction(interval.high) < -exact(margin):
-        return rule(
-            "overall_non_inferiority",
-            None,
-            False,
-            interval.high,
-            -margin,
-            f"{text} lies below -{pp(margin)}: worse by more than the margin",
-        )
-    return rule(
+    return _against_margin(
         "overall_non_inferiority",
         None,
-        False,
-        interval.low,
-        -margin,
-        f"{text} reaches below -{pp(margin)}: not shown non-inferior; {decide_it}",
-        inconclusive=True,
+        f"overall: accuracy change {interval.estimate * 100:+.2f} pp, paired {level} interval "
+        f"[{interval.low * 100:+.2f}, {interval.high * 100:+.2f}] pp over {documents} documents",
+        (interval.low, interval.high),
+        margin,
+        shown="shown not worse by more than the margin",
+        undecided=f"not shown non-inferior; {decide_it}",
+        low_at_margin_passes=True,
     )
 
 

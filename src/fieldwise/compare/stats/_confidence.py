@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import outcome_codes, outcome_in, sorted_codes
 from fieldwise.compare.score._outcomes import OUTCOMES
-from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
 
 __all__ = [
     "SWEEP_THRESHOLDS",
@@ -44,20 +44,14 @@ def predictions(cells: pd.DataFrame) -> Iterator[Predictions]:
     codes, no grouping."""
     outcome = outcome_codes(cells)
     predicted = outcome_in(outcome, _PREDICTED)
-    column = cells["version"]
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = np.asarray(column.cat.codes, dtype=np.int64)
-        labels = list(column.cat.categories)
-    else:
-        found, uniques = pd.factorize(column, sort=True)
-        codes, labels = np.asarray(found, dtype=np.int64), list(uniques)
+    codes, labels = sorted_codes(cells["version"])
     confidence = cells["confidence"].to_numpy(dtype=np.float64)
-    counts = np.bincount(codes[predicted & (codes >= 0)], minlength=len(labels))
+    counts = np.bincount(codes[predicted], minlength=len(labels))
     for k in np.flatnonzero(counts).tolist():
         mine = predicted & (codes == k)
         conf, correct = confidence[mine], outcome[mine] == _CORRECT
         known = ~np.isnan(conf)  # NaN is never accepted
-        yield labels[k], len(conf), conf[known], correct[known]
+        yield str(labels[k]), len(conf), conf[known], correct[known]
 
 
 def confidence_sweep(
@@ -97,20 +91,21 @@ def sweep_table(
 
 
 def recommend_threshold(
-    confidence: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], target_precision: float
+    confidence: npt.NDArray[np.float64],
+    correct: npt.NDArray[np.bool_],
+    target_precision: float,
+    *,
+    total: int | None = None,
 ) -> tuple[float | None, float, float]:
     """The lowest threshold whose accepted predictions reach ``target_precision``.
 
-    Candidates are the observed confidences. Returns (threshold or None, precision, coverage).
+    Candidates are the observed confidences (NaN is never accepted); coverage is over
+    ``total`` predictions (default: every one given). Returns (threshold or None, precision,
+    coverage).
     """
     known = ~np.isnan(confidence)
-    return _recommend(confidence[known], correct[known], len(confidence), target_precision)
-
-
-def _recommend(
-    conf: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_], total: int, target_precision: float
-) -> tuple[float | None, float, float]:
-    """:func:`recommend_threshold` of the predictions with a confidence, of ``total``."""
+    conf, ok = (confidence, correct) if known.all() else (confidence[known], correct[known])
+    total = len(confidence) if total is None else total
     if not len(conf):
         return None, 0.0, 0.0
     # any order of equal confidences will do: only the positions where a value ends are read,
@@ -167,7 +162,9 @@ def calibration_rows(
             mean = np.bincount(which, weights=c, minlength=bins)
             filled = n > 0
             ece = float(np.sum(np.abs(acc[filled] - mean[filled])) / len(conf))
-        threshold, precision, coverage = _recommend(conf, correct, total, target_precision)
+        threshold, precision, coverage = recommend_threshold(
+            conf, correct, target_precision, total=total
+        )
         rows.append(
             {
                 "version": version,

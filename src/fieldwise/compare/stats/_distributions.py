@@ -13,7 +13,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["mcnemar_p", "normal_quantile"]
+__all__ = ["mcnemar_exact", "normal_quantile"]
 
 _STANDARD = NormalDist()
 
@@ -27,8 +27,9 @@ def normal_quantile(p: float) -> float:
     return _STANDARD.inv_cdf(p)
 
 
-def mcnemar_p(regressed: int, fixed: int) -> float:
-    """Two-sided exact binomial p of ``fixed`` among ``regressed + fixed`` at 1/2, as
+def mcnemar_exact(regressed: int, fixed: int) -> float:
+    """Two-sided exact McNemar p-value: the binomial p of ``fixed`` among the discordant pairs
+    ``regressed + fixed`` at 1/2, as
     ``scipy.stats.binomtest(fixed, n, 0.5).pvalue`` gives it: the distribution is symmetric,
     so the p is twice the lower tail up to min(k, n - k), capped at 1 (1.0 for n = 0)."""
     n = regressed + fixed

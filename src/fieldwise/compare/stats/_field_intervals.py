@@ -1,5 +1,5 @@
-"""Per-field bootstrap intervals of the cell-accuracy delta (``bootstrap_delta`` in stats
-gives the overall one; the report shows these beside each field).
+"""Per-field bootstrap intervals of the cell-accuracy delta (the statistics give the
+overall one; the report shows these beside each field).
 
 Resampling documents for one field only matters through each document's tuple
 (ok cells and cells, baseline and candidate). Drawing n documents uniformly with replacement is
@@ -46,11 +46,10 @@ def field_intervals(
     )
     frame = frame.loc[versions.isin([baseline, candidate]).to_numpy(dtype=bool)]
     per_doc = frame.groupby(["field", "item", "cand"], sort=True)[["ok", "n"]].sum()
-    wide = pd.DataFrame(per_doc.unstack("cand", fill_value=0))
-    for col in (("ok", False), ("n", False), ("ok", True), ("n", True)):
-        if col not in wide.columns:
-            wide[col] = 0
-    wide = wide[[("ok", False), ("n", False), ("ok", True), ("n", True)]]
+    columns = pd.MultiIndex.from_tuples([("ok", False), ("n", False), ("ok", True), ("n", True)])
+    wide = pd.DataFrame(per_doc.unstack("cand", fill_value=0)).reindex(
+        columns=columns, fill_value=0
+    )
     wide.columns = pd.Index(["ok_b", "n_b", "ok_c", "n_c"])
     rng = np.random.default_rng(seed)
     tail = (1 - confidence) / 2 * 100
@@ -65,5 +64,5 @@ def field_intervals(
             acc_b = np.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 1.0)
             acc_c = np.where(sums[:, 3] > 0, sums[:, 2] / sums[:, 3], 1.0)
         low, high = np.percentile(acc_c - acc_b, [tail, 100 - tail])
-        out[fields[cast("int", field)]] = (float(low), float(high))
+        out[str(fields[cast("int", field)])] = (float(low), float(high))
     return out

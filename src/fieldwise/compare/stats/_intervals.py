@@ -20,7 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Interval", "newcombe_paired", "overall_paired", "wilson", "wilson_bounds", "z_value"]
+from fieldwise.compare.stats._distributions import normal_quantile
+
+__all__ = ["Interval", "newcombe_paired", "overall_paired", "wilson", "wilson_bounds"]
 
 
 @dataclass(frozen=True)
@@ -33,36 +35,13 @@ class Interval:
     confidence: float
 
 
-def z_value(confidence: float) -> float:
-    """The standard normal quantile of a two-sided ``confidence`` (0.95 -> 1.96)."""
-    # not scipy's norm.ppf: importing scipy costs a second in every fresh process
-    from fieldwise.compare.stats._distributions import normal_quantile
-
-    return normal_quantile(1 - (1 - confidence) / 2)
-
-
-def wilson(successes: float, n: float, *, confidence: float = 0.95) -> Interval | None:
-    """The Wilson score interval of ``successes / n``; ``None`` when ``n`` is 0 (no estimate).
-
-    ``successes`` and ``n`` may be weighted sums (a weighted share keeps its ``n``)."""
-    if n <= 0:
-        return None
-    z = z_value(confidence)
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    # at p = 0 or 1 one bound is exactly 0 or 1; keep float rounding from moving it
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= n else min(1.0, centre + half)
-    return Interval(p, low, high, confidence)
-
-
 def wilson_bounds(
     successes: npt.NDArray[np.float64], n: npt.NDArray[np.float64], *, confidence: float = 0.95
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """:func:`wilson` for many shares at once: (low, high) arrays, NaN where ``n`` is 0."""
-    z = z_value(confidence)
+    """The Wilson score interval of each share ``successes / n``: (low, high) arrays, NaN
+    where ``n`` is 0. ``successes`` and ``n`` may be weighted sums (a weighted share keeps
+    its ``n``)."""
+    z = normal_quantile(1 - (1 - confidence) / 2)
     z2 = z * z
     with np.errstate(invalid="ignore", divide="ignore"):
         p = successes / n
@@ -72,6 +51,21 @@ def wilson_bounds(
     low = np.where(empty, np.nan, np.maximum(0.0, centre - half))
     high = np.where(empty, np.nan, np.minimum(1.0, centre + half))
     return low.astype(np.float64), high.astype(np.float64)
+
+
+def wilson(successes: float, n: float, *, confidence: float = 0.95) -> Interval | None:
+    """:func:`wilson_bounds` of one share as an :class:`Interval`; ``None`` when ``n`` is 0."""
+    if n <= 0:
+        return None
+    shares = np.array([[successes], [n]], dtype=np.float64)
+    low, high = wilson_bounds(shares[0], shares[1], confidence=confidence)
+    # at p = 0 or 1 one bound is exactly 0 or 1; keep float rounding from moving it
+    return Interval(
+        successes / n,
+        0.0 if successes <= 0 else float(low[0]),
+        1.0 if successes >= n else float(high[0]),
+        confidence,
+    )
 
 
 def newcombe_paired(

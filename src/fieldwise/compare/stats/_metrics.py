@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import compact, key_codes, key_labels
+from fieldwise.compare._codes import CellKeys
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
-__all__ = ["document_rows", "document_table", "outcome_codes", "outcome_in", "outcome_metrics"]
+__all__ = ["document_table", "outcome_metrics"]
 
 
 def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -82,24 +82,14 @@ _EXPECTED = ("correct", "wrong", "missed")
 _STRICT = ("correct", "wrong", "missed", "spurious")
 
 
-def field_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """correct / expected per row of outcome counts (NaN without expected values)."""
-    return _share(counts, ("correct",), _EXPECTED)
-
-
-def strict_accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """correct / (correct + wrong + missed + spurious) per row (NaN when all are 0)."""
-    return _share(counts, ("correct",), _STRICT)
-
-
 def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     """Field accuracy, strict accuracy, cell accuracy, precision, recall and F1 from (possibly
     weighted) outcome counts (see the module docstring; NaN where a figure has no cells)."""
     row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
     p, r, f = _prf(row)[0]
     return {
-        "field_accuracy": float(field_accuracy(row)[0]),
-        "strict_accuracy": float(strict_accuracy(row)[0]),
+        "field_accuracy": float(_share(row, ("correct",), _EXPECTED)[0]),
+        "strict_accuracy": float(_share(row, ("correct",), _STRICT)[0]),
         "accuracy": float(_accuracy(row)[0]),
         "precision": float(p),
         "recall": float(r),
@@ -107,60 +97,21 @@ def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     }
 
 
-def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int8]:
-    """Each cell's outcome as its index in :data:`OUTCOMES` (no conversion when the column
-    already is a categorical of exactly those). The categorical's own int8 codes, not an
-    int64 copy per table (8 MB at a million cells): callers index with them, compare them,
-    or add them to int64 group keys, which widens the sum."""
-    column = cells["outcome"]
-    dtype = column.dtype
-    if not (isinstance(dtype, pd.CategoricalDtype) and list(dtype.categories) == list(OUTCOMES)):
-        column = column.astype(pd.CategoricalDtype(list(OUTCOMES)))
-    return np.asarray(column.cat.codes, dtype=np.int8)
-
-
-def outcome_in(
-    codes: npt.NDArray[np.signedinteger[Any]], outcomes: tuple[str, ...]
-) -> npt.NDArray[np.bool_]:
-    """Whether each outcome code is one of ``outcomes`` (a lookup, cheaper than ``isin``)."""
-    table = np.zeros(len(OUTCOMES) + 1, dtype=np.bool_)  # the last entry: code -1 (missing)
-    table[[OUTCOMES.index(o) for o in outcomes]] = True
-    out: npt.NDArray[np.bool_] = table[codes]
-    return out
-
-
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per (version, item): cells, ok cells and whether all are ok; sorted by
-    version, then item (category order for categorical keys)."""
-    v, versions, version_dtype = key_codes(cells["version"])
-    i, items, item_dtype = key_codes(cells["item"])
-    known = (v >= 0) & (i >= 0)  # a missing key is in no group
-    if not known.all():
-        cells, v, i = cells.loc[known], v[known], i[known]
-    inverse, units = compact(v * len(items) + i, len(versions) * len(items))
-    ok = outcome_in(outcome_codes(cells), OK_OUTCOMES)
-    n_cells = np.bincount(inverse, minlength=len(units))
-    n_ok = np.bincount(inverse[ok], minlength=len(units))
+    """One row per (version, item) with a cell: cells, ok cells and whether all are ok;
+    sorted by version, then item."""
+    k = CellKeys.of(cells)
+    n_items = max(len(k.items), 1)
+    unit = k.version * n_items + k.item
+    n_cells = np.bincount(unit, minlength=len(k.versions) * n_items)
+    n_ok = np.bincount(unit[k.ok], minlength=len(n_cells))
     present = np.flatnonzero(n_cells)
-    return document_rows(
-        key_labels(units[present] // len(items), versions, version_dtype),
-        key_labels(units[present] % len(items), items, item_dtype),
-        n_cells[present],
-        n_ok[present],
-    )
-
-
-def document_rows(
-    version: Any, item: Any, n_cells: npt.NDArray[Any], n_ok: npt.NDArray[Any]
-) -> pd.DataFrame:
-    """The document table of its columns."""
     return pd.DataFrame(
         {
-            "version": version,
-            "item": item,
-            "n_cells": np.asarray(n_cells, dtype=np.int64),
-            "n_ok": np.asarray(n_ok, dtype=np.int64),
-            "all_correct": np.asarray(n_cells == n_ok, dtype=np.bool_),
-        },
-        copy=False,
+            "version": pd.Categorical.from_codes(present // n_items, pd.Index(k.versions)),
+            "item": pd.Categorical.from_codes(present % n_items, pd.Index(k.items)),
+            "n_cells": n_cells[present].astype(np.int64),
+            "n_ok": n_ok[present].astype(np.int64),
+            "all_correct": n_cells[present] == n_ok[present],
+        }
     )

@@ -1,10 +1,6 @@
-"""Statistics between versions: flips, McNemar exact tests with Holm, power (the bootstrap
-is :mod:`fieldwise.compare.stats._bootstrap`).
-
-The paired unit is one field of one document: it is *ok* in a version when every cell of that
-field in that document is correct or both_empty (for a scalar field that is the one cell; for a
-line-item column, all of its rows). A unit a version has no cell for is ok (nothing expected,
-nothing predicted).
+"""Statistics between versions from flip counts: McNemar exact tests with Holm, power (the
+units and their flips are :mod:`fieldwise.compare.stats._units`, the bootstrap
+:mod:`fieldwise.compare.stats._bootstrap`).
 
 Per field the significance table also gives Newcombe's paired interval of the unit accuracy
 delta at confidence 1 - alpha (what non-inferiority margins are judged on) and the minimum
@@ -17,34 +13,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import compact, key_codes, key_labels
-from fieldwise.compare.score._outcomes import OK_OUTCOMES
+from fieldwise.compare.stats._distributions import mcnemar_exact
 from fieldwise.compare.stats._intervals import newcombe_paired
-from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
-from fieldwise.compare.stats._power import minimum_detectable_effect
+from fieldwise.compare.stats._power import connor_sample_size, minimum_detectable_effect
+from fieldwise.compare.stats._units import TRANSITIONS
 
 __all__ = [
     "SIGNIFICANCE_COLUMNS",
-    "TRANSITIONS",
-    "flip_units",
     "format_p",
     "holm",
-    "mcnemar_exact",
     "p_phrase",
-    "paired_sample_size",
     "significance_from_counts",
     "tests_from_counts",
-    "unit_rows",
 ]
 
-TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
 SIGNIFICANCE_COLUMNS = (
     "candidate",
     "field",
@@ -78,61 +64,6 @@ def p_phrase(value: float | None, label: str = "p") -> str:
     return f"{label}{text}" if text.startswith("<") else f"{label}={text}"
 
 
-def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
-    """One row per (field, item): ``ok_baseline``, ``ok_candidate`` and the ``transition``:
-    both_right, regressed (correct→wrong), fixed (wrong→correct) or both_wrong; sorted by
-    field, then item (category order for categorical keys). Counted over integer codes."""
-    v, versions, _ = key_codes(cells["version"])
-    f, fields, field_dtype = key_codes(cells["field"])
-    i, items, item_dtype = key_codes(cells["item"])
-    inverse, all_units = compact(f * len(items) + i, len(fields) * len(items))
-    bad = ~outcome_in(outcome_codes(cells), OK_OUTCOMES)
-    known = (f >= 0) & (i >= 0)  # a missing key is in no unit
-    present = np.zeros(len(all_units), dtype=np.bool_)
-    ok = []
-    for name in (baseline, candidate):
-        code = versions.get_loc(name) if name in versions else -2
-        mine = known & (v == code)
-        present[inverse[mine]] = True
-        failed = np.zeros(len(all_units), dtype=np.bool_)
-        failed[inverse[mine & bad]] = True
-        ok.append(~failed)  # a unit without cells in a version is ok there
-    where = np.flatnonzero(present)
-    units = all_units[where]
-    return unit_rows(
-        key_labels(units // len(items), fields, field_dtype),
-        key_labels(units % len(items), items, item_dtype),
-        ok[0][where],
-        ok[1][where],
-    )
-
-
-def unit_rows(
-    field: Any, item: Any, ok_baseline: npt.NDArray[np.bool_], ok_candidate: npt.NDArray[np.bool_]
-) -> pd.DataFrame:
-    """The :func:`flip_units` frame of its columns (the transition follows from the two)."""
-    b, c = ok_baseline, ok_candidate
-    transition = np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
-    return pd.DataFrame(
-        {
-            "field": field,
-            "item": item,
-            "ok_baseline": b,
-            "ok_candidate": c,
-            "transition": pd.Categorical.from_codes(transition, categories=pd.Index(TRANSITIONS)),
-        }
-    )
-
-
-def mcnemar_exact(regressed: int, fixed: int) -> float:
-    """Two-sided exact McNemar p-value: a binomial test of ``fixed`` among the discordant pairs
-    with p = 1/2 (1.0 when there are none)."""
-    # computed directly: importing scipy costs a second in every fresh process
-    from fieldwise.compare.stats._distributions import mcnemar_p
-
-    return mcnemar_p(regressed, fixed)
-
-
 def holm(p_values: list[float]) -> list[float]:
     """Holm step-down adjusted p-values, in the input order."""
     m = len(p_values)
@@ -143,24 +74,6 @@ def holm(p_values: list[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * p_values[i]))
         adjusted[i] = running
     return adjusted
-
-
-def paired_sample_size(
-    p_regress: float, p_fix: float, *, alpha: float = 0.05, power: float = 0.8
-) -> int | None:
-    """Documents needed for a two-sided McNemar test to detect this difference of paired
-    proportions (Connor 1987); ``None`` when there is no difference to detect."""
-    delta = p_fix - p_regress
-    discordant = p_fix + p_regress
-    if delta == 0 or discordant <= 0:
-        return None
-    from fieldwise.compare.stats._distributions import (
-        normal_quantile,  # no scipy, see mcnemar_exact
-    )
-
-    za, zb = normal_quantile(1 - alpha / 2), normal_quantile(power)
-    n = (za * math.sqrt(discordant) + zb * math.sqrt(max(discordant - delta**2, 0.0))) ** 2
-    return math.ceil(n / delta**2)
 
 
 def tests_from_counts(
@@ -175,9 +88,9 @@ def tests_from_counts(
         if n == 0:
             continue
         p = mcnemar_exact(c["regressed"], c["fixed"])
-        needed = paired_sample_size(c["regressed"] / n, c["fixed"] / n, alpha=alpha, power=power)
         delta = (c["fixed"] - c["regressed"]) / n
         discordance = (c["fixed"] + c["regressed"]) / n
+        needed = connor_sample_size(delta, discordance, alpha=alpha, power=power)
         interval = newcombe_paired(
             c["both_right"], c["regressed"], c["fixed"], c["both_wrong"], confidence=1 - alpha
         )
@@ -208,34 +121,21 @@ def tests_from_counts(
     return rows
 
 
-_COLUMNS_BEFORE_HOLM = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
-
-
-def _with_holm(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    table = table.copy()
-    table["p_holm"] = holm([float(p) for p in table["p_value"]])
-    table["significant"] = table["p_holm"] < alpha
-    table["required_n"] = table["required_n"].astype("Int64")
-    table["mde"] = table["mde"].astype("float64")
-    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)
-
-
 def significance_from_counts(
     counts: Mapping[str, pd.DataFrame], *, alpha: float = 0.05, power: float = 0.8
 ) -> pd.DataFrame:
     """The significance table of every candidate from its merged flip counts (candidate ->
     frame of :data:`TRANSITIONS` columns per field), Holm-adjusted across all (candidate,
     field) tests."""
-    if not counts:  # no candidate: the same empty table every time, built once
-        return _no_significance().copy()
     rows = [
         {"candidate": candidate, **r}
         for candidate, table in counts.items()
         for r in tests_from_counts(table, alpha=alpha, power=power)
     ]
-    return _with_holm(pd.DataFrame(rows, columns=_COLUMNS_BEFORE_HOLM), alpha)
-
-
-@cache
-def _no_significance() -> pd.DataFrame:
-    return _with_holm(pd.DataFrame([], columns=_COLUMNS_BEFORE_HOLM), 0.05)
+    before_holm = [c for c in SIGNIFICANCE_COLUMNS if c not in ("p_holm", "significant")]
+    table = pd.DataFrame(rows, columns=before_holm)
+    table["p_holm"] = holm([float(p) for p in table["p_value"]])
+    table["significant"] = table["p_holm"] < alpha
+    table["required_n"] = table["required_n"].astype("Int64")
+    table["mde"] = table["mde"].astype("float64")
+    return table.loc[:, list(SIGNIFICANCE_COLUMNS)].reset_index(drop=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -123,28 +122,27 @@ def draws(
 
 
 def replicate_sums(
-    keys: npt.NDArray[np.uint64], values: npt.NDArray[Any], n_resamples: int
-) -> npt.NDArray[Any]:
-    """(replicates x columns) sums of ``values`` (documents x columns) weighted by each
-    document's Poisson weights. For integer ``values`` (counts) the result is int64 and exact:
-    weights and counts are integers and every partial sum stays far below 2**53, so the
-    float64 product (BLAS) has no rounding, and the documents may be summed in parts on
-    every core (numpy releases the GIL) with the same result to the last bit."""
+    keys: npt.NDArray[np.uint64], values: npt.NDArray[np.int64], n_resamples: int
+) -> npt.NDArray[np.int64]:
+    """(replicates x columns) sums of integer ``values`` (documents x columns: counts)
+    weighted by each document's Poisson weights, exact: weights and counts are integers and
+    every partial sum stays far below 2**53, so the float64 product (BLAS) has no rounding,
+    and the documents may be summed in parts on every core (numpy releases the GIL) with the
+    same result to the last bit."""
     n_docs, n_cols = values.shape
-    exact = np.issubdtype(values.dtype, np.integer)
     if n_docs == 0 or n_resamples == 0:
-        return np.zeros((n_resamples, n_cols), dtype=np.int64 if exact else np.float64)
+        return np.zeros((n_resamples, n_cols), dtype=np.int64)
     dense = values.astype(np.float64)
     step = max(1, _BLOCK // n_resamples)
     starts = list(range(0, n_docs, step))
     workers = min(cores(), len(starts) // _MIN_BLOCKS_PER_WORKER)
-    if not exact or workers < 2:  # floats: one pass in document order (a fixed rounding)
-        return _block_sums(keys, dense, starts, step, n_resamples, exact)
+    if workers < 2:
+        return _block_sums(keys, dense, starts, step, n_resamples)
     parts = [starts[k::workers] for k in range(workers)]
     sums = thread_map(
-        lambda mine: _block_sums(keys, dense, mine, step, n_resamples, True), parts, parallel=True
+        lambda mine: _block_sums(keys, dense, mine, step, n_resamples), parts, parallel=True
     )
-    total: npt.NDArray[Any] = np.sum(sums, axis=0)
+    total: npt.NDArray[np.int64] = np.sum(sums, axis=0)
     return total
 
 
@@ -158,22 +156,19 @@ def _block_sums(
     starts: list[int],
     step: int,
     n_resamples: int,
-    exact: bool,
-) -> npt.NDArray[Any]:
+) -> npt.NDArray[np.int64]:
     """:func:`replicate_sums` of the documents of the blocks starting at ``starts``."""
-    total: npt.NDArray[Any] = np.zeros(
-        (n_resamples, dense.shape[1]), dtype=np.int64 if exact else np.float64
-    )
+    total = np.zeros((n_resamples, dense.shape[1]), dtype=np.int64)
     for lo in starts:
         hi = min(len(keys), lo + step)
         block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
-        total = total + (np.rint(block).astype(np.int64) if exact else block)
+        total = total + np.rint(block).astype(np.int64)
     return total
 
 
 def document_replicates(
-    items: Iterable[str], values: npt.NDArray[Any], seed: int, n_resamples: int
-) -> npt.NDArray[Any]:
+    items: Iterable[str], values: npt.NDArray[np.int64], seed: int, n_resamples: int
+) -> npt.NDArray[np.int64]:
     """:func:`replicate_sums` of ``values`` (one row per document of ``items``) under the
     Poisson weights keyed by each document id and ``seed``."""
     return replicate_sums(document_keys(items, seed), values, n_resamples)

@@ -23,6 +23,7 @@ from typing import Any
 
 from fieldwise.compare.score._frame import flatten
 from fieldwise.compare.score._normalize import is_empty
+from fieldwise.compare.stats._distributions import normal_quantile
 
 __all__ = [
     "PlanRow",
@@ -34,9 +35,6 @@ __all__ = [
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
-    # not scipy's norm.ppf: importing scipy costs a second in every fresh process
-    from fieldwise.compare.stats._distributions import normal_quantile
-
     return normal_quantile(1 - alpha / 2), normal_quantile(power)
 
 

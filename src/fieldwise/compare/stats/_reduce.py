@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,15 +20,12 @@ from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare.score._lists import ROW_TEST_COLUMNS
 from fieldwise.compare.score._outcomes import OUTCOMES, cell_specs
 from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare.stats._distributions import mcnemar_exact
 from fieldwise.compare.stats._intervals import wilson_bounds
 from fieldwise.compare.stats._metrics import outcome_metrics
-from fieldwise.compare.stats._paired import (
-    TRANSITIONS,
-    holm,
-    mcnemar_exact,
-    significance_from_counts,
-)
+from fieldwise.compare.stats._paired import holm, significance_from_counts
 from fieldwise.compare.stats._sufficient import CALIBRATION_BINS, Sufficient
+from fieldwise.compare.stats._units import TRANSITIONS
 
 __all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
 
@@ -106,34 +102,6 @@ class ReducedResult:
         """The tests' power warnings."""
         return tuple(str(w) for w in self.significance.get("warning", ()) if w)
 
-    def figures(self) -> dict[str, Any]:
-        """Every figure as plain JSON values (for ``--json`` and for equality checks)."""
-        return {
-            "baseline": self.baseline,
-            "candidates": list(self.candidates),
-            "fields": _records(self.fields),
-            "overall": _records(self.overall),
-            "significance": _records(self.significance),
-            "calibration": _records(self.calibration),
-            "row_tests": _records(self.row_tests),
-            "empty_columns": _records(self.empty_columns),
-            "bootstraps": {c: b.to_json() for c, b in sorted(self.bootstraps.items())},
-        }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value != value:
-        return None
-    if value is pd.NA:
-        return None
-    return value
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-
 
 def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
     """Per (version, field): type, weight and critical (from ``specs``), outcome counts,
@@ -146,11 +114,6 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
     for (version, name), counts in sorted(stats.outcomes.items()):
         by_outcome = dict(zip(OUTCOMES, counts, strict=True))
         support = by_outcome["correct"] + by_outcome["wrong"] + by_outcome["missed"]
-        low, high = wilson_bounds(
-            np.array([float(by_outcome["correct"])]),
-            np.array([float(support)]),
-            confidence=confidence,
-        )
         scored = sum(counts) - by_outcome["both_empty"]
         score_sum = stats.score_sums.get((version, name))
         rows.append(
@@ -164,14 +127,18 @@ def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float
                 "support": support,
                 "n_cells": sum(counts),
                 **outcome_metrics({o: float(c) for o, c in by_outcome.items()}),
-                "field_accuracy_low": float(low[0]),
-                "field_accuracy_high": float(high[0]),
                 "mean_score": (
                     score_sum / scored if scored and score_sum is not None else float("nan")
                 ),
             }
         )
-    return pd.DataFrame(rows, columns=list(FIELD_COLUMNS))
+    out = pd.DataFrame(rows, columns=list(FIELD_COLUMNS))
+    out["field_accuracy_low"], out["field_accuracy_high"] = wilson_bounds(
+        out["correct"].to_numpy(dtype=np.float64),
+        out["support"].to_numpy(dtype=np.float64),
+        confidence=confidence,
+    )
+    return out
 
 
 def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) -> pd.DataFrame:
@@ -188,14 +155,6 @@ def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) ->
             support += counts[0] + counts[1] + counts[2]
             n_cells += sum(counts)
         docs, all_ok = stats.documents.get(version, (0, 0))
-        figures = outcome_metrics(weighted)
-        # the weighted share over the unweighted count of expected cells (as the whole
-        # comparison's overall table)
-        low, high = wilson_bounds(
-            np.array([figures["field_accuracy"] * support]),
-            np.array([float(support)]),
-            confidence=confidence,
-        )
         rows.append(
             {
                 "version": version,
@@ -203,12 +162,16 @@ def _overall(stats: Sufficient, versions: tuple[str, ...], confidence: float) ->
                 "n_cells": n_cells,
                 "documents": docs,
                 "all_fields_correct_rate": all_ok / docs if docs else float("nan"),
-                **figures,
-                "field_accuracy_low": float(low[0]),
-                "field_accuracy_high": float(high[0]),
+                **outcome_metrics(weighted),
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    # the weighted share over the unweighted count of expected cells
+    expected = out["support"].to_numpy(dtype=np.float64)
+    out["field_accuracy_low"], out["field_accuracy_high"] = wilson_bounds(
+        out["field_accuracy"].to_numpy(dtype=np.float64) * expected, expected, confidence=confidence
+    )
+    return out
 
 
 def _calibration(stats: Sufficient) -> pd.DataFrame:

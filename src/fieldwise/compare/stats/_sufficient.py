@@ -13,25 +13,26 @@ any partitioning, any order and any number of workers give the same merged stati
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import CellKeys, outcome_in
 from fieldwise.compare._spec import FieldSpec
-from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
-from fieldwise.compare.stats._bootstrap import bootstrap_counts, sorted_codes
-from fieldwise.compare.stats._metrics import outcome_codes, outcome_in
-from fieldwise.compare.stats._paired import TRANSITIONS
+from fieldwise.compare.score._outcomes import OUTCOMES
+from fieldwise.compare.stats._bootstrap import bootstrap_counts
 from fieldwise.compare.stats._poisson import document_replicates
+from fieldwise.compare.stats._units import TRANSITIONS, pair_units, transition_codes, unit_ok
 
 __all__ = [
     "CALIBRATION_BINS",
     "Sufficient",
     "empty_statistics",
-    "merge_all",
     "merge_statistics",
     "partition_statistics",
     "weight_classes",
@@ -41,6 +42,8 @@ __all__ = [
 CALIBRATION_BINS = 20
 
 Counts = tuple[int, ...]
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class Sufficient:
     transitions: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
     #: version -> (cells with a confidence per bin, correct among them per bin)
     calibration: Mapping[str, Counts] = field(default_factory=dict)
-    #: candidate -> bootstrap totals (columns of :func:`bootstrap_columns`)
+    #: candidate -> bootstrap totals (columns of :func:`bootstrap_counts`)
     boot_totals: Mapping[str, npt.NDArray[np.int64]] = field(default_factory=dict)
     #: candidate -> (replicates x columns) Poisson-weighted sums
     boot_replicates: Mapping[str, npt.NDArray[np.int64]] = field(default_factory=dict)
@@ -92,32 +95,16 @@ def weight_classes(specs: Mapping[str, FieldSpec]) -> tuple[float, ...]:
     return tuple(sorted(found))
 
 
-def _add(a: Mapping[object, Counts], b: Mapping[object, Counts]) -> dict[object, Counts]:
-    out = dict(a)
-    for key, counts in b.items():
-        mine = out.get(key)
-        out[key] = (
-            counts if mine is None else tuple(x + y for x, y in zip(mine, counts, strict=True))
-        )
-    return out
-
-
-def _add_arrays(
-    a: Mapping[str, npt.NDArray[np.int64]], b: Mapping[str, npt.NDArray[np.int64]]
-) -> dict[str, npt.NDArray[np.int64]]:
-    out = dict(a)
-    for key, arr in b.items():
-        out[key] = arr if key not in out else out[key] + arr
-    return out
-
-
-def _add_sums(
-    a: Mapping[tuple[str, str], float], b: Mapping[tuple[str, str], float]
-) -> dict[tuple[str, str], float]:
+def _add(a: Mapping[K, V], b: Mapping[K, V], plus: Callable[[V, V], V]) -> dict[K, V]:
+    """``a`` and ``b`` merged, ``plus`` adding the values of a key both have."""
     out = dict(a)
     for key, value in b.items():
-        out[key] = out.get(key, 0.0) + value
+        out[key] = value if key not in out else plus(out[key], value)
     return out
+
+
+def _add_counts(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
@@ -129,62 +116,21 @@ def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
     return replace(
         a,
         partitions=a.partitions + b.partitions,
-        outcomes=_add(a.outcomes, b.outcomes),  # type: ignore[arg-type]
+        outcomes=_add(a.outcomes, b.outcomes, _add_counts),
         field_weights={**a.field_weights, **b.field_weights},
-        score_sums=_add_sums(a.score_sums, b.score_sums),
-        documents=_add(a.documents, b.documents),  # type: ignore[arg-type]
-        transitions=_add(a.transitions, b.transitions),  # type: ignore[arg-type]
-        calibration=_add(a.calibration, b.calibration),  # type: ignore[arg-type]
-        boot_totals=_add_arrays(a.boot_totals, b.boot_totals),
-        boot_replicates=_add_arrays(a.boot_replicates, b.boot_replicates),
-        boot_documents={
-            k: a.boot_documents.get(k, 0) + b.boot_documents.get(k, 0)
-            for k in sorted({*a.boot_documents, *b.boot_documents})
-        },
-        kept_values=_add(a.kept_values, b.kept_values),  # type: ignore[arg-type]
-        list_rows=_add(a.list_rows, b.list_rows),  # type: ignore[arg-type]
+        score_sums=_add(a.score_sums, b.score_sums, operator.add),
+        documents=_add(a.documents, b.documents, _add_counts),
+        transitions=_add(a.transitions, b.transitions, _add_counts),
+        calibration=_add(a.calibration, b.calibration, _add_counts),
+        boot_totals=_add(a.boot_totals, b.boot_totals, operator.add),
+        boot_replicates=_add(a.boot_replicates, b.boot_replicates, operator.add),
+        boot_documents=_add(a.boot_documents, b.boot_documents, operator.add),
+        kept_values=_add(a.kept_values, b.kept_values, _add_counts),
+        list_rows=_add(a.list_rows, b.list_rows, _add_counts),
     )
 
 
-def merge_all(parts: Iterable[Sufficient], empty: Sufficient) -> Sufficient:
-    """Merge every partition into ``empty`` (the statistics of no documents)."""
-    total = empty
-    for part in parts:
-        total = merge_statistics(total, part)
-    return total
-
-
-@dataclass(frozen=True)
-class _Keys:
-    """The scored cells as integer arrays: one pass of pandas, then numpy only (a shard of
-    400k cells spent most of its time converting categoricals to strings before)."""
-
-    version: npt.NDArray[np.int64]
-    versions: npt.NDArray[np.str_]
-    item: npt.NDArray[np.int64]
-    items: npt.NDArray[np.str_]
-    field: npt.NDArray[np.int64]
-    fields: npt.NDArray[np.str_]
-    #: code into :data:`OUTCOMES`, -1 for none
-    outcome: npt.NDArray[np.int64]
-    ok: npt.NDArray[np.bool_]
-
-    @classmethod
-    def of(cls, cells: pd.DataFrame) -> _Keys:
-        version, versions = sorted_codes(cells["version"])
-        item, items = sorted_codes(cells["item"])
-        field, fields = sorted_codes(cells["field"])
-        outcome = outcome_codes(cells).astype(np.int64)
-        ok = outcome_in(outcome, OK_OUTCOMES)
-        return cls(version, versions, item, items, field, fields, outcome, ok)
-
-    def code_of(self, version: str) -> int:
-        """The code of ``version``, -1 when no cell has it."""
-        where = np.flatnonzero(self.versions == version)
-        return int(where[0]) if len(where) else -1
-
-
-def _outcome_counts(k: _Keys) -> dict[tuple[str, str], Counts]:
+def _outcome_counts(k: CellKeys) -> dict[tuple[str, str], Counts]:
     n_f, n_o = len(k.fields), len(OUTCOMES)
     valid = k.outcome >= 0
     key = (k.version * n_f + k.field) * n_o + k.outcome
@@ -196,7 +142,7 @@ def _outcome_counts(k: _Keys) -> dict[tuple[str, str], Counts]:
     }
 
 
-def _score_sums(k: _Keys, score: npt.NDArray[np.float64]) -> dict[tuple[str, str], float]:
+def _score_sums(k: CellKeys, score: npt.NDArray[np.float64]) -> dict[tuple[str, str], float]:
     # zeros in place of both_empty scores: the sums of the other cells, added in cell order
     n_f = len(k.fields)
     scored = np.where(k.outcome != OUTCOMES.index("both_empty"), score, 0.0)
@@ -208,7 +154,7 @@ def _score_sums(k: _Keys, score: npt.NDArray[np.float64]) -> dict[tuple[str, str
     }
 
 
-def _documents(k: _Keys) -> dict[str, Counts]:
+def _documents(k: CellKeys) -> dict[str, Counts]:
     n_i = len(k.items)
     size = len(k.versions) * n_i
     key = k.version * n_i + k.item
@@ -221,7 +167,7 @@ def _documents(k: _Keys) -> dict[str, Counts]:
     }
 
 
-def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
+def _calibration(k: CellKeys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
     valued = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
     has = ~np.isnan(confidence) & valued
     correct = k.outcome == OUTCOMES.index("correct")
@@ -238,22 +184,14 @@ def _calibration(k: _Keys, confidence: npt.NDArray[np.float64]) -> dict[str, Cou
     return out
 
 
-def _transitions(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
-    """Flip counts per field, as :func:`~fieldwise.compare.stats._paired.transition_counts`
-    of :func:`~fieldwise.compare.stats._paired.flip_units` gives them: a (field, document) unit
-    is ok in a version when all its cells are ok there (or it has none), and every field of the
-    cells gets a row (zeros when the pair has no unit of it)."""
-    b_code, c_code = k.code_of(baseline), k.code_of(candidate)
-    in_pair = (k.version == b_code) | (k.version == c_code)
-    unit = k.field[in_pair] * len(k.items) + k.item[in_pair]
-    units, inverse = np.unique(unit, return_inverse=True)
-    bad = ~k.ok[in_pair]
-    version = k.version[in_pair]
-    ok_b = np.bincount(inverse[bad & (version == b_code)], minlength=len(units)) == 0
-    ok_c = np.bincount(inverse[bad & (version == c_code)], minlength=len(units)) == 0
-    transition = np.select([ok_b & ok_c, ok_b & ~ok_c, ~ok_b & ok_c], [0, 1, 2], default=3)
+def _transitions(k: CellKeys, baseline: str, candidate: str) -> dict[str, Counts]:
+    """Flip counts per field of the pair's units
+    (:func:`~fieldwise.compare.stats._units.pair_units`); every field of the cells gets a row
+    (zeros when the pair has no unit of it)."""
+    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    transition = transition_codes(unit_ok(code_b), unit_ok(code_c))
     n_t = len(TRANSITIONS)
-    field = units // len(k.items) if len(k.items) else units
+    field = rows % max(len(k.fields), 1)
     table = np.bincount(field * n_t + transition, minlength=len(k.fields) * n_t)
     return {
         str(name): tuple(int(x) for x in row)
@@ -261,7 +199,7 @@ def _transitions(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
     }
 
 
-def _kept_values(k: _Keys, baseline: str, candidate: str) -> dict[str, Counts]:
+def _kept_values(k: CellKeys, baseline: str, candidate: str) -> dict[str, Counts]:
     """Per field: (field, document) units where the baseline has a value, where the candidate
     has one too, and baseline units with an expected value (see :attr:`Sufficient.kept_values`)."""
     b_code, c_code = k.code_of(baseline), k.code_of(candidate)
@@ -314,7 +252,7 @@ def _list_rows(row_counts: pd.DataFrame, baseline: str, candidate: str) -> dict[
     return out
 
 
-def _field_weights(k: _Keys, weight: npt.NDArray[np.float64]) -> dict[str, float]:
+def _field_weights(k: CellKeys, weight: npt.NDArray[np.float64]) -> dict[str, float]:
     # the first cell of each field: written backwards, the earliest index is written last
     first = np.full(len(k.fields), -1, dtype=np.int64)
     first[k.field[::-1]] = np.arange(len(k.field) - 1, -1, -1)
@@ -333,7 +271,7 @@ def partition_statistics(
 ) -> Sufficient:
     """The statistics of one partition's scored cells (:func:`~fieldwise.compare.score_cells`
     output holding whole documents, with its row-count table when there are list fields)."""
-    k = _Keys.of(cells)
+    k = CellKeys.of(cells)
     weight = cells["weight"].to_numpy(dtype=np.float64)
     transitions: dict[tuple[str, str], Counts] = {}
     kept_values: dict[tuple[str, str], Counts] = {}
@@ -350,9 +288,9 @@ def partition_statistics(
         b_code, c_code = k.code_of(baseline), k.code_of(candidate)
         in_pair = (k.version == b_code) | (k.version == c_code)
         codes, items = _compact(k.item[in_pair], k.items)
-        items, _, values = bootstrap_counts(
+        values = bootstrap_counts(
             codes,
-            items,
+            len(items),
             is_candidate=k.version[in_pair] == c_code,
             ok=k.ok[in_pair],
             cell_weight=weight[in_pair],

@@ -1,9 +1,12 @@
-"""Paired units of one baseline and one candidate, with the cell that decides each.
+"""Paired (document, field) units of one baseline and one candidate: the one definition of a
+unit's outcome, of *ok* and of a flip.
 
 A unit is one field of one document in one version; its outcome is its worst cell (a line-item
-column has a cell per row). A unit is *ok* when it is correct, both_empty or absent (no cell in that
-version): the definition :func:`~fieldwise.compare.stats._paired.flip_units` counts flips by, kept
-here beside it so the report lists exactly the flips the tests count, and formats only.
+column has a cell per row). A unit is *ok* when that outcome is correct or both_empty, or when
+the version has no cell for it (absent: nothing expected, nothing predicted). The statistics'
+flip counts (:func:`~fieldwise.compare.stats._sufficient.partition_statistics`), the flips
+frame (:func:`flip_units`) and the report's item table (:func:`unit_outcomes`) all read the
+units of :func:`pair_units`, so the report lists exactly the flips the tests count.
 """
 
 from __future__ import annotations
@@ -14,18 +17,87 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import sorted_codes
+from fieldwise.compare._codes import CellKeys
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
-from fieldwise.compare.stats._metrics import outcome_codes
 
-__all__ = ["ABSENT", "UnitOutcomes", "unit_outcomes"]
+__all__ = [
+    "ABSENT",
+    "TRANSITIONS",
+    "UnitOutcomes",
+    "flip_units",
+    "pair_units",
+    "transition_codes",
+    "unit_ok",
+    "unit_outcomes",
+]
 
+TRANSITIONS = ("both_right", "regressed", "fixed", "both_wrong")
 #: The outcome code of a unit a version has no cell for (one past :data:`OUTCOMES`).
 ABSENT = len(OUTCOMES)
-# severity of each outcome code (higher is worse): both_empty, correct, spurious, missed, wrong
-_RANK = np.array([1, 4, 3, 2, 0], dtype=np.int8)
-_CODE_OF_RANK = np.argsort(_RANK).astype(np.int8)
+# severity of each outcome code (higher is worse): both_empty, correct, spurious, missed, wrong;
+# the last entry is code -1 (no outcome), which is not ok: as bad as wrong
+_RANK = np.array([1, 4, 3, 2, 0, 4], dtype=np.int8)
+_CODE_OF_RANK = np.argsort(_RANK[:-1]).astype(np.int8)
 _OK_CODES = np.array([*(OUTCOMES.index(o) for o in OK_OUTCOMES), ABSENT])
+
+
+def pair_units(
+    k: CellKeys, baseline: str, candidate: str | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """Every unit with a cell in either version, as ``item * len(fields) + field`` (sorted),
+    and its outcome code in the baseline and in the candidate (:data:`ABSENT` without a cell
+    there; every unit is absent in a ``candidate`` of ``None``)."""
+    n_fields = max(len(k.fields), 1)
+    key = k.item * n_fields + k.field
+    rank = _RANK[k.outcome]
+    grids = []
+    for name in (baseline, candidate):
+        grid = np.full(len(k.items) * n_fields, -1, dtype=np.int8)
+        mine = k.version == k.code_of(name)
+        np.maximum.at(grid, key[mine], rank[mine])
+        grids.append(grid)
+    rows = np.flatnonzero((grids[0] >= 0) | (grids[1] >= 0)).astype(np.int64)
+    code_b, code_c = (
+        np.where(g[rows] >= 0, _CODE_OF_RANK[g[rows]], ABSENT).astype(np.int8) for g in grids
+    )
+    return rows, code_b, code_c
+
+
+def unit_ok(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Whether each unit outcome code is ok (correct, both_empty or absent)."""
+    return np.isin(codes, _OK_CODES)
+
+
+def transition_codes(
+    ok_baseline: npt.NDArray[np.bool_], ok_candidate: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int8]:
+    """Each unit's index into :data:`TRANSITIONS`: both_right, regressed (ok -> not ok), fixed
+    (not ok -> ok) or both_wrong."""
+    b, c = ok_baseline, ok_candidate
+    return np.select([b & c, b & ~c, ~b & c], [0, 1, 2], default=3).astype(np.int8)
+
+
+def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
+    """One row per (field, item) unit of the pair: ``ok_baseline``, ``ok_candidate`` and the
+    ``transition`` (:data:`TRANSITIONS`); sorted by field, then item."""
+    k = CellKeys.of(cells)
+    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    n_fields = max(len(k.fields), 1)
+    item, field = rows // n_fields, rows % n_fields
+    order = np.lexsort((item, field))
+    item, field = item[order], field[order]
+    ok_b, ok_c = unit_ok(code_b[order]), unit_ok(code_c[order])
+    return pd.DataFrame(
+        {
+            "field": pd.Categorical.from_codes(field, categories=pd.Index(k.fields)),
+            "item": pd.Categorical.from_codes(item, categories=pd.Index(k.items)),
+            "ok_baseline": ok_b,
+            "ok_candidate": ok_c,
+            "transition": pd.Categorical.from_codes(
+                transition_codes(ok_b, ok_c), categories=pd.Index(TRANSITIONS)
+            ),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -68,39 +140,24 @@ def _worst_cells(
 
 
 def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> UnitOutcomes:
-    """The units of ``baseline`` and ``candidate`` (without one, the baseline's units with the
-    candidate absent and as ok as the baseline)."""
+    """The units of ``baseline`` and ``candidate`` with their worst cells (without a
+    candidate, the baseline's units with the candidate absent and as ok as the baseline)."""
     unknown = set(pd.unique(cells["outcome"]).tolist()) - set(OUTCOMES)
     if unknown:
         raise ValueError(f"cells hold an outcome outside {', '.join(OUTCOMES)}: {sorted(unknown)}")
-    codes = outcome_codes(cells)
-    item_code, items = sorted_codes(cells["item"])
-    field_code, fields = sorted_codes(cells["field"])
-    n_fields = max(len(fields), 1)
-    key = item_code * n_fields + field_code
-    rank = _RANK[codes]
-    grids, masks = [], []
-    for name in (baseline, candidate):
-        grid = np.full(len(items) * n_fields, -1, dtype=np.int8)
-        mask = np.zeros(len(cells), dtype=bool)
-        if name is not None:
-            mask = (cells["version"] == name).to_numpy(dtype=bool)
-            np.maximum.at(grid, key[mask], rank[mask])
-        grids.append(grid)
-        masks.append(mask)
-    rows = np.flatnonzero((grids[0] >= 0) | (grids[1] >= 0)).astype(np.int64)
-    code_b, code_c = (
-        np.where(g[rows] >= 0, _CODE_OF_RANK[g[rows]], ABSENT).astype(np.int8) for g in grids
-    )
-    ok_b = np.isin(code_b, _OK_CODES)
+    k = CellKeys.of(cells)
+    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    key = k.item * max(len(k.fields), 1) + k.field
+    rank = _RANK[k.outcome]
+    ok_b = unit_ok(code_b)
     return UnitOutcomes(
-        items=items,
-        fields=fields,
+        items=[str(i) for i in k.items],
+        fields=[str(f) for f in k.fields],
         key=rows,
         code_baseline=code_b,
         code_candidate=code_c,
-        cell_baseline=_worst_cells(key, rank, masks[0], rows),
-        cell_candidate=_worst_cells(key, rank, masks[1], rows),
+        cell_baseline=_worst_cells(key, rank, k.version == k.code_of(baseline), rows),
+        cell_candidate=_worst_cells(key, rank, k.version == k.code_of(candidate), rows),
         ok_baseline=ok_b,
-        ok_candidate=np.isin(code_c, _OK_CODES) if candidate is not None else ok_b,
+        ok_candidate=unit_ok(code_c) if candidate is not None else ok_b,
     )
