@@ -41,8 +41,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from fieldwise.service.engines.extraction.addresses import address
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
@@ -53,131 +51,46 @@ from fieldwise.service.engines.extraction.consistency import (
     consistent_total,
     printed_amounts,
 )
-from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
 from fieldwise.service.engines.extraction.dates import (
     AUTO_FALLBACK,
-    in_code,
     voted_date_order,
 )
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.glued import unglue
-from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.issue import not_after, prefer_header
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
-from fieldwise.service.engines.extraction.locate import value_snippets
-from fieldwise.service.engines.extraction.normalize import Parsed
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import other_party, party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
 from fieldwise.service.engines.extraction.plausible import document_years, plausible
-from fieldwise.service.engines.extraction.roles import foreign_role, role_of
-from fieldwise.service.engines.extraction.sections import section_lines
+from fieldwise.service.engines.extraction.reading import (
+    best_of,
+    first_read,
+    hit_groups,
+    label_candidates,
+    parse_value,
+    scan,
+    section_within,
+)
+from fieldwise.service.engines.extraction.roles import role_of
 from fieldwise.service.engines.extraction.symbols import infer_currency
 from fieldwise.service.engines.extraction.tables import read_table
-from fieldwise.service.engines.extraction.typed import parse_typed, validity
 from fieldwise.service.engines.extraction.vocabulary import CONCEPTS
 from fieldwise.service.engines.parsing import ParsedDocument
 
 __all__ = ["extract"]
 
-_AMBIGUOUS_RATIO = 0.9
-_AMBIGUOUS_FACTOR = 0.7
-_SCAN_CONFIDENCE = 0.35
-_OVERRULED_FACTOR = 0.85
 _HEADER_SHARE = 0.5  # the header block: the top half of page 1
 _ISSUE = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
 _DUE = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
 
 
-def _label_factor(score: float) -> float:
-    return max(0.0, min(1.0, (score - 50.0) / 50.0))
-
-
-def _parse(text: str, spec: FieldSpec, config: ExtractionConfig) -> Parsed | None:
-    return parse_typed(
-        text,
-        spec.type,
-        date_order=config.date_order,
-        pattern=spec.pattern,
-        values=spec.values,
-        lenient_dates=config.lenient_dates,
-        percent=spec.percent,
-    )
-
-
-def _within(
-    doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
-) -> set[tuple[int, int]] | None:
-    """The (page, line) pairs a field with a ``section`` may read; None: anywhere."""
-    if not spec.section:
-        return None
-    every = [h for other in config.fields for h in other.section]
-    return section_lines(doc, spec.section, every)
-
-
-def _candidates(
-    doc: ParsedDocument,
-    spec: FieldSpec,
-    config: ExtractionConfig,
-    within: set[tuple[int, int]] | None,
-) -> list[list[Candidate]]:
-    """The candidates of each label hit, hits in reading order."""
-    return [group for _, group in _hit_groups(doc, spec, config, within)]
-
-
-def _hit_groups(
-    doc: ParsedDocument,
-    spec: FieldSpec,
-    config: ExtractionConfig,
-    within: set[tuple[int, int]] | None,
-) -> list[tuple[LabelHit, list[Candidate]]]:
-    """Each label hit in reading order, with its candidates."""
-    groups: list[tuple[LabelHit, list[Candidate]]] = []
-    role = role_of(spec.vocabulary, spec.labels)
-    identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
-    for hit in find_labels(doc, spec.labels, config.label_threshold):
-        if within is not None and (hit.page, hit.line) not in within:
-            continue
-        out: list[Candidate] = []
-        groups.append((hit, out))
-        # the parts of an equation may sit anywhere along the label's row (see consistency.py)
-        row = spec.vocabulary in PARTS and spec.type == "currency"
-        for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
-            if spec.type == "string" and spec.pattern is None:
-                snippet = continued(doc, snippet, hit.line)  # a name begun on the line above
-            parsed = _parse(snippet.text, spec, config)
-            if parsed is None:
-                continue
-            if spec.type in ("currency", "date") and foreign_role(
-                role, snippet.context, snippet.text, hit.label
-            ):
-                continue  # "Total" beside "Cash", "Date" beside "delivery": another role
-            if identifier is not None and foreign_identifier(
-                identifier, snippet.near, snippet.text, hit.label, str(parsed.value)
-            ):
-                continue  # "Nr." beside "Kunden", "Invoice No" reading a date: another number
-            score = hit.score
-            if snippet.label_cell:
-                # the label's whole cell is the real label: "Total" inside "Total excl. tax"
-                # is a weak match even though the word "Total" matches exactly
-                whole = fuzz.ratio(norm(hit.label), norm(snippet.label_cell))
-                score = min(score, max(whole, 0.8 * score))
-            confidence = (
-                _label_factor(score)
-                * snippet.weight
-                * validity(parsed, spec.type, spec.pattern)
-                * snippet.ocr_confidence
-            )
-            out.append(Candidate(parsed, confidence, snippet.page, snippet.text))
-    return groups
-
-
 def _amounts(doc: ParsedDocument, labels: Sequence[str], config: ExtractionConfig) -> list[float]:
     """Every amount read under ``labels``, the best supported first (for consistency checks)."""
     spec = FieldSpec("_check", "currency", tuple(labels))
-    found = [c for group in _candidates(doc, spec, config, None) for c in group]
+    found = [c for group in label_candidates(doc, spec, config, None) for c in group]
     found.sort(key=lambda c: -c.confidence)  # stable: reading order among equals
     return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
 
@@ -192,7 +105,7 @@ def _consistent(
 
     def rates() -> list[float]:
         rate = FieldSpec("_rate", "number", CONCEPTS["vat_rate"], percent=True)
-        found = [c for group in _candidates(doc, rate, config, None) for c in group]
+        found = [c for group in label_candidates(doc, rate, config, None) for c in group]
         found.sort(key=lambda c: -c.confidence)
         return [float(c.parsed.value) for c in found if isinstance(c.parsed.value, float)]
 
@@ -210,7 +123,7 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    issue = _best([c for group in _candidates(doc, _ISSUE, config, None) for c in group])
+    issue = best_of([c for group in label_candidates(doc, _ISSUE, config, None) for c in group])
     if issue is None:
         return flat
     kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
@@ -231,98 +144,37 @@ def _issue_date(
         and doc.pages[0].lines[hit.line].box.y0 < _HEADER_SHARE * doc.pages[0].height
     ]
     flat = prefer_header([(c, hit) for hit, group in hit_groups for c in group], doc, header)
-    due = _best([c for group in _candidates(doc, _DUE, config, None) for c in group])
+    due = best_of([c for group in label_candidates(doc, _DUE, config, None) for c in group])
     return not_after(flat, None if due is None else str(due.parsed.value))
-
-
-def _first(groups: list[list[Candidate]]) -> Candidate | None:
-    """``"occurrence": "first"``: the first label in reading order that has a value."""
-    for index, group in enumerate(groups):
-        chosen = _best(group)
-        if chosen is None:
-            continue
-        later = [c for g in groups[index + 1 :] for c in g]
-        if any(
-            c.parsed.value != chosen.parsed.value and c.confidence > chosen.confidence
-            for c in later
-        ):
-            # the config, not the evidence, chose between values: less sure
-            return replace(chosen, confidence=chosen.confidence * _OVERRULED_FACTOR, doubted=True)
-        return chosen
-    return None
-
-
-def _scan(
-    doc: ParsedDocument,
-    spec: FieldSpec,
-    config: ExtractionConfig,
-    within: set[tuple[int, int]] | None,
-) -> Candidate | None:
-    """Without a label: the first value of a self-validating type in reading order (for a
-    date, the first that the document's other dates make plausible)."""
-    if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
-        return None
-    found: list[Candidate] = []
-    codes: list[Candidate] = []  # date-shaped pieces of codes: only when nothing else is found
-    for p, page in enumerate(doc.pages):
-        for li, line in enumerate(page.lines):
-            if within is not None and (p, li) not in within:
-                continue
-            parsed = _parse(line.text, spec, config)
-            if parsed is not None:
-                confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                coded = spec.type == "date" and in_code(line.text, parsed.text)
-                (codes if coded else found).append(Candidate(parsed, confidence, p, line.text))
-                if spec.type != "date":
-                    return found[0]
-    found = found or codes
-    if not found:
-        return None
-    return plausible(found, [int(str(c.parsed.value)[:4]) for c in found])[0]
-
-
-def _best(candidates: list[Candidate]) -> Candidate | None:
-    if not candidates:
-        return None
-    by_value: dict[Any, Candidate] = {}
-    for cand in candidates:  # document order breaks ties: the first occurrence wins
-        key = cand.parsed.value
-        if key not in by_value or cand.confidence > by_value[key].confidence:
-            by_value[key] = cand
-    ranked = sorted(by_value.values(), key=lambda c: -c.confidence)
-    best = ranked[0]
-    if len(ranked) > 1 and ranked[1].confidence >= _AMBIGUOUS_RATIO * best.confidence:
-        return replace(best, confidence=best.confidence * _AMBIGUOUS_FACTOR, doubted=True)
-    return best
 
 
 def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     best = None
-    within = _within(doc, spec, config)
+    within = section_within(doc, spec, config)
     if spec.labels:
-        hit_groups = _hit_groups(doc, spec, config, within)
-        groups = [group for _, group in hit_groups]
+        hits = hit_groups(doc, spec, config, within)
+        groups = [group for _, group in hits]
         if spec.occurrence == "first":
-            best = _first(groups)
+            best = first_read(groups)
         else:
             flat = [c for group in groups for c in group]
             if spec.type == "date" and role_of(spec.vocabulary, spec.labels) == "issue_date":
-                flat = _issue_date(doc, config, hit_groups)
+                flat = _issue_date(doc, config, hits)
             if spec.type == "date" and flat:
-                years = document_years(doc, lambda t: _parse(t, spec, config))
+                years = document_years(doc, lambda t: parse_value(t, spec, config))
                 flat = plausible(flat, years, strict=True)
             if spec.vocabulary == "due_date" and spec.type == "date":
                 flat = _not_before_issue(doc, config, flat)
             if spec.vocabulary is not None and spec.type in ("currency", "number"):
                 best = _consistent(doc, spec, config, flat)
-            best = best or _best(flat)
+            best = best or best_of(flat)
     seller = _sellers_name(doc, spec, config) if spec.strategy == "buyer" else None
     if best is not None and seller is not None and norm(str(best.parsed.value)) == norm(seller):
         best = None  # the buyer's label read the seller's block: a buyer is not the seller
     if best is None and spec.infer_from_symbols:
         best = infer_currency(doc, spec)
     if best is None and not spec.labels:
-        best = _scan(doc, spec, config, within)
+        best = scan(doc, spec, config, within)
     if best is None and spec.strategy == "letterhead":
         best = letterhead(doc, spec, config)
     if best is None and spec.strategy in ("seller", "buyer"):
@@ -352,7 +204,7 @@ def _plausible_order(doc: ParsedDocument, config: ExtractionConfig) -> str:
     for order in ("DMY", "MDY"):
         ordered = replace(config, date_order=order)
         issue, due = (
-            _best([c for g in _candidates(doc, spec, ordered, None) for c in g])
+            best_of([c for g in label_candidates(doc, spec, ordered, None) for c in g])
             for spec in (_ISSUE, _DUE)
         )
         if (
