@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import CompareError
+from fieldwise.compare.score._lists import LIST_COLUMNS
 from fieldwise.compare.stats._bootstrap import BootstrapInterval
 from fieldwise.compare.stats._field_intervals import field_intervals
 from fieldwise.compare.stats._sufficient import Sufficient
@@ -44,8 +45,6 @@ FRAME_NAMES = (
 #: and the chosen candidate).
 _BY_CANDIDATE = ("row_tests", "empty_columns", "flips", "significance", "suspected_truth_errors")
 _BY_VERSION = (*(name for name in FRAME_NAMES if name not in _BY_CANDIDATE), "calibration_bins")
-
-_LIST_COLUMNS = ["version", "field", "row_recall", "cardinality_error", "truncation_prefix"]
 
 
 def _no_cells() -> pd.DataFrame:
@@ -108,7 +107,7 @@ class ComparisonResult:
     _flips: pd.DataFrame | Callable[[], pd.DataFrame] = field(default=_no_cells, repr=False)
     row_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: row recall per list field needs each document's rows: not among the merged counts
-    lists: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=_LIST_COLUMNS))
+    lists: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(LIST_COLUMNS)))
     confidence: pd.DataFrame = field(default_factory=pd.DataFrame)
     calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
     suspected_truth_errors: pd.DataFrame = field(default_factory=pd.DataFrame)
