@@ -1,6 +1,7 @@
 """The integer statistics of a partition are counted on integer codes (numpy), not through
-pandas group-bys of strings: they must equal what the cell-level tables count, including list
-fields (row tests) and all-null columns, and the gate must decide the same from either."""
+pandas group-bys of strings: they must equal what the cell-level tables count, and statistics
+merged over shards must reduce to the whole comparison's figures, including list fields (row
+tests) and all-null columns, for the gate to decide the same from either."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from fieldwise._errors import CompareError
 from fieldwise.compare import build_frame, compare, parse_field_specs, score_cells
 from fieldwise.compare._codes import sorted_codes
 from fieldwise.compare.stats._reduce import reduce_statistics
@@ -88,25 +90,32 @@ def test_sorted_codes_of_any_key_type(frame: pd.DataFrame) -> None:
         assert np.array_equal(labels[codes], cells["item"].astype(str).to_numpy(dtype=str))
 
 
-def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
-    result = compare(frame, SPECS, baseline="v1", candidates=CANDIDATES, seed=1, n_bootstrap=200)
+def _sharded(frame: pd.DataFrame) -> Any:
+    """The statistics of ``frame``'s documents in 7 shards, merged."""
     items = frame["item"].unique()
     which = pd.Series(np.arange(len(items)) % 7, index=items)
     chunks = [frame.loc[(which.reindex(frame["item"]) == k).to_numpy()] for k in range(7)]
     empty = empty_statistics(
         baseline="v1", candidates=CANDIDATES, weights=WEIGHTS, seed=1, n_resamples=200
     )
-    merged = reduce(merge_statistics, [_stats(c) for c in chunks], empty)
-    for stats in (_stats(frame), merged):
-        reduced = reduce_statistics(stats)
-        assert len(reduced.row_tests) == 2
-        assert len(reduced.empty_columns) == 1
-        pd.testing.assert_frame_equal(
-            reduced.row_tests, result.row_tests, check_exact=True, check_dtype=False
-        )
-        pd.testing.assert_frame_equal(
-            reduced.empty_columns, result.empty_columns, check_exact=True, check_dtype=False
-        )
+    return reduce(merge_statistics, [_stats(c) for c in chunks], empty)
+
+
+def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.DataFrame) -> None:
+    result = compare(frame, SPECS, baseline="v1", candidates=CANDIDATES, seed=1, n_bootstrap=200)
+    reduced = reduce_statistics(_sharded(frame))
+    assert len(reduced.row_tests) == 2
+    assert len(reduced.empty_columns) == 1
+    pd.testing.assert_frame_equal(
+        reduced.row_tests, result.row_tests, check_exact=True, check_dtype=False
+    )
+    pd.testing.assert_frame_equal(
+        reduced.empty_columns, result.empty_columns, check_exact=True, check_dtype=False
+    )
+    # one result type: figures reduced from statistics alone say they hold no cells
+    for name in ("cells", "documents", "flips"):
+        with pytest.raises(CompareError, match="hold no cells"):
+            getattr(reduced, name)
 
 
 @pytest.mark.parametrize(
@@ -118,7 +127,7 @@ def test_row_tests_and_empty_columns_reduce_to_the_whole_comparison(frame: pd.Da
         Policy(min_field_accuracy=0.9, max_row_recall_drop=0.0, min_documents=500),
     ],
 )
-def test_the_gate_decides_the_same_from_reduced_statistics(
+def test_the_gate_decides_the_same_from_sharded_statistics(
     frame: pd.DataFrame, policy: Policy
 ) -> None:
     whole = compare(
@@ -130,7 +139,7 @@ def test_the_gate_decides_the_same_from_reduced_statistics(
         n_bootstrap=200,
         alpha=policy.alpha,
     )
-    reduced = reduce_statistics(_stats(frame), specs=SPECS, alpha=policy.alpha)
+    reduced = reduce_statistics(_sharded(frame), specs=SPECS, alpha=policy.alpha)
     want = decide_all(whole, policy, documents=240)
     got = decide_all(reduced, policy, documents=240)
     assert repr(got) == repr(want)  # every rule, figure and message (repr: NaN equals NaN)

@@ -223,7 +223,7 @@ def test_could_not_decide() -> None:
     with pytest.raises(GateError, match="no documents"):
         decide(scores(9, 9, 10), Policy(), documents=0)
     single = make({"d": {"a": "ok"}}, {"d": {"a": "ok"}}, {"d": {"a": "ok"}})
-    no_candidate = dataclasses.replace(single, candidate=None, candidates=())
+    no_candidate = dataclasses.replace(single, candidates=())
     with pytest.raises(GateError, match="candidate"):
         decide(no_candidate, Policy())
     assert GateError("x").exit_code == 2

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fieldwise.compare import FieldSpec, ReducedResult, parse_field_specs
+from fieldwise.compare import ComparisonResult, FieldSpec, parse_field_specs
 from fieldwise.report import DocumentSource, comparison_document
 
 SPECS: dict[str, FieldSpec] = parse_field_specs(
@@ -117,7 +117,7 @@ def listed_outputs(
     return truth, outputs
 
 
-def figures_of(result: ReducedResult) -> dict[str, Any]:
+def figures_of(result: ComparisonResult) -> dict[str, Any]:
     """Every figure of ``result`` as ``compare --json`` prints it, without its source (the
     run set, executor and partitions): what equal statistics must give."""
     document = comparison_document(result, DocumentSource("rs_test", "sha_test"))

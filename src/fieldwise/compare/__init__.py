@@ -13,6 +13,7 @@ from fieldwise._entry import make_callable
 from fieldwise._lazy import lazy_names
 
 if TYPE_CHECKING:
+    from fieldwise.compare._comparison import FRAME_NAMES, ComparisonResult
     from fieldwise.compare._export import EXPORT_FORMATS, export_bytes, export_table, write_export
     from fieldwise.compare._io import read_frames, write_frames
     from fieldwise.compare._provenance import (
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
         truth_changes,
         truth_digest,
     )
-    from fieldwise.compare._result import FRAME_NAMES, ComparisonResult, compare
+    from fieldwise.compare._result import compare
     from fieldwise.compare._spec import (
         BOOL_OPTIONS,
         DATE_ORDERS,
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
         document_support,
         plan_fields,
     )
-    from fieldwise.compare.stats._reduce import ReducedResult, reduce_statistics
+    from fieldwise.compare.stats._reduce import reduce_statistics
     from fieldwise.compare.stats._sufficient import (
         Sufficient,
         empty_statistics,
@@ -102,7 +103,6 @@ __all__ = [
     "ComparisonResult",
     "FieldSpec",
     "PlanRow",
-    "ReducedResult",
     "Sufficient",
     "UnitOutcomes",
     "Unparsed",
@@ -174,7 +174,8 @@ _HOMES = {
         "truth_changes",
         "truth_digest",
     ),
-    "_result": ("FRAME_NAMES", "ComparisonResult", "compare"),
+    "_comparison": ("FRAME_NAMES", "ComparisonResult"),
+    "_result": ("compare",),
     "_spec": (
         "BOOL_OPTIONS",
         "DATE_ORDERS",
@@ -219,7 +220,7 @@ _HOMES = {
     "stats._distributions": ("mcnemar_exact",),
     "stats._paired": ("format_p", "holm", "p_phrase"),
     "stats._power": ("PlanRow", "connor_sample_size", "document_support", "plan_fields"),
-    "stats._reduce": ("ReducedResult", "reduce_statistics"),
+    "stats._reduce": ("reduce_statistics",),
     "stats._sufficient": (
         "Sufficient",
         "empty_statistics",

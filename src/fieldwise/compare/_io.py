@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import CompareError
-from fieldwise.compare._result import FRAME_NAMES, ComparisonResult
+from fieldwise.compare._comparison import FRAME_NAMES, ComparisonResult
 
 __all__ = ["read_frames", "value_text", "write_frames"]
 

@@ -14,9 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from fieldwise.compare._result import ComparisonResult
+from fieldwise.compare._comparison import ComparisonResult
 from fieldwise.compare.stats._paired import format_p
-from fieldwise.compare.stats._reduce import ReducedResult
 
 __all__ = ["render_table"]
 
@@ -39,7 +38,7 @@ def _lines(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
-def _by_version(result: ComparisonResult | ReducedResult) -> dict[str, pd.DataFrame]:
+def _by_version(result: ComparisonResult) -> dict[str, pd.DataFrame]:
     fields = result.fields
     return {v: fields.loc[fields["version"] == v].set_index("field") for v in result.versions}
 
@@ -49,7 +48,7 @@ def _figure(frame: pd.DataFrame, name: str, column: str = "field_accuracy") -> f
 
 
 def _test_cells(
-    result: ComparisonResult | ReducedResult,
+    result: ComparisonResult,
     candidate: str,
     name: str,
     tables: dict[str, pd.DataFrame],
@@ -82,7 +81,7 @@ def _kind(tables: dict[str, pd.DataFrame], name: str) -> tuple[str, str]:
     return str(row["type"]) + (" *" if row["critical"] else ""), str(support)
 
 
-def _single(result: ComparisonResult | ReducedResult) -> list[str]:
+def _single(result: ComparisonResult) -> list[str]:
     base = _by_version(result)[result.baseline].sort_index()
     header = ["field", "type", "support", "field acc", "strict acc", "precision", "recall", "f1"]
     header += ["missed", "spurious"]
@@ -109,7 +108,7 @@ def _single(result: ComparisonResult | ReducedResult) -> list[str]:
 _TEST_HEADER = ["delta(pp)", "regressed", "fixed", "p(holm)", "MDE(pp)", "flag"]
 
 
-def _paired(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) -> list[str]:
+def _paired(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     """One candidate: versions and the test in one table, regressions first."""
     (candidate,) = result.candidates
     tables = _by_version(result)
@@ -124,7 +123,7 @@ def _paired(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) 
     return _lines(header, [row for _, _, row in sorted(keyed, key=lambda k: (k[0], k[1]))])
 
 
-def _many(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) -> list[str]:
+def _many(result: ComparisonResult, shown: Mapping[str, str]) -> list[str]:
     """Several candidates: every version side by side, then one table per candidate."""
     tables = _by_version(result)
     names = sorted(set().union(*(t.index for t in tables.values())))
@@ -145,9 +144,7 @@ def _many(result: ComparisonResult | ReducedResult, shown: Mapping[str, str]) ->
     return out
 
 
-def render_table(
-    result: ComparisonResult | ReducedResult, labels: Mapping[str, str] | None = None
-) -> str:
+def render_table(result: ComparisonResult, labels: Mapping[str, str] | None = None) -> str:
     """Field accuracy per field and version, each candidate's test against the baseline
     (delta in pp, flips, Holm-adjusted McNemar p, MDE when not significant; regressions
     first), then the overall lines, list-field rows and warnings. ``*`` marks critical fields.

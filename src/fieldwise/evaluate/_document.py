@@ -1,12 +1,17 @@
 """The JSON document of a run set's comparison and verdicts (docs/json.md), from its reduced
 statistics: the run set's facts go in the document's ``source``, the figures come from the
-one :class:`~fieldwise.scale.ReducedResult` whichever executor reduced them."""
+one :class:`~fieldwise.compare.ComparisonResult` whichever executor reduced them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fieldwise.compare import ReducedResult, partition_statistics, reduce_statistics, weight_classes
+from fieldwise.compare import (
+    ComparisonResult,
+    partition_statistics,
+    reduce_statistics,
+    weight_classes,
+)
 from fieldwise.evaluate._combine import runset_truth_hash
 from fieldwise.evaluate._regate import N_RESAMPLES, Regated
 from fieldwise.evaluate._scale import ScaledScore
@@ -64,7 +69,7 @@ def gated_document(
     return gate_document(reduced, source, regated.verdicts)
 
 
-def reduced_of(scored: Scored) -> ReducedResult:
+def reduced_of(scored: Scored) -> ComparisonResult:
     """The figures of a whole in-process comparison reduced as one partition: what ``gate``
     and ``compare --json`` read off the same run set, from the cells already scored."""
     result = scored.result

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from fieldwise._errors import CompareError
 from fieldwise.compare import (
+    ComparisonResult,
     FieldSpec,
-    ReducedResult,
     Sufficient,
     partition_statistics,
     reduce_statistics,
@@ -60,7 +60,7 @@ class Regated(Decided):
     runset: LoadedRunSet
     baseline: str
     verdicts: tuple[Verdict, ...]
-    reduced: ReducedResult
+    reduced: ComparisonResult
     source: str
     forced: tuple[str, ...] = ()
 

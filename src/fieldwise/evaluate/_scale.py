@@ -19,14 +19,14 @@ from typing import Any
 
 from fieldwise import __version__
 from fieldwise._errors import CompareError
-from fieldwise.compare import FieldSpec, reduce_statistics, spec_digest
+from fieldwise.compare import ComparisonResult, FieldSpec, reduce_statistics, spec_digest
 from fieldwise.evaluate._combine import runset_truth_hash
 from fieldwise.evaluate._regate import N_RESAMPLES, runset_statistics
 from fieldwise.evaluate._scoring import failed_runs, resolve_pair, runset_frame
 from fieldwise.evaluate._statistics_cache import save_statistics, statistics_key
 from fieldwise.gate import FailedRun
 from fieldwise.runner import LoadedRunSet, cells_path, records_stamp
-from fieldwise.scale import ReducedResult, read_header, score_store, write_cells
+from fieldwise.scale import read_header, score_store, write_cells
 
 __all__ = ["DOCUMENTS_PER_SHARD", "ScaledScore", "score_at_scale"]
 
@@ -39,7 +39,7 @@ class ScaledScore:
     """The reduced figures, where the cells live, the pairs with no output, the run set
     scored and what ``--force`` let through when run sets were combined."""
 
-    result: ReducedResult
+    result: ComparisonResult
     cells: str
     failed_runs: tuple[FailedRun, ...]
     scheduler: str | None

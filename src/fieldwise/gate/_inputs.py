@@ -3,10 +3,10 @@
 :class:`GateInput` holds exactly the figures :func:`~fieldwise.gate.decide` checks: per
 version and field the correct and expected counts with the weight, the critical and declared
 fields, which versions produced a value, each candidate's flips and McNemar tests, all-null
-columns and row tests. :meth:`GateInput.of` reads them off any :class:`Figures`: the figures
-reduced from merged statistics (:class:`~fieldwise.scale.ReducedResult`, what ``gate`` decides
-on) and a whole :class:`~fieldwise.compare.ComparisonResult` carry the same frames, so the
-same counts give the same verdict whichever computed them.
+columns and row tests. :meth:`GateInput.of` reads them off any :class:`Figures` (a
+:class:`~fieldwise.compare.ComparisonResult`), whether its figures were reduced from merged
+statistics alone (what ``gate`` decides on) or come with its cells: the same counts give the
+same verdict whichever computed them.
 """
 
 from __future__ import annotations

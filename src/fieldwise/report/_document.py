@@ -1,8 +1,8 @@
 """The one JSON document of a comparison (docs/json.md): what ``compare --json``, ``gate --json``,
 ``evaluate --json`` and ``report.json`` share, key for key.
 
-Its figures are read off a :class:`~fieldwise.scale.ReducedResult` (figures reduced from merged
-per-partition statistics) and nothing else, so the document is the same whether the run set was
+Its figures are read off a :class:`~fieldwise.compare.ComparisonResult` reduced from merged
+per-partition statistics and nothing else, so the document is the same whether the run set was
 scored in this process (one partition), over shards merged with ``runsets merge``, or on a Dask
 cluster: only ``source`` says where and how it was computed. Rows come in a stable order:
 versions as asked (baseline first, then the candidates), then fields by name. This module only
@@ -22,7 +22,7 @@ import pandas as pd
 from fieldwise.gate import EXIT_CODES, FailedRun, Verdict, worst
 
 if TYPE_CHECKING:
-    from fieldwise.scale import ReducedResult
+    from fieldwise.compare import ComparisonResult
 
 __all__ = ["SCHEMA", "DocumentSource", "comparison_document", "gate_document", "verdict_json"]
 
@@ -85,7 +85,7 @@ def _ordered(frame: pd.DataFrame, by: str, order: Sequence[str], then: str) -> p
     return frame.iloc[positions].reset_index(drop=True)
 
 
-def comparison_document(reduced: ReducedResult, source: DocumentSource) -> dict[str, Any]:
+def comparison_document(reduced: ComparisonResult, source: DocumentSource) -> dict[str, Any]:
     """``compare --json``: every figure of the comparison (see the module docstring)."""
     versions = [reduced.baseline, *reduced.candidates]
     significance = _ordered(reduced.significance, "candidate", reduced.candidates, "field")
@@ -116,8 +116,8 @@ def comparison_document(reduced: ReducedResult, source: DocumentSource) -> dict[
             list(reduced.empty_columns.columns),
         ),
         "calibration": _rows(
-            _ordered(reduced.calibration, "version", versions, "low"),
-            list(reduced.calibration.columns),
+            _ordered(reduced.calibration_bins, "version", versions, "low"),
+            list(reduced.calibration_bins.columns),
         ),
         "bootstraps": {
             c: reduced.bootstraps[c].to_json() for c in reduced.candidates
@@ -160,7 +160,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
 
 
 def gate_document(
-    reduced: ReducedResult, source: DocumentSource, verdicts: Sequence[Verdict]
+    reduced: ComparisonResult, source: DocumentSource, verdicts: Sequence[Verdict]
 ) -> dict[str, Any]:
     """``gate --json``: the comparison document with every candidate's verdict, the worst
     status and its exit code."""

@@ -3,16 +3,15 @@ in-process or on a Dask cluster, reduced from mergeable statistics.
 
 ``write_cells(frame, root, shards=N)`` stores a comparison frame as a cell store;
 ``score_store(root, specs, baseline=..., candidates=[...], executor="dask")`` scores it and
-returns a :class:`~fieldwise.compare.ReducedResult` whose figures are identical
-whichever executor ran and however the documents were sharded. A store written chunk by chunk
-(``write_parts`` then ``write_header``) is compacted with ``compact_store(root)`` (or
-``compact_shard(root, k)`` per shard, in parallel), so a shard's cost does not grow with the
-number of chunks.
+returns a :class:`~fieldwise.compare.ComparisonResult` (figures without cells) whose
+figures are identical whichever executor ran and however the documents were sharded. A store
+written chunk by chunk (``write_parts`` then ``write_header``) is compacted with
+``compact_store(root)`` (or ``compact_shard(root, k)`` per shard, in parallel), so a shard's
+cost does not grow with the number of chunks.
 """
 
 from __future__ import annotations
 
-from fieldwise.compare import ReducedResult
 from fieldwise.scale._cells import (
     CELLS_FORMAT,
     decode_values,
@@ -29,7 +28,6 @@ from fieldwise.scale._execute import EXECUTORS, score_shard, score_store
 __all__ = [
     "CELLS_FORMAT",
     "EXECUTORS",
-    "ReducedResult",
     "compact_shard",
     "compact_store",
     "decode_values",

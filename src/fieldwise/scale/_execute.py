@@ -17,8 +17,8 @@ from typing import Any
 
 from fieldwise._errors import CompareError
 from fieldwise.compare import (
+    ComparisonResult,
     FieldSpec,
-    ReducedResult,
     Sufficient,
     empty_statistics,
     merge_statistics,
@@ -137,14 +137,14 @@ def score_store(
     executor: str = "in-process",
     scheduler: str | None = None,
     progress: Progress | None = None,
-) -> ReducedResult:
+) -> ComparisonResult:
     """Compare ``baseline`` with each of ``candidates`` over the cell store at ``root``.
 
     ``executor`` is ``"in-process"`` (shards scored one after another here) or ``"dask"`` (one
     task per shard on the cluster at ``scheduler``, else on a local cluster). Both merge the
-    same integer statistics, so both give the same :class:`ReducedResult`. ``progress(done,
+    same integer statistics, so both give the same :class:`ComparisonResult`. ``progress(done,
     total)`` is called after each shard is merged. The merged statistics come with the
-    result (:attr:`ReducedResult.statistics`), to be stored and reduced again later.
+    result (:attr:`ComparisonResult.statistics`), to be stored and reduced again later.
     """
     if executor not in EXECUTORS:
         raise CompareError(f"unknown executor {executor!r}: choose from {', '.join(EXECUTORS)}")

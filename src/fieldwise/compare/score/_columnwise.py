@@ -29,7 +29,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from fieldwise.compare._result import ComparisonResult, chosen_versions, compare_scored
+from fieldwise.compare._comparison import ComparisonResult
+from fieldwise.compare._result import chosen_versions, compare_scored
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._align import ROW_COUNT_COLUMNS
 from fieldwise.compare.score._amounts import within

@@ -1,4 +1,4 @@
-"""Every figure from merged sufficient statistics alone (no cells): the reduced result.
+"""Every figure from merged sufficient statistics alone: a comparison result without cells.
 
 :func:`reduce_statistics` is the one place figures are read off
 :class:`~fieldwise.compare.stats._sufficient.Sufficient`, whichever executor produced it, so the
@@ -11,15 +11,15 @@ bootstrap :func:`~fieldwise.compare.stats._bootstrap.bootstrap_interval`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from fieldwise.compare._comparison import ComparisonResult, warnings_of
 from fieldwise.compare._spec import FieldSpec, declared_fields
 from fieldwise.compare.score._lists import ROW_TEST_COLUMNS
 from fieldwise.compare.score._outcomes import OUTCOMES, cell_specs
-from fieldwise.compare.stats._bootstrap import BootstrapInterval, bootstrap_interval
+from fieldwise.compare.stats._bootstrap import bootstrap_interval
 from fieldwise.compare.stats._distributions import mcnemar_exact
 from fieldwise.compare.stats._intervals import wilson_bounds
 from fieldwise.compare.stats._metrics import outcome_metrics
@@ -27,7 +27,7 @@ from fieldwise.compare.stats._paired import holm, significance_from_counts
 from fieldwise.compare.stats._sufficient import CALIBRATION_BINS, Sufficient
 from fieldwise.compare.stats._units import TRANSITIONS
 
-__all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "ReducedResult", "reduce_statistics"]
+__all__ = ["EMPTY_COLUMN_COLUMNS", "FIELD_COLUMNS", "reduce_statistics"]
 
 
 #: The columns of the all-null columns table: fields a candidate left empty in every document
@@ -54,53 +54,6 @@ FIELD_COLUMNS = (
     "f1",
     "mean_score",
 )
-
-_LIST_COLUMNS = ["version", "field", "row_recall", "cardinality_error", "truncation_prefix"]
-
-
-@dataclass(frozen=True, eq=False)
-class ReducedResult:
-    """Figures of a comparison computed from merged statistics.
-
-    ``fields`` per (version, field): outcome counts and :func:`outcome_metrics` figures;
-    ``overall`` per version: weighted pooled figures, documents and the all-fields-correct
-    rate; ``significance`` per (candidate, field) as in
-    :attr:`~fieldwise.compare.ComparisonResult.significance`; ``calibration`` per (version,
-    bin); ``bootstraps`` per candidate; ``executor`` and ``partitions`` say how it ran.
-    """
-
-    baseline: str
-    candidates: tuple[str, ...]
-    fields: pd.DataFrame
-    overall: pd.DataFrame
-    significance: pd.DataFrame
-    calibration: pd.DataFrame
-    bootstraps: Mapping[str, BootstrapInterval] = field(default_factory=dict)
-    executor: str = "in-process"
-    partitions: int = 1
-    #: as :attr:`~fieldwise.compare.ComparisonResult.row_tests` (with ``p_holm``)
-    row_tests: pd.DataFrame = field(default_factory=pd.DataFrame)
-    #: as :attr:`~fieldwise.compare.ComparisonResult.empty_columns`
-    empty_columns: pd.DataFrame = field(default_factory=pd.DataFrame)
-    alpha: float = 0.05
-    #: the merged statistics these figures were reduced from
-    statistics: Sufficient | None = None
-    #: as :attr:`~fieldwise.compare.ComparisonResult.declared_fields`
-    declared_fields: frozenset[str] = frozenset()
-    #: row recall per list field needs each document's rows: not among the merged counts
-    lists: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=_LIST_COLUMNS))
-    #: the threshold sweep needs every confidence: not among the merged counts
-    recommended_threshold: float | None = None
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        """The baseline, then every candidate."""
-        return (self.baseline, *self.candidates)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        """The tests' power warnings."""
-        return tuple(str(w) for w in self.significance.get("warning", ()) if w)
 
 
 def _fields(stats: Sufficient, specs: Mapping[str, FieldSpec], confidence: float) -> pd.DataFrame:
@@ -245,9 +198,9 @@ def reduce_statistics(
     power: float = 0.8,
     confidence: float = 0.95,
     executor: str = "in-process",
-) -> ReducedResult:
-    """The figures of merged ``stats`` (see the module docstring); ``specs`` give each
-    field's type and critical flag (fields without one compare as folded strings)."""
+) -> ComparisonResult:
+    """The figures of merged ``stats`` (see the module docstring), without cells; ``specs``
+    give each field's type and critical flag (fields without one compare as folded strings)."""
     counts: dict[str, pd.DataFrame] = {}
     for candidate in stats.candidates:
         rows = {
@@ -268,19 +221,22 @@ def reduce_statistics(
         for c in stats.candidates
         if c in stats.boot_totals
     }
-    return ReducedResult(
+    significance = significance_from_counts(counts, alpha=alpha, power=power)
+    return ComparisonResult(
         baseline=stats.baseline,
         candidates=stats.candidates,
         fields=_fields(stats, specs or {}, 1 - alpha),
         overall=_overall(stats, (stats.baseline, *stats.candidates), 1 - alpha),
-        significance=significance_from_counts(counts, alpha=alpha, power=power),
-        calibration=_calibration(stats),
+        significance=significance,
+        calibration_bins=_calibration(stats),
         bootstraps=boots,
         executor=executor,
         partitions=stats.partitions,
         row_tests=_row_tests(stats),
         empty_columns=_empty_columns(stats),
         alpha=alpha,
+        power=power,
+        warnings=warnings_of(significance),
         statistics=stats,
         declared_fields=declared_fields(specs or {}, sorted({n for _, n in stats.outcomes})),
     )

@@ -78,7 +78,7 @@ class Sufficient:
     boot_documents: Mapping[str, int] = field(default_factory=dict)
     #: (candidate, field) -> (documents where the baseline has a value, those where the
     #: candidate has one too, documents the baseline has with an expected value): all-null
-    #: columns (:attr:`~fieldwise.compare.stats._reduce.ReducedResult.empty_columns`)
+    #: columns (:attr:`~fieldwise.compare.ComparisonResult.empty_columns`)
     kept_values: Mapping[tuple[str, str], Counts] = field(default_factory=dict)
     #: (candidate, list field) -> (documents of both, expected rows, rows matched by the
     #: baseline, by the candidate, complete lists lost, gained): the row tests
