@@ -35,7 +35,7 @@ from engine_accuracy import CachedOcr, _rows, _set
 from training import in_train
 
 from fieldwise.service.engines.extraction import extract, validate_config
-from fieldwise.service.engines.extraction.dates import document_date_order
+from fieldwise.service.engines.extraction.order import document_date_order
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.parsing import parse_document
 from fieldwise.service.engines.training import TrainParams
@@ -124,7 +124,7 @@ def main() -> None:
     for row in _rows(root):
         data = (root / row["file"]).read_bytes()
         doc = parse_document(data, ocr_engine=ocr)
-        resolved = replace(config, date_order=document_date_order(doc, config.date_order))
+        resolved = replace(config, date_order=document_date_order(doc, config))
         docs.append((in_train(data), (row["file"], doc, resolved, row["ground_truth"])))
     print(f"== invoices ({args.config} config, seed {args.seed})")
     if not args.unseen_layouts:

@@ -14,15 +14,14 @@ import pytest
 from fieldwise.service.engines.extraction import validate_config
 from tests.service.engines.extraction.text_docs import read_lines
 
-CONFIG = validate_config(
-    {
-        "date_order": "auto",
-        "fields": [
-            {"name": "issued", "type": "date", "vocabulary": "issue_date"},
-            {"name": "due", "type": "date", "vocabulary": "due_date"},
-        ],
-    }
-)
+_RAW: dict[str, Any] = {
+    "date_order": "auto",
+    "fields": [
+        {"name": "issued", "type": "date", "vocabulary": "issue_date"},
+        {"name": "due", "type": "date", "vocabulary": "due_date"},
+    ],
+}
+CONFIG = validate_config(_RAW)
 
 
 def _read(*lines: str) -> dict[str, Any]:
@@ -63,3 +62,16 @@ def test_an_unambiguous_date_still_decides() -> None:
     # 13/03 can only be day-first: the vote decides, whatever the due date says
     got = _read("Invoice date: 13/03/2018", "Delivered: 05/04/2018", "Due date: 04/02/2018")
     assert got["issued"] == "2018-03-13"
+
+
+def test_trained_versions_resolve_the_order_the_rules_do() -> None:
+    """A trained version resolves "auto" before it reads the rules' output
+    (``training/model.py``): it asks the same :func:`document_date_order`, so a document
+    without votes reads month-first there too, not the DMY default."""
+    from fieldwise.service.engines.extraction.order import document_date_order
+    from fieldwise.service.engines.parsing import parse_document
+
+    text = "Invoice No RE-2291\nInvoice date: 03/05/2018\nDue date: 04/04/2018\n"
+    doc = parse_document(text.encode(), filename="doc.txt")
+    assert document_date_order(doc, CONFIG) == "MDY"
+    assert document_date_order(doc, validate_config({**_RAW, "date_order": "DMY"})) == "DMY"

@@ -3,8 +3,9 @@ of a code.
 
 ``"date_order": "auto"``: a numeric date such as 23/05/2025 can only be day-first, 05/23/2025
 only month-first. The document's unambiguous numeric dates vote; the majority decides how
-05/11/2026 reads in the same document. Without votes (or on a tie) the order falls back to
-DMY, the engine's default, and such dates keep the lower confidence of an ambiguous reading.
+05/11/2026 reads in the same document. Without a majority, :mod:`.order` decides (the issue
+date not after the due date, else DMY), and such dates keep the lower confidence of an
+ambiguous reading.
 
 :func:`in_code`: an article or batch code such as "HD03-04-06-5/40/160" holds a date-shaped
 run of digits; glued to the code's letters and followed by more of its parts, it is no date.
@@ -16,19 +17,12 @@ import re
 
 from fieldwise.service.engines.parsing import ParsedDocument
 
-__all__ = ["AUTO_FALLBACK", "document_date_order", "in_code", "voted_date_order"]
+__all__ = ["AUTO_FALLBACK", "in_code", "voted_date_order"]
 
 AUTO_FALLBACK = "DMY"
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})(?!\d)")
 _CODE_BEFORE = re.compile(r"[^\W\d_]$")  # a letter right before: "HD03-04-06"
 _CODE_AFTER = re.compile(r"^[/-]\d")  # the code goes on: "03-04-06-5/40"
-
-
-def document_date_order(doc: ParsedDocument, order: str) -> str:
-    """``order`` itself unless it is "auto"; then DMY or MDY as the document's dates show."""
-    if order != "auto":
-        return order
-    return voted_date_order(doc) or AUTO_FALLBACK
 
 
 def voted_date_order(doc: ParsedDocument) -> str | None:

@@ -52,15 +52,12 @@ from fieldwise.service.engines.extraction.consistency import (
     printed_amounts,
 )
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
-from fieldwise.service.engines.extraction.dates import (
-    AUTO_FALLBACK,
-    voted_date_order,
-)
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.glued import unglue
 from fieldwise.service.engines.extraction.issue import not_after, prefer_header
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.letterhead import letterhead
+from fieldwise.service.engines.extraction.order import DUE_DATE, ISSUE_DATE, document_date_order
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.extraction.parties import other_party, party
 from fieldwise.service.engines.extraction.patterns import PatternTimeout, pattern_budget
@@ -83,8 +80,6 @@ from fieldwise.service.engines.parsing import ParsedDocument
 __all__ = ["extract"]
 
 _HEADER_SHARE = 0.5  # the header block: the top half of page 1
-_ISSUE = FieldSpec("_issue", "date", CONCEPTS["issue_date"], vocabulary="issue_date")
-_DUE = FieldSpec("_due", "date", CONCEPTS["due_date"], vocabulary="due_date")
 
 
 def _amounts(doc: ParsedDocument, labels: Sequence[str], config: ExtractionConfig) -> list[float]:
@@ -123,7 +118,7 @@ def _not_before_issue(
 ) -> list[Candidate]:
     """A due date is never before the issue date: drop candidates that are (a period's
     start, an order date), unless nothing would be left."""
-    issue = best_of([c for group in label_candidates(doc, _ISSUE, config, None) for c in group])
+    issue = best_of([c for group in label_candidates(doc, ISSUE_DATE, config, None) for c in group])
     if issue is None:
         return flat
     kept = [c for c in flat if str(c.parsed.value) >= str(issue.parsed.value)]
@@ -144,7 +139,7 @@ def _issue_date(
         and doc.pages[0].lines[hit.line].box.y0 < _HEADER_SHARE * doc.pages[0].height
     ]
     flat = prefer_header([(c, hit) for hit, group in hit_groups for c in group], doc, header)
-    due = best_of([c for group in label_candidates(doc, _DUE, config, None) for c in group])
+    due = best_of([c for group in label_candidates(doc, DUE_DATE, config, None) for c in group])
     return not_after(flat, None if due is None else str(due.parsed.value))
 
 
@@ -194,26 +189,6 @@ def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
         found = _field(doc, sellers[0], config)
         return None if found is None else str(found.parsed.value)
     return other_party(doc, spec, config)
-
-
-def _plausible_order(doc: ParsedDocument, config: ExtractionConfig) -> str:
-    """When no numeric date of the document tells DMY from MDY: the order under which its
-    issue date is not after its due date, if only one makes it so (an invoice is issued
-    before it falls due); else the default."""
-    fits = []
-    for order in ("DMY", "MDY"):
-        ordered = replace(config, date_order=order)
-        issue, due = (
-            best_of([c for g in label_candidates(doc, spec, ordered, None) for c in g])
-            for spec in (_ISSUE, _DUE)
-        )
-        if (
-            issue is not None
-            and due is not None
-            and str(issue.parsed.value) <= str(due.parsed.value)
-        ):
-            fits.append(order)
-    return fits[0] if len(fits) == 1 else AUTO_FALLBACK
 
 
 def _array(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, out: Output) -> None:
@@ -295,8 +270,7 @@ def extract(
     out = Output(confidence_threshold)
     doc = unglue(doc)  # "Rechnungsnummer:471102": the label and its value apart
     if config.date_order == "auto":
-        order = voted_date_order(doc) or _plausible_order(doc, config)
-        config = replace(config, date_order=order)
+        config = replace(config, date_order=document_date_order(doc, config))
     xml = _from_xml(doc, config)
     # a credit note's amounts take the sign the config declares (never the XML's: it is the
     # invoice itself)

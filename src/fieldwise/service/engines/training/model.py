@@ -24,8 +24,8 @@ from fieldwise.service.engines.extraction import (
     extract,
     validate_config,
 )
-from fieldwise.service.engines.extraction.dates import document_date_order
 from fieldwise.service.engines.extraction.labels import find_labels
+from fieldwise.service.engines.extraction.order import document_date_order
 from fieldwise.service.engines.extraction.output import Output
 from fieldwise.service.engines.parsing import ParsedDocument
 from fieldwise.service.engines.training.blob import check_json, dump_payload, load_payload
@@ -141,7 +141,7 @@ def _base_key(spec: FieldSpec) -> tuple[Any, ...]:
 
 
 def _prepare(doc: ParsedDocument, config: ExtractionConfig, max_lines: int) -> _Prepared:
-    resolved = replace(config, date_order=document_date_order(doc, config.date_order))
+    resolved = replace(config, date_order=document_date_order(doc, config))
     rule = extract(doc, resolved)
     where: dict[str, tuple[Any, int, str]] = {}
     values: dict[str, Any] = {}
