@@ -24,8 +24,11 @@ of the out-of-set config's set reads this set (the rules engine is its fallback)
 ``--first N`` measures only the first N documents of each set (ground-truth order): a
 partial figure, printed as such, for iterating before a cold OCR of a whole set is done.
 With ``--sweep``, each config's outputs are also scored as if it abstained below each
-confidence of :data:`SWEEP` (the ``abstain_below`` option), and run again abstaining where its
-candidates disagreed (``abstain_doubted``): the wrong / missed trade-off.
+confidence of :data:`SWEEP` (the ``abstain_below`` option), run again abstaining where its
+candidates disagreed (``abstain_doubted``), and run again with the calibrated P(right) of
+each value (``abstain_unlikely``, fitted on the tune sets by ``benchmarks/calibrate.py``)
+scored as if it abstained below each value of :data:`UNLIKELY_SWEEP`: the wrong / missed
+trade-off.
 
 Correct, wrong and missed cells are counted apart (the goal: wrong <= 5 % of expected).
 Every document is parsed with the real parser; OCR regions are cached on disk under
@@ -69,6 +72,7 @@ REAL_SETS = ("zugferd-dev", "einvoice-layouts-dev", "parsee-invoices-dev", "sroi
 BAD = ("wrong", "missed")
 WRONG_GOAL = 0.05  # wrong cells at most this share of the expected ones
 SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # abstain_below values --sweep scores
+UNLIKELY_SWEEP = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # abstain_unlikely values (calibrated P(right))
 
 
 class CachedOcr(OcrEngine):
@@ -130,6 +134,16 @@ def _parse_one(data: bytes, ocr: OcrEngine, cached: bool) -> ParsedDocument:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(encode_document(doc))
     return doc
+
+
+def field_specs(spec_dir: Path) -> dict[str, Any]:
+    """The compare specs of the fields a set's ``dataset.toml`` declares."""
+    spec = tomllib.loads((spec_dir / "dataset.toml").read_text(encoding="utf-8"))
+    return dict(
+        parse_field_specs(
+            spec.get("fields", {}), date_order=spec.get("dataset", {}).get("date_order", "YMD")
+        )
+    )
 
 
 def _parse(
@@ -207,6 +221,18 @@ class Run:
         return sum(self.fields.values(), Score())
 
 
+def scored_cells(
+    label: str,
+    truth: Mapping[str, Mapping[str, Any]],
+    predicted: Mapping[str, Mapping[str, Any]],
+    specs: Mapping[str, Any],
+) -> Any:
+    """The toolkit's cells frame (``item``, ``field``, ``outcome``, ...) of ``predicted``
+    against ``truth`` on the fields of ``specs`` only."""
+    shared = {f: {k: v for k, v in t.items() if k in specs} for f, t in truth.items()}
+    return compare(build_frame(shared, {label: predicted}), dict(specs), baseline=label).cells
+
+
 def _score(
     label: str,
     truth: Mapping[str, Mapping[str, Any]],
@@ -214,9 +240,7 @@ def _score(
     specs: Mapping[str, Any],
 ) -> Run:
     """Score ``predicted`` against ``truth`` on the fields of ``specs`` only."""
-    shared = {f: {k: v for k, v in t.items() if k in specs} for f, t in truth.items()}
-    result = compare(build_frame(shared, {label: predicted}), dict(specs), baseline=label)
-    cells = result.cells
+    cells = scored_cells(label, truth, predicted, specs)
     fields: dict[str, Score] = {}
     for name in sorted(set(cells["field"])):
         mine = cells.loc[cells["field"] == name]
@@ -247,24 +271,30 @@ def _rules(raw: dict[str, Any], docs: Mapping[str, ParsedDocument]) -> dict[str,
     return {file: extract(doc, config) for file, doc in docs.items()}
 
 
-def _abstained(output: Mapping[str, Any], below: float) -> dict[str, Any]:
-    """``output``'s values without the top-level fields whose confidence is below ``below``
-    (what ``abstain_below`` would have left out)."""
+def _abstained(output: Mapping[str, Any], below: float, key: str = "confidence") -> dict[str, Any]:
+    """``output``'s values without the top-level fields whose metadata ``key`` is below
+    ``below``: what ``abstain_below`` (``confidence``) or ``abstain_unlikely`` (``p_right``)
+    would have left out."""
     value = dict(output["value"])
     for name in list(value):
         meta = output["metadata"].get(name)
-        if meta is not None and meta["confidence"] < below:
+        if meta is not None and key in meta and meta[key] < below:
             del value[name]
     return {"value": value, "metadata": output["metadata"]}
 
 
 def _sweep(
-    label: str, outputs: Mapping[str, Mapping[str, Any]], score: Callable[[Any], Run]
+    label: str,
+    outputs: Mapping[str, Mapping[str, Any]],
+    score: Callable[[Any], Run],
+    key: str = "confidence",
 ) -> None:
-    """Print ``score`` of ``outputs`` abstaining below each confidence of :data:`SWEEP`."""
-    for below in SWEEP:
-        run = score({file: _abstained(out, below) for file, out in outputs.items()})
-        print(f"  sweep {label} abstain_below {below:.1f}: {run.total.summary()}")
+    """Print ``score`` of ``outputs`` abstaining below each value of :data:`SWEEP` of the
+    metadata's ``key`` (``confidence``: ``abstain_below``; ``p_right``: ``abstain_unlikely``)."""
+    option = "abstain_below" if key == "confidence" else "abstain_unlikely"
+    for below in SWEEP if key == "confidence" else UNLIKELY_SWEEP:
+        run = score({file: _abstained(out, below, key) for file, out in outputs.items()})
+        print(f"  sweep {label} {option} {below:.1f}: {run.total.summary()}")
 
 
 def _trained(
@@ -341,10 +371,7 @@ def measure(
 ) -> dict[str, Run]:
     """Print the per-field in-set / out-of-set table of set ``name``; return its runs."""
     root, spec_dir, configs = _set(name)
-    spec = tomllib.loads((spec_dir / "dataset.toml").read_text(encoding="utf-8"))
-    specs = parse_field_specs(
-        spec.get("fields", {}), date_order=spec.get("dataset", {}).get("date_order", "YMD")
-    )
+    specs = field_specs(spec_dir)
     rows = _rows(root)[:first]
     start = time.perf_counter()
     docs = _parse(root, rows, ocr, isinstance(ocr, CachedOcr))
@@ -413,6 +440,8 @@ def measure(
                 _sweep(label, outputs, scorer)
                 run = scorer(_rules({**variant, "abstain_doubted": True}, _subset(docs, files)))
                 print(f"  sweep {label} abstain_doubted: {run.total.summary()}")
+                calibrated = _rules({**variant, "abstain_unlikely": 0.0}, _subset(docs, files))
+                _sweep(label, calibrated, scorer, "p_right")
     if show_errors and role == "judge":
         print(f"  (errors of {name} not shown: a judge set's documents are only measured)")
     elif show_errors:

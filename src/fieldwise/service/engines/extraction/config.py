@@ -23,6 +23,7 @@ __all__ = [
     "COLUMN_TYPES",
     "DEFAULT_ABSTAIN_BELOW",
     "DEFAULT_ABSTAIN_DOUBTED",
+    "DEFAULT_ABSTAIN_UNLIKELY",
     "FIELD_TYPES",
     "ColumnSpec",
     "ExtractionConfig",
@@ -50,6 +51,10 @@ DEFAULT_LABEL_THRESHOLD = 85.0
 # Chosen on the tune sets (benchmarks/engine_accuracy.py --sweep; benchmarks/README.md).
 DEFAULT_ABSTAIN_BELOW = 0.0
 DEFAULT_ABSTAIN_DOUBTED = False
+# abstain_unlikely: leave a field out when its calibrated P(right) is below this (see
+# calibration.py); None: off, and the output carries no p_right. Off by default: chosen on the
+# tune sets (benchmarks/calibrate.py, engine_accuracy.py --sweep; benchmarks/README.md)
+DEFAULT_ABSTAIN_UNLIKELY: float | None = None
 
 _TOP_KEYS = {
     "engine",
@@ -60,6 +65,7 @@ _TOP_KEYS = {
     "e_invoice",
     "abstain_below",
     "abstain_doubted",
+    "abstain_unlikely",
     "credit_note_sign",
     "fields",
     "description",
@@ -140,6 +146,8 @@ class ExtractionConfig:
     # the sign of a credit note's amounts: as printed, or the printed size made positive or
     # negative (see credit.py)
     credit_note_sign: str = "as_printed"
+    # leave a field out when its calibrated P(right) is below this; None: no calibration
+    abstain_unlikely: float | None = DEFAULT_ABSTAIN_UNLIKELY
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -336,6 +344,13 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
     doubted = raw.get("abstain_doubted", DEFAULT_ABSTAIN_DOUBTED)
     if not isinstance(doubted, bool):
         raise _fail("abstain_doubted", "expected true or false")
+    unlikely = raw.get("abstain_unlikely", DEFAULT_ABSTAIN_UNLIKELY)
+    if unlikely is not None:
+        if isinstance(unlikely, bool) or not isinstance(unlikely, int | float):
+            raise _fail("abstain_unlikely", "expected a probability from 0 to 1, or null")
+        if not 0 <= unlikely <= 1:
+            raise _fail("abstain_unlikely", f"{unlikely} is outside 0..1")
+        unlikely = float(unlikely)
     credit_sign = raw.get("credit_note_sign", "as_printed")
     if credit_sign not in CREDIT_SIGNS:
         raise _fail("credit_note_sign", f"expected one of {', '.join(CREDIT_SIGNS)}")
@@ -368,4 +383,5 @@ def validate_config(raw: Mapping[str, Any], *, allow_python: bool = False) -> Ex
         float(abstain),
         doubted,
         credit_sign,
+        unlikely,
     )

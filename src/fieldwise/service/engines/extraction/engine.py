@@ -26,8 +26,13 @@ deducted amounts against the other amounts, tax and net as parts of the gross to
 (:mod:`.consistency`), a due date never before the issue date; ``"percent": true`` reads
 rates. ``"abstain_below"`` (top level) leaves out a field whose confidence is below it, and
 ``"abstain_doubted"`` one whose candidates disagreed: a missed cell rather than a likely
-wrong one. ``"credit_note_sign"`` (``as_printed``, ``positive``, ``negative``) signs a credit
-note's totals (:mod:`.credit`). ``"e_invoice": true`` (top level, off by default) takes each
+wrong one. ``"abstain_unlikely": p`` (top level, off by default) leaves out a field whose
+calibrated probability of being right is below ``p`` (:mod:`.calibration`: a model fitted on
+the tune sets over the strategy that found the value, its raw confidence, the candidates and
+their agreement, a consistency check's confirmation, the field's type, OCR); with it set,
+each page-read field's metadata carries ``"p_right"`` and the ``"evidence"`` it rests on.
+``"credit_note_sign"`` (``as_printed``, ``positive``, ``negative``) signs a credit note's
+totals (:mod:`.credit`). ``"e_invoice": true`` (top level, off by default) takes each
 field the invoice XML a PDF embeds holds from that XML (:mod:`.einvoice`), confidence 1.0,
 its metadata saying ``"source": "embedded_xml"`` and the element path; every other field is
 read from the pages and says ``"source": "page"``. Per field the order is: labels; then
@@ -38,10 +43,15 @@ strategy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fieldwise.service.engines.extraction.addresses import address
+from fieldwise.service.engines.extraction.calibration import (
+    Calibration,
+    evidence_of,
+    load_calibration,
+)
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.consistency import (
@@ -143,42 +153,64 @@ def _issue_date(
     return not_after(flat, None if due is None else str(due.parsed.value))
 
 
-def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
-    best = None
+@dataclass(frozen=True)
+class _Choice:
+    """A field's value and how it was chosen: the strategy (see calibration.STRATEGIES) and
+    the label candidates it was chosen among."""
+
+    best: Candidate
+    strategy: str
+    candidates: tuple[Candidate, ...] = ()
+
+
+def _labelled(
+    doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig, within: Any
+) -> _Choice | None:
+    """The value the field's labels give, or None."""
+    hits = hit_groups(doc, spec, config, within)
+    groups = [group for _, group in hits]
+    flat = [c for group in groups for c in group]
+    if spec.occurrence == "first":
+        best = first_read(groups)
+        return None if best is None else _Choice(best, "first", tuple(flat))
+    if spec.type == "date" and role_of(spec.vocabulary, spec.labels) == "issue_date":
+        flat = _issue_date(doc, config, hits)
+    if spec.type == "date" and flat:
+        years = document_years(doc, lambda t: parse_value(t, spec, config))
+        flat = plausible(flat, years, strict=True)
+    if spec.vocabulary == "due_date" and spec.type == "date":
+        flat = _not_before_issue(doc, config, flat)
+    if spec.vocabulary is not None and spec.type in ("currency", "number"):
+        confirmed = _consistent(doc, spec, config, flat)
+        if confirmed is not None:
+            return _Choice(confirmed, "consistent", tuple(flat))
+    best = best_of(flat)
+    return None if best is None else _Choice(best, "label", tuple(flat))
+
+
+def _field(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> _Choice | None:
     within = section_within(doc, spec, config)
-    if spec.labels:
-        hits = hit_groups(doc, spec, config, within)
-        groups = [group for _, group in hits]
-        if spec.occurrence == "first":
-            best = first_read(groups)
-        else:
-            flat = [c for group in groups for c in group]
-            if spec.type == "date" and role_of(spec.vocabulary, spec.labels) == "issue_date":
-                flat = _issue_date(doc, config, hits)
-            if spec.type == "date" and flat:
-                years = document_years(doc, lambda t: parse_value(t, spec, config))
-                flat = plausible(flat, years, strict=True)
-            if spec.vocabulary == "due_date" and spec.type == "date":
-                flat = _not_before_issue(doc, config, flat)
-            if spec.vocabulary is not None and spec.type in ("currency", "number"):
-                best = _consistent(doc, spec, config, flat)
-            best = best or best_of(flat)
+    chosen = _labelled(doc, spec, config, within) if spec.labels else None
     seller = _sellers_name(doc, spec, config) if spec.strategy == "buyer" else None
-    if best is not None and seller is not None and norm(str(best.parsed.value)) == norm(seller):
-        best = None  # the buyer's label read the seller's block: a buyer is not the seller
-    if best is None and spec.infer_from_symbols:
-        best = infer_currency(doc, spec)
+    read = None if chosen is None else norm(str(chosen.best.parsed.value))
+    if seller is not None and read == norm(seller):
+        chosen = None  # the buyer's label read the seller's block: a buyer is not the seller
+    if chosen is not None:
+        return chosen
+    # the fallbacks in order, each with the strategy name its evidence reports
+    best, how = None, ""
+    if spec.infer_from_symbols:
+        best, how = infer_currency(doc, spec), "symbols"
     if best is None and not spec.labels:
-        best = scan(doc, spec, config, within)
+        best, how = scan(doc, spec, config, within), "scan"
     if best is None and spec.strategy == "letterhead":
-        best = letterhead(doc, spec, config)
+        best, how = letterhead(doc, spec, config), "letterhead"
     if best is None and spec.strategy in ("seller", "buyer"):
-        best = party(
-            doc, replace(spec, exclude=(*spec.exclude, seller)) if seller else spec, config
-        )
+        narrowed = replace(spec, exclude=(*spec.exclude, seller)) if seller else spec
+        best, how = party(doc, narrowed, config), "party"
     if best is None and spec.strategy == "address":
-        best = address(doc, spec, config)
-    return best
+        best, how = address(doc, spec, config), "address"
+    return None if best is None else _Choice(best, how)
 
 
 def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> str | None:
@@ -187,7 +219,7 @@ def _sellers_name(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig
     sellers = [f for f in config.fields if f.strategy == "seller" and f.type == "string"]
     if sellers:
         found = _field(doc, sellers[0], config)
-        return None if found is None else str(found.parsed.value)
+        return None if found is None else str(found.best.parsed.value)
     return other_party(doc, spec, config)
 
 
@@ -207,6 +239,25 @@ def _abstains(best: Candidate, config: ExtractionConfig) -> bool:
     """Leave the value out: its confidence is under ``abstain_below``, or the engine's own
     candidates disagreed and the config abstains on doubt (a missed cell, not a wrong one)."""
     return best.confidence < config.abstain_below or (config.abstain_doubted and best.doubted)
+
+
+def _judged(
+    choice: _Choice, spec: FieldSpec, model: Calibration, below: float, scanned: bool
+) -> dict[str, Any] | None:
+    """``abstain_unlikely``: the calibrated P(right) of the choice and the evidence it rests
+    on (for the field's metadata), or None when P(right) is under ``below``."""
+    evidence = evidence_of(
+        choice.best,
+        choice.candidates,
+        choice.strategy,
+        field_type=spec.type,
+        has_role=role_of(spec.vocabulary, spec.labels) is not None,
+        scanned=scanned,
+    )
+    p_right = model.probability(evidence)
+    if p_right < below:
+        return None
+    return {"p_right": round(p_right, 4), "evidence": evidence.to_json()}
 
 
 def _signed(spec: FieldSpec, value: Any) -> bool:
@@ -252,6 +303,7 @@ def extract(
     *,
     confidence_threshold: float | None = None,
     pattern_seconds: float | None = None,
+    calibration: Calibration | None = None,
 ) -> dict[str, Any]:
     """Run a version config over a parsed document; returns the "Processor run output".
 
@@ -262,6 +314,8 @@ def extract(
     All field patterns together may take ``pattern_seconds`` (default
     :data:`~fieldwise.service.engines.extraction.patterns.DEFAULT_SECONDS`); past that,
     :class:`~fieldwise.service.engines.extraction.patterns.PatternTimeout` names the field.
+    With ``abstain_unlikely`` set, each page-read field's metadata adds ``p_right`` (by
+    ``calibration``, default the shipped model of :mod:`.calibration`) and its ``evidence``.
     """
     if config.engine == "python":
         from fieldwise.service.engines.extraction.python_engine import run_python
@@ -277,6 +331,11 @@ def extract(
     credit = config.credit_note_sign != "as_printed" and is_credit_note(doc)
     # with the option on, every field says where it was read: the XML or the pages
     on_page = {"source": "page"} if config.e_invoice else None
+    # abstain_unlikely: the model and the threshold of P(right) under which a value is left out
+    calibrated = None
+    if config.abstain_unlikely is not None:
+        calibrated = (calibration or load_calibration(), config.abstain_unlikely)
+    scanned = any(line.confidence < 1.0 for page in doc.pages for line in page.lines)
     with pattern_budget(pattern_seconds):
         for spec in config.fields:
             if spec.name in xml:
@@ -290,13 +349,20 @@ def extract(
                 if spec.type == "array":
                     _array(doc, spec, config, out)
                     continue
-                best = _field(doc, spec, config)
+                choice = _field(doc, spec, config)
             except PatternTimeout as exc:
                 raise PatternTimeout(f"field {spec.name!r}: {exc}") from None
-            if best is not None and not _abstains(best, config):
-                value = best.parsed.value
-                if credit and _signed(spec, value):
-                    value = signed(float(value), config.credit_note_sign)
-                page = best.page + 1
-                out.put(spec.name, value, best.confidence, page, best.text, on_page)
+            if choice is None or _abstains(choice.best, config):
+                continue
+            best = choice.best
+            provenance = on_page
+            if calibrated is not None:
+                judged = _judged(choice, spec, *calibrated, scanned)
+                if judged is None:
+                    continue  # unlikely to be right: a missed cell rather than a wrong one
+                provenance = {**(on_page or {}), **judged}
+            value = best.parsed.value
+            if credit and _signed(spec, value):
+                value = signed(float(value), config.credit_note_sign)
+            out.put(spec.name, value, best.confidence, best.page + 1, best.text, provenance)
     return out.result()

@@ -35,10 +35,10 @@ class Output:
         confidence: float,
         page: int,
         text: str,
-        provenance: dict[str, str] | None = None,
+        provenance: dict[str, Any] | None = None,
     ) -> None:
         """Set ``value`` at ``path``; ``provenance`` (where it was read, e.g. an embedded XML's
-        element path) joins its metadata when given."""
+        element path; a calibrated ``p_right`` and its evidence) joins its metadata when given."""
         node = self.value
         *parents, leaf = path.split(".")
         for part in parents:
