@@ -134,3 +134,22 @@ def test_feature_names_follow_the_order_features_computes() -> None:
     assert list(given) == names
     assert (given["confidence|scan"], given["scanned|scan"]) == (0.3, 1.0)
     assert (given["confidence|label"], given["type=date"]) == (0.0, 1.0)
+
+
+def test_a_boosted_model_reads_its_trees() -> None:
+    # one stump: a value found by the letterhead strategy adds -4, any other +4
+    stump = {
+        "feature": ["strategy=letterhead", "", ""],
+        "threshold": [0.5, -2.0, -2.0],
+        "left": [1, -1, -1],
+        "right": [2, -1, -1],
+        "value": [0.0, 4.0, -4.0],
+    }
+    model = Calibration.from_json({"intercept": 0.0, "trees": [stump]})
+    out = _run(model, abstain_unlikely=0.5)
+    assert "seller" not in out["value"]
+    assert out["metadata"]["tax"]["p_right"] == pytest.approx(1 / (1 + math.exp(-4.0)), 1e-3)
+    with pytest.raises(ConfigError, match="differ in length"):
+        Calibration.from_json({"intercept": 0.0, "trees": [{**stump, "value": [0.0]}]})
+    with pytest.raises(ConfigError, match="unknown features"):
+        Calibration.from_json({"intercept": 0.0, "trees": [{**stump, "feature": ["x", "", ""]}]})

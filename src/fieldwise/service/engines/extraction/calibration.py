@@ -29,6 +29,7 @@ __all__ = [
     "STRATEGIES",
     "Calibration",
     "Evidence",
+    "Tree",
     "evidence_of",
     "feature_names",
     "features",
@@ -128,33 +129,75 @@ def feature_names() -> list[str]:
 
 
 @dataclass(frozen=True)
+class Tree:
+    """One regression tree of a boosted model, as parallel node arrays (scikit-learn's
+    ``tree_`` layout): node ``i`` sends a value ``<= threshold[i]`` of ``feature[i]`` to
+    ``left[i]``, others to ``right[i]``; a leaf (``left[i] == -1``) adds ``value[i]``."""
+
+    feature: tuple[str, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: tuple[float, ...]
+
+    def predict(self, given: Mapping[str, float]) -> float:
+        node = 0
+        while self.left[node] != -1:
+            below = given[self.feature[node]] <= self.threshold[node]
+            node = self.left[node] if below else self.right[node]
+        return self.value[node]
+
+
+@dataclass(frozen=True)
 class Calibration:
-    """A fitted logistic model: P(right) = sigmoid(intercept + sum(weight x feature))."""
+    """A fitted model of P(right) = sigmoid(intercept + sum(weight x feature) + sum(trees)):
+    a logistic regression (no trees) or gradient-boosted trees (no weights)."""
 
     weights: Mapping[str, float]
     intercept: float
+    trees: tuple[Tree, ...] = ()
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Calibration:
         """Read the fitted parameters; a feature this engine does not compute is refused."""
-        weights = raw.get("weights")
+        weights = raw.get("weights", {})
         intercept = raw.get("intercept")
         if not isinstance(weights, Mapping) or not isinstance(intercept, int | float):
             raise ConfigError("calibration: expected 'weights' (an object) and 'intercept'")
-        unknown = set(weights) - set(feature_names())
+        trees = tuple(_tree(t) for t in raw.get("trees", []))
+        used = set(weights) | {f for tree in trees for f in tree.feature if f}
+        unknown = used - set(feature_names())
         if unknown:
             raise ConfigError(f"calibration: unknown features {sorted(unknown)}")
-        return cls({k: float(v) for k, v in weights.items()}, float(intercept))
+        return cls({k: float(v) for k, v in weights.items()}, float(intercept), trees)
 
     def probability(self, evidence: Evidence) -> float:
         """P(the chosen value is right), in 0..1."""
         given = features(evidence)
         z = self.intercept + sum(w * given[name] for name, w in self.weights.items())
+        z += sum(tree.predict(given) for tree in self.trees)
         # a numerically stable sigmoid: exp of a large positive z would overflow
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
         return e / (1.0 + e)
+
+
+def _tree(raw: Mapping[str, Any]) -> Tree:
+    try:
+        tree = Tree(
+            tuple(str(f) for f in raw["feature"]),
+            tuple(float(t) for t in raw["threshold"]),
+            tuple(int(i) for i in raw["left"]),
+            tuple(int(i) for i in raw["right"]),
+            tuple(float(v) for v in raw["value"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"calibration: a tree without its node arrays ({exc})") from exc
+    sizes = {len(tree.feature), len(tree.threshold), len(tree.left), len(tree.right)}
+    if sizes != {len(tree.value)} or not tree.value:
+        raise ConfigError("calibration: a tree's node arrays differ in length")
+    return tree
 
 
 def load_calibration() -> Calibration:
