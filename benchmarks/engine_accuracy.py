@@ -24,11 +24,11 @@ of the out-of-set config's set reads this set (the rules engine is its fallback)
 ``--first N`` measures only the first N documents of each set (ground-truth order): a
 partial figure, printed as such, for iterating before a cold OCR of a whole set is done.
 With ``--sweep``, each config's outputs are also scored as if it abstained below each
-confidence of :data:`SWEEP` (the ``abstain_below`` option), run again abstaining where its
-candidates disagreed (``abstain_doubted``), and run again with the calibrated P(right) of
-each value (``abstain_unlikely``, fitted on the tune sets by ``benchmarks/calibrate.py``)
-scored as if it abstained below each value of :data:`UNLIKELY_SWEEP`: the wrong / missed
-trade-off.
+confidence of :data:`_abstaining.SWEEP` (the ``abstain_below`` option), run again abstaining
+where its candidates disagreed (``abstain_doubted``), and run again with the calibrated
+P(right) of each value (``abstain_unlikely``, fitted on the tune sets by
+``benchmarks/calibrate.py``) scored as if it abstained below each value of
+:data:`_abstaining.UNLIKELY_SWEEP`: the wrong / missed trade-off.
 
 Correct, wrong and missed cells are counted apart (the goal: wrong <= 5 % of expected).
 Every document is parsed with the real parser; OCR regions are cached on disk under
@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from _abstaining import sweep_abstaining
 from _shared import SHARED_DATASETS
 from PIL import Image
 
@@ -71,8 +72,6 @@ PROTOCOL = REPO / "benchmarks" / "real" / "protocol.toml"
 REAL_SETS = ("zugferd-dev", "einvoice-layouts-dev", "parsee-invoices-dev", "sroie-dev")
 BAD = ("wrong", "missed")
 WRONG_GOAL = 0.05  # wrong cells at most this share of the expected ones
-SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # abstain_below values --sweep scores
-UNLIKELY_SWEEP = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # abstain_unlikely values (calibrated P(right))
 
 
 class CachedOcr(OcrEngine):
@@ -233,14 +232,9 @@ def scored_cells(
     return compare(build_frame(shared, {label: predicted}), dict(specs), baseline=label).cells
 
 
-def _score(
-    label: str,
-    truth: Mapping[str, Mapping[str, Any]],
-    predicted: Mapping[str, Mapping[str, Any]],
-    specs: Mapping[str, Any],
-) -> Run:
-    """Score ``predicted`` against ``truth`` on the fields of ``specs`` only."""
-    cells = scored_cells(label, truth, predicted, specs)
+def _score(label: str, cells: Any) -> Run:
+    """The run ``label`` of a cells frame (see :func:`scored_cells`): per-field correct /
+    wrong / missed counts and its bad cells."""
     fields: dict[str, Score] = {}
     for name in sorted(set(cells["field"])):
         mine = cells.loc[cells["field"] == name]
@@ -258,6 +252,11 @@ def _score(
     return Run(label, fields, errors)
 
 
+def _rescore(label: str, truth: Any, specs: Any, predicted: Any) -> Run:
+    """:func:`_score` of other outputs on the same truth (the sweep's abstaining variants)."""
+    return _score(label, scored_cells(label, truth, predicted, specs))
+
+
 def _config_runs(raw: dict[str, Any], e_invoice: bool) -> list[tuple[str, dict[str, Any]]]:
     """The config as written, and with the e_invoice option on where the set carries XML."""
     runs = [("", raw)]
@@ -269,32 +268,6 @@ def _config_runs(raw: dict[str, Any], e_invoice: bool) -> list[tuple[str, dict[s
 def _rules(raw: dict[str, Any], docs: Mapping[str, ParsedDocument]) -> dict[str, dict[str, Any]]:
     config = validate_config(raw)
     return {file: extract(doc, config) for file, doc in docs.items()}
-
-
-def _abstained(output: Mapping[str, Any], below: float, key: str = "confidence") -> dict[str, Any]:
-    """``output``'s values without the top-level fields whose metadata ``key`` is below
-    ``below``: what ``abstain_below`` (``confidence``) or ``abstain_unlikely`` (``p_right``)
-    would have left out."""
-    value = dict(output["value"])
-    for name in list(value):
-        meta = output["metadata"].get(name)
-        if meta is not None and key in meta and meta[key] < below:
-            del value[name]
-    return {"value": value, "metadata": output["metadata"]}
-
-
-def _sweep(
-    label: str,
-    outputs: Mapping[str, Mapping[str, Any]],
-    score: Callable[[Any], Run],
-    key: str = "confidence",
-) -> None:
-    """Print ``score`` of ``outputs`` abstaining below each value of :data:`SWEEP` of the
-    metadata's ``key`` (``confidence``: ``abstain_below``; ``p_right``: ``abstain_unlikely``)."""
-    option = "abstain_below" if key == "confidence" else "abstain_unlikely"
-    for below in SWEEP if key == "confidence" else UNLIKELY_SWEEP:
-        run = score({file: _abstained(out, below, key) for file, out in outputs.items()})
-        print(f"  sweep {label} {option} {below:.1f}: {run.total.summary()}")
 
 
 def _trained(
@@ -386,7 +359,10 @@ def measure(
         """Score ``outputs`` on each half of the set (the whole set when it is not split)."""
         for half in parts:
             key = label + half.label
-            mine = _score(key, _subset(truth, half.files), _subset(outputs, half.files), fields)
+            mine = _score(
+                key,
+                scored_cells(key, _subset(truth, half.files), _subset(outputs, half.files), fields),
+            )
             runs[key] = replace(mine, judged=half.judged)
             if raw is not None:
                 sweeps.append((key, raw, _subset(outputs, half.files), fields))
@@ -436,12 +412,12 @@ def measure(
         for label, variant, outputs, fields in sweeps:
             if "+xml" not in label:  # the XML's values are certain: nothing to trade
                 files = frozenset(outputs)  # the half these outputs were scored on
-                scorer = functools.partial(_score, label, _subset(truth, files), specs=fields)
-                _sweep(label, outputs, scorer)
+                scorer = functools.partial(_rescore, label, _subset(truth, files), fields)
+                sweep_abstaining(label, outputs, scorer)
                 run = scorer(_rules({**variant, "abstain_doubted": True}, _subset(docs, files)))
                 print(f"  sweep {label} abstain_doubted: {run.total.summary()}")
                 calibrated = _rules({**variant, "abstain_unlikely": 0.0}, _subset(docs, files))
-                _sweep(label, calibrated, scorer, "p_right")
+                sweep_abstaining(label, calibrated, scorer, "p_right")
     if show_errors and role == "judge":
         print(f"  (errors of {name} not shown: a judge set's documents are only measured)")
     elif show_errors:

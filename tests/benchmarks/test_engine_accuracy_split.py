@@ -13,7 +13,8 @@ from tests.benchmarks.modules import BENCHMARKS, load
 
 @pytest.fixture(scope="module")
 def accuracy() -> ModuleType:
-    load("_shared")  # the script imports it by bare name
+    load("_shared")  # the script imports these by bare name
+    load("_abstaining")
     return load("engine_accuracy")
 
 
