@@ -17,7 +17,7 @@ from pathlib import Path
 from fieldwise.client import Client, ops
 from fieldwise.service import RunningService
 from tests.faults import RequestLog
-from tests.sync.test_sync import TRUTH, _sync, write_dataset
+from tests.sync.test_sync import TRUTH, _items, _sync, write_dataset
 
 
 def _listings(log: RequestLog) -> list[str]:
@@ -104,3 +104,69 @@ def test_without_the_record_the_service_is_asked(
     assert not again.known_unchanged
     assert again.plan.counts()["unchanged"] == 3
     assert _listings(log) != []
+
+
+def test_one_changed_document_or_label_is_exactly_what_is_written(
+    logged: tuple[RunningService, RequestLog], tmp_path: Path
+) -> None:
+    service, log = logged
+    root = write_dataset(tmp_path / "mini", TRUTH)
+    _sync(service, root)
+    (root / "documents" / "b.txt").write_text("Invoice B, second scan\n")
+    log.clear()
+    content = _sync(service, root)
+    assert not content.known_unchanged
+    assert _changes(content.plan.counts()) == {"replace": 1, "upload": 1}
+    assert [i.file for i, _old in content.plan.replace] == ["documents/b.txt"]
+    assert sum(1 for _m, p in log.writes() if p == "/files/upload") == 1
+    relabelled = {**TRUTH, "documents/c.txt": {"invoice_number": "C-3", "total": 31}}
+    write_dataset(root, relabelled)
+    label = _sync(service, root)
+    assert _changes(label.plan.counts()) == {"update": 1}
+    assert [i.file for i, _old in label.plan.update] == ["documents/c.txt"]
+    assert _sync(service, root).known_unchanged
+
+
+def test_a_document_deleted_on_the_service_is_uploaded_again(
+    logged: tuple[RunningService, RequestLog], tmp_path: Path
+) -> None:
+    # The set's rows do not change when a file its item points at is deleted: the tag must.
+    service, log = logged
+    root = write_dataset(tmp_path / "mini", TRUTH)
+    es = _sync(service, root).eval_set_id
+    assert es is not None
+    with Client(service.base_url, service.api_key) as client:
+        item = next(i for i in client.list_items(es) if i.metadata["path"] == "documents/a.txt")
+        client.call(ops.delete_file(item.file_id))
+    log.clear()
+    resynced = _sync(service, root)
+    assert not resynced.known_unchanged
+    assert _changes(resynced.plan.counts()) == {"replace": 1, "upload": 1}
+    assert [i.file for i, _old in resynced.plan.replace] == ["documents/a.txt"]
+    assert _sync(service, root).known_unchanged
+
+
+def test_a_write_beside_the_sync_is_not_recorded_as_its_own(
+    logged: tuple[RunningService, RequestLog], tmp_path: Path
+) -> None:
+    """Another writer changes an item while a sync writes: the tag the sync reads afterwards
+    covers that change, so recording it would make the next re-sync call the set unchanged
+    while it no longer mirrors the dataset. The set's revision shows the extra write."""
+    service, _log = logged
+    root = write_dataset(tmp_path / "mini", TRUTH)
+    es = _sync(service, root).eval_set_id
+    assert es is not None
+    with Client(service.base_url, service.api_key) as other:
+        victim = next(i for i in other.list_items(es) if i.metadata["path"] == "documents/b.txt")
+        edited = {**TRUTH, "documents/a.txt": {"invoice_number": "A-9", "total": 10.5}}
+        write_dataset(root, edited)
+
+        def meddle(_stage: str, _n: int) -> None:  # called once the sync's one write is done
+            other.call(ops.update_item(es, victim.id, ground_truth={"total": 99}))
+
+        assert _changes(_sync(service, root, progress=meddle).plan.counts()) == {"update": 1}
+    repaired = _sync(service, root)
+    assert not repaired.known_unchanged
+    assert _changes(repaired.plan.counts()) == {"update": 1}
+    assert _items(service, es)["documents/b.txt"].ground_truth["total"] == 20
+    assert _sync(service, root).known_unchanged

@@ -43,7 +43,11 @@ from fieldwise.service.resources.evaluation_runs import routes as evaluation_run
 from fieldwise.service.resources.evaluation_runs.job import evaluation_services
 from fieldwise.service.resources.evaluation_runs.tables import EVALUATION_TABLES
 from fieldwise.service.resources.evaluation_sets import routes as evaluation_sets_routes
-from fieldwise.service.resources.evaluation_sets.tables import evaluation_sets, items
+from fieldwise.service.resources.evaluation_sets.tables import (
+    CONTENT_COLUMNS,
+    evaluation_sets,
+    items,
+)
 from fieldwise.service.resources.extract import routes as extract_routes
 from fieldwise.service.resources.files import routes as files_routes
 from fieldwise.service.resources.files.tables import files
@@ -114,6 +118,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("0010_training_runs", creating(training_runs)),
     ("0011_console_operator_sessions", adding(console_sessions, "operator_fingerprint")),
     ("0012_version_verdicts", adding(versions, "verdict", "publish_override")),
+    ("0013_evaluation_set_digests", adding(evaluation_sets, *CONTENT_COLUMNS)),
 )
 
 
