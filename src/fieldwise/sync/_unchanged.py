@@ -25,7 +25,7 @@ from fieldwise.datasets import Dataset, HashCache, LocalItem, SyncPlan, ground_t
 from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 
-__all__ = ["LocalView", "local_view", "record_sync", "unchanged_plan"]
+__all__ = ["LocalView", "hash_cache", "local_view", "record_sync", "unchanged_plan"]
 
 #: The local file that remembers content hashes between syncs (under the state folder).
 HASH_CACHE = "hashes.json"
@@ -41,9 +41,16 @@ class LocalView:
     digest: str
 
 
+def hash_cache(state_dir: Path) -> HashCache:
+    """The content hashes syncs keep under ``state_dir``: hand it to
+    :func:`~fieldwise.datasets.load_dataset` too, so loading the dataset does not read every
+    document again."""
+    return HashCache(state_dir / HASH_CACHE)
+
+
 def local_view(dataset: Dataset, state_dir: Path) -> LocalView:
     """The dataset as a sync sees it (content hashes from the local hash cache)."""
-    with HashCache(state_dir / HASH_CACHE) as cache:
+    with hash_cache(state_dir) as cache:
         items = tuple(
             LocalItem(i.file, cache.sha256(i.path), i.ground_truth, i.split) for i in dataset.items
         )
