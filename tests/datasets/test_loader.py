@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from fieldwise._errors import DatasetNotFound, DatasetValidationError
-from fieldwise.datasets import load_dataset
+from fieldwise.datasets import HashCache, load_dataset
 from tests.datasets.conftest import DEFAULT_TOML, WriteDataset, declaring
 
 
@@ -369,3 +370,22 @@ def test_files_that_are_not_utf8_are_problems(write_dataset: WriteDataset) -> No
     assert _problems(root) == ["documents/a.pdf.json:1: not UTF-8 text (invalid start byte)"]
     (root / "dataset.toml").write_bytes(b"[dataset]\nname = '\xff'\n")
     assert _problems(root)[0] == "dataset.toml:1: not UTF-8 text (invalid start byte)"
+
+
+def test_documents_are_compared_through_a_given_hash_cache(
+    write_dataset: WriteDataset, tmp_path: Path
+) -> None:
+    # The three documents share a size, so the duplicate check needs their hashes: a re-sync
+    # takes them from the sync's cache instead of reading every document again.
+    root = write_dataset(jsonl=GOOD_JSONL)
+    cache = HashCache(tmp_path / "hashes.json")
+    load_dataset(root, hashes=cache)
+    assert (cache.hits, cache.misses) == (0, 3)
+    load_dataset(root, hashes=cache)
+    assert (cache.hits, cache.misses) == (3, 3)
+    copy = root / "documents" / "c.pdf"
+    copy.write_bytes((root / "documents" / "a.pdf").read_bytes())
+    os.utime(copy, ns=(1, 1))  # a changed modification time, however coarse the clock
+    with pytest.raises(DatasetValidationError) as caught:
+        load_dataset(root, hashes=cache)
+    assert "documents/c.pdf is byte-identical to documents/a.pdf" in str(caught.value)

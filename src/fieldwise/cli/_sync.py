@@ -12,7 +12,7 @@ from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._output import echo_json
 from fieldwise.cli._shapes import sync_json
 from fieldwise.datasets import Dataset, load_dataset
-from fieldwise.sync import SyncResult, sync_dataset
+from fieldwise.sync import SyncResult, hash_cache, sync_dataset
 
 STATE_DIR = Path(".fieldwise")
 
@@ -52,7 +52,8 @@ def sync(
     dataset writes nothing. An evaluation set made from another folder with the same
     [dataset] name is refused unless --force.
     """
-    loaded = load_dataset(dataset)
+    with hash_cache(STATE_DIR) as hashes:
+        loaded = load_dataset(dataset, hashes=hashes)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)
     result = _sync(cli, loaded, eval_set, dry_run, keep_removed, quiet, force)

@@ -93,6 +93,9 @@ class EvaluationSet(Resource):
     description: str = ""
     metadata: dict[str, Any] = {}
     item_count: int = 0
+    #: How many writes the set and its items have seen (None from a server that does not
+    #: count them).
+    revision: int | None = None
 
 
 class Item(Resource):

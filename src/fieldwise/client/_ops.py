@@ -237,6 +237,15 @@ def get_evaluation_set(eval_set_id: str) -> Op[EvaluationSet]:
     return Op("GET", f"/evaluation-sets/{_seg(eval_set_id)}", _model(EvaluationSet))
 
 
+def tagged_evaluation_set(eval_set_id: str) -> Op[tuple[EvaluationSet, str | None]]:
+    """The set and its ``ETag`` from one GET (None from a server that sends no tag)."""
+    return Op(
+        "GET",
+        f"/evaluation-sets/{_seg(eval_set_id)}",
+        lambda r: (EvaluationSet.model_validate(r.json()), r.headers.get("etag") or None),
+    )
+
+
 def evaluation_set_etag(eval_set_id: str) -> Op[str | None]:
     """The set's ``ETag``: equal tags, equal content (None from a server that sends none)."""
     return Op(

@@ -10,7 +10,7 @@ from typing import Any
 
 from fieldwise._errors import DatasetNotFound, DatasetValidationError
 from fieldwise._nesting import TooDeep, too_deep
-from fieldwise.datasets._hashing import file_sha256
+from fieldwise.datasets._hashing import HashCache, file_sha256
 from fieldwise.datasets._model import Dataset, DatasetItem
 from fieldwise.datasets._parquet import PARQUET_FILE
 from fieldwise.datasets._paths import leaves, outside, within
@@ -30,7 +30,7 @@ DOCUMENT_SUFFIXES = frozenset(
 )  # fmt: skip
 
 
-def load_dataset(path: str | Path) -> Dataset:
+def load_dataset(path: str | Path, *, hashes: HashCache | None = None) -> Dataset:
     """Load and validate the dataset folder at ``path``.
 
     Every problem (bad TOML/JSON/CSV, missing or duplicate files, values of the wrong shape or
@@ -40,7 +40,9 @@ def load_dataset(path: str | Path) -> Dataset:
     not declared in ``dataset.toml``, a declared one no item has a value for, a value the
     comparison cannot read as its declared type (``31/02/2023`` in a date field) and
     byte-identical documents under two names (unless ``[dataset] allow_duplicates = true``).
-    Documents without ground truth are warnings.
+    Documents without ground truth are warnings. Documents are read for their content hash
+    (duplicates, splits by content) through ``hashes`` when given, so a file unchanged since a
+    sync hashed it is not read again.
 
     Raises:
         DatasetNotFound: the folder or its ``dataset.toml`` does not exist.
@@ -104,7 +106,7 @@ def load_dataset(path: str | Path) -> Dataset:
 
     def digest(file: str) -> str:
         if file not in digests:
-            digests[file] = file_sha256(root / file)
+            digests[file] = file_sha256(root / file, hashes)
         return digests[file]
 
     if not spec.allow_duplicates:

@@ -3,6 +3,13 @@
 from fieldwise.sync._apply import SyncResult, sync_dataset
 from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
-from fieldwise.sync._unchanged import LocalView
+from fieldwise.sync._unchanged import LocalView, hash_cache
 
-__all__ = ["LocalView", "SyncResult", "SyncState", "source_identity", "sync_dataset"]
+__all__ = [
+    "LocalView",
+    "SyncResult",
+    "SyncState",
+    "hash_cache",
+    "source_identity",
+    "sync_dataset",
+]

@@ -166,9 +166,11 @@ def sync_dataset(
         return SyncResult(found, name, plan, view.ground_truth_hash, dry_run=True, local=view)
     state.remember(name, target.id)
     _apply(client, dataset, target.id, plan, concurrency, progress or (lambda _s, _n: None))
+    writes = plan.writes
     wanted = view.metadata
     if any(target.metadata.get(k) != v for k, v in wanted.items()):
         client.call(ops.update_evaluation_set(target.id, metadata=wanted))
+        writes += 1
     record_sync(
         client,
         state,
@@ -177,6 +179,8 @@ def sync_dataset(
         view,
         keep_removed=keep_removed,
         kept_removed=bool(plan.kept_removed),
+        # the set as listed, plus one revision per write this sync made
+        revision=None if target.revision is None else target.revision + writes,
     )
     return SyncResult(target.id, name, plan, view.ground_truth_hash, dry_run=False, local=view)
 

@@ -2,7 +2,9 @@
 
 When a sync completes, it records one fingerprint: the local side (every document's path,
 content hash and ground truth, the set's metadata, the options) and the service side (the
-evaluation set's ``ETag``, a digest of everything the set holds, asked over HTTP). A later sync
+evaluation set's ``ETag``, a digest of everything the set holds, asked over HTTP), but only when
+the set's revision shows that this sync's writes were the only ones since it listed the set:
+another writer's change in between would otherwise be covered by the recorded tag. A later sync
 of the same dataset whose local side and current ``ETag`` match has nothing to do: it answers
 "all unchanged" without listing the set's items or the service's files. Anything else — a
 document or label edited, an item changed or deleted behind our back, a server that sends no
@@ -18,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from fieldwise._errors import NotFoundError
-from fieldwise.client import Client, ops
+from fieldwise.client import Client, EvaluationSet, ops
 from fieldwise.datasets import Dataset, HashCache, LocalItem, SyncPlan, ground_truth_hash
 from fieldwise.sync._source import source_identity
 from fieldwise.sync._state import SyncState
 
-__all__ = ["LocalView", "local_view", "record_sync", "unchanged_plan"]
+__all__ = ["LocalView", "hash_cache", "local_view", "record_sync", "unchanged_plan"]
 
 #: The local file that remembers content hashes between syncs (under the state folder).
 HASH_CACHE = "hashes.json"
@@ -39,9 +41,16 @@ class LocalView:
     digest: str
 
 
+def hash_cache(state_dir: Path) -> HashCache:
+    """The content hashes syncs keep under ``state_dir``: hand it to
+    :func:`~fieldwise.datasets.load_dataset` too, so loading the dataset does not read every
+    document again."""
+    return HashCache(state_dir / HASH_CACHE)
+
+
 def local_view(dataset: Dataset, state_dir: Path) -> LocalView:
     """The dataset as a sync sees it (content hashes from the local hash cache)."""
-    with HashCache(state_dir / HASH_CACHE) as cache:
+    with hash_cache(state_dir) as cache:
         items = tuple(
             LocalItem(i.file, cache.sha256(i.path), i.ground_truth, i.split) for i in dataset.items
         )
@@ -71,11 +80,14 @@ def _fingerprint(view: LocalView, eval_set_id: str, keep_removed: bool, etag: st
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _etag(client: Client, eval_set_id: str) -> str | None:
+def _tagged(client: Client, eval_set_id: str) -> tuple[EvaluationSet, str] | None:
+    """The set and its ``ETag``; None when it was deleted behind our back (the normal path
+    finds or makes the set) or the server sends no tag."""
     try:
-        return client.call(ops.evaluation_set_etag(eval_set_id))
+        found, etag = client.call(ops.tagged_evaluation_set(eval_set_id))
     except NotFoundError:
-        return None  # deleted behind our back: the normal path finds or makes the set
+        return None
+    return None if etag is None else (found, etag)
 
 
 def unchanged_plan(
@@ -87,8 +99,8 @@ def unchanged_plan(
     recorded = state.last_sync(name)
     if eval_set_id is None or recorded is None:
         return None
-    etag = _etag(client, eval_set_id)
-    if etag is None or _fingerprint(view, eval_set_id, keep_removed, etag) != recorded:
+    tagged = _tagged(client, eval_set_id)
+    if tagged is None or _fingerprint(view, eval_set_id, keep_removed, tagged[1]) != recorded:
         return None
     return eval_set_id, SyncPlan(unchanged=tuple(sorted(item.file for item in view.items)))
 
@@ -102,9 +114,19 @@ def record_sync(
     *,
     keep_removed: bool,
     kept_removed: bool,
+    revision: int | None,
 ) -> None:
-    """After a completed sync: record its fingerprint, or forget it when items were kept that
-    a re-sync would report again, or the server sends no ``ETag``."""
-    etag = None if kept_removed else _etag(client, eval_set_id)
-    fingerprint = None if etag is None else _fingerprint(view, eval_set_id, keep_removed, etag)
-    state.record_sync(name, fingerprint)
+    """After a completed sync: record its fingerprint with the set's current ``ETag``, or
+    forget it.
+
+    ``revision`` is what the set's revision must be if this sync's writes were the only ones
+    since it listed the set (its revision then plus the writes it made). Anything else — a
+    writer beside it, a server that does not count revisions — means the tag may cover
+    content this sync did not make, so nothing is recorded and the next sync plans against
+    the service. Nothing either when items were kept that a re-sync would report again, or
+    the server sends no ``ETag``."""
+    tagged = None if kept_removed or revision is None else _tagged(client, eval_set_id)
+    if tagged is None or tagged[0].revision != revision:
+        state.record_sync(name, None)
+        return
+    state.record_sync(name, _fingerprint(view, eval_set_id, keep_removed, tagged[1]))

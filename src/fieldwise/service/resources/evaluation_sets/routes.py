@@ -12,7 +12,7 @@ from fieldwise.service.http.errors import ApiError
 from fieldwise.service.http.pagination import page
 from fieldwise.service.http.schemas import DeletedPublic, ListOf
 from fieldwise.service.ids import new_id
-from fieldwise.service.resources.evaluation_sets.ops import content_etag, sets_public
+from fieldwise.service.resources.evaluation_sets.ops import content_changed, sets_public, tagged_set
 from fieldwise.service.resources.evaluation_sets.schemas import (
     EvaluationSetCreate,
     EvaluationSetPublic,
@@ -88,8 +88,9 @@ def list_sets(
 @router.get("/evaluation-sets/{eval_set_id}", response_model=EvaluationSetPublic)
 def get_set(eval_set_id: str, state: State, response: Response) -> EvaluationSetPublic:
     with state.engine.connect() as conn:
-        row = fetch(conn, evaluation_sets, eval_set_id, "evaluation set")
-        response.headers["ETag"] = content_etag(conn, row)
+        row, etag = tagged_set(conn, eval_set_id)
+        if etag is not None:
+            response.headers["ETag"] = etag
         return set_public(conn, row)
 
 
@@ -102,11 +103,7 @@ def update_set(eval_set_id: str, body: EvaluationSetUpdate, state: State) -> Eva
             # Top-level keys replace: a set's metadata holds whole documents (field specs).
             changes["metadata"] = {**row.metadata, **changes["metadata"]}
         if changes:
-            conn.execute(
-                update(evaluation_sets)
-                .where(evaluation_sets.c.id == eval_set_id)
-                .values(**changes, updated_at=now(state))
-            )
+            content_changed(conn, eval_set_id, **changes, updated_at=now(state))
         return set_public(conn, fetch(conn, evaluation_sets, eval_set_id, "evaluation set"))
 
 
@@ -129,11 +126,7 @@ def create_item(eval_set_id: str, body: ItemCreate, state: State) -> ItemPublic:
                 updated_at=stamp,
             )
         )
-        conn.execute(
-            update(evaluation_sets)
-            .where(evaluation_sets.c.id == eval_set_id)
-            .values(updated_at=stamp)
-        )
+        content_changed(conn, eval_set_id, updated_at=stamp)
         return item_public(fetch(conn, items, item_id, "item"))
 
 
@@ -169,6 +162,7 @@ def update_item(eval_set_id: str, item_id: str, body: ItemUpdate, state: State) 
             conn.execute(
                 update(items).where(items.c.id == item_id).values(**changes, updated_at=now(state))
             )
+            content_changed(conn, eval_set_id)
         return item_public(fetch(conn, items, item_id, "item"))
 
 
@@ -177,4 +171,5 @@ def delete_item(eval_set_id: str, item_id: str, state: State) -> DeletedPublic:
     with state.engine.begin() as conn:
         fetch(conn, items, item_id, "item", eval_set_id=eval_set_id)
         conn.execute(delete(items).where(items.c.id == item_id))
+        content_changed(conn, eval_set_id)
     return DeletedPublic(id=item_id, object="evaluation_item")

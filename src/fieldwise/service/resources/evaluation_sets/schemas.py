@@ -50,6 +50,9 @@ class EvaluationSetPublic(Resource):
     description: str
     metadata: dict[str, Any]
     item_count: int
+    #: How many writes the set and its items have seen: a client that counts its own writes
+    #: can tell whether anyone else wrote in between.
+    revision: int = 0
 
 
 class _GroundTruthRequest(RequestModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, ForeignKey, String, Table, Text
+from sqlalchemy import JSON, Column, ForeignKey, Integer, String, Table, Text
 
 from fieldwise.service.store.columns import metadata, seq_column
 
@@ -16,6 +16,12 @@ evaluation_sets = Table(
     Column("metadata", JSON, nullable=False),
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    # The set's ETag is a digest of its content, kept here once computed (ops.content_etag):
+    # every write to the set or its items adds one to the revision and drops the kept digest
+    # in its own transaction, and a digest is kept only for the revision it was read at.
+    # Both null on a set from before they existed (revision 0, nothing kept).
+    Column("content_revision", Integer, nullable=True),
+    Column("content_digest", String(64), nullable=True),
 )
 
 items = Table(
@@ -30,3 +36,6 @@ items = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
 )
+
+#: The columns that keep a set's content digest (added by a migration to older databases).
+CONTENT_COLUMNS = ("content_revision", "content_digest")
