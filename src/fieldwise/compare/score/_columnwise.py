@@ -7,8 +7,8 @@ rule, :class:`~fieldwise.compare.score._base.CodedComparator`), numeric columns 
 currency spec are compared as float arrays, and any other column pair goes through the
 comparator with the same Python values the long frame would hold. The cells come out as the
 long path lays them out (version, then item, then field; only where either side has a value),
-keys as categoricals, but without the ``expected`` / ``predicted`` columns: those are built
-when first read (:class:`LazyCells`), since every table is computed without them.
+but only when first read (:class:`LazyCells`): every figure is counted from the columns' codes
+(:meth:`ScoredColumns.coded`).
 
 Anything unusual (long frames, dotted or repeated field names, nested or exotic values, keys
 that collide as text, array specs) gives ``None`` and takes the general path, which also
@@ -182,10 +182,10 @@ class WideColumns:
 
     def score(
         self, specs: Mapping[str, FieldSpec], chosen: list[str]
-    ) -> tuple[LazyCells, dict[str, FieldSpec]]:
+    ) -> tuple[ScoredColumns, LazyCells, dict[str, FieldSpec]]:
         """Score the versions ``chosen``: their columns with the keys of the cells they
-        stand for (the cells :func:`score_cells` gives for the long frame, laid out only when
-        read) and the spec of each cell field."""
+        stand for, what lays those cells out (the cells :func:`score_cells` gives for the
+        long frame) when read, and the spec of each cell field."""
         all_fields = sorted(
             {
                 f
@@ -238,9 +238,9 @@ class WideColumns:
             for version in picked
         ]
         columns_of = ScoredColumns(
-            versions=pd.CategoricalDtype(pd.Index(versions)),
-            items=pd.CategoricalDtype(self.items if used_items.all() else self.items[used_items]),
-            fields=pd.CategoricalDtype(pd.Index(all_fields)),
+            versions=pd.Index(versions),
+            items=self.items if used_items.all() else self.items[used_items],
+            fields=pd.Index(all_fields),
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,
         )
@@ -250,7 +250,7 @@ class WideColumns:
         def values_of(k: int, name: str) -> tuple[ObjArray, ObjArray]:
             return self.version_values_of(picked[k], name)
 
-        return LazyCells(columns_of, values_of, columns_of.light()), resolved
+        return columns_of, LazyCells(columns_of, values_of), resolved
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
@@ -323,13 +323,13 @@ def compare_columns(
     if wide is None or wide.has_array(specs):
         return None
     picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
-    cells, resolved = wide.score(specs, [baseline, *picked])
+    columns, cells, resolved = wide.score(specs, [baseline, *picked])
     return compare_scored(
         cells,
         no_row_counts(),
         resolved,
         baseline=baseline,
         candidates=picked,
-        light=cells.light,
+        coded=columns.coded(),
         **options,
     )

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import CellKeys
+from fieldwise.compare._codes import CellBlock, CellKeys, CodedCells
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = [
@@ -41,26 +41,41 @@ _CODE_OF_RANK = np.argsort(_RANK[:-1]).astype(np.int8)
 _OK_CODES = np.array([*(OUTCOMES.index(o) for o in OK_OUTCOMES), ABSENT])
 
 
+def _unit_grid(c: CodedCells, name: str | None) -> npt.NDArray[np.int8]:
+    """The rank of each unit's worst cell in version ``name`` (-1: no cell), per
+    ``item * len(fields) + field``."""
+    n_fields = max(len(c.fields), 1)
+    grid = np.full(len(c.items) * n_fields, -1, dtype=np.int8)
+    for b in c.of_version(c.code_of(name)):
+        key, rank = b.item * n_fields + b.field, _RANK[b.outcome]
+        if b.column:  # each unit once: its one cell is its worst
+            grid[key] = rank
+        else:
+            np.maximum.at(grid, key, rank)
+    return grid
+
+
 def pair_units(
-    k: CellKeys, baseline: str, candidate: str | None
+    c: CodedCells, baseline: str, candidate: str | None
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """Every unit with a cell in either version, as ``item * len(fields) + field`` (sorted),
     and its outcome code in the baseline and in the candidate (:data:`ABSENT` without a cell
     there; every unit is absent in a ``candidate`` of ``None``)."""
-    n_fields = max(len(k.fields), 1)
-    key = k.item * n_fields + k.field
-    rank = _RANK[k.outcome]
-    grids = []
-    for name in (baseline, candidate):
-        grid = np.full(len(k.items) * n_fields, -1, dtype=np.int8)
-        mine = k.version == k.code_of(name)
-        np.maximum.at(grid, key[mine], rank[mine])
-        grids.append(grid)
+    grids = [_unit_grid(c, name) for name in (baseline, candidate)]
     rows = np.flatnonzero((grids[0] >= 0) | (grids[1] >= 0)).astype(np.int64)
     code_b, code_c = (
         np.where(g[rows] >= 0, _CODE_OF_RANK[g[rows]], ABSENT).astype(np.int8) for g in grids
     )
     return rows, code_b, code_c
+
+
+def _keys_only(k: CellKeys) -> CodedCells:
+    """The cells of ``k`` as blocks of keys and outcomes (what units are made of)."""
+    blocks = tuple(
+        CellBlock(v, k.field[mine], k.item[mine], k.outcome[mine], None, None, 1.0)
+        for v, mine in ((v, k.version == v) for v in range(len(k.versions)))
+    )
+    return CodedCells(k.versions, k.items, k.fields, blocks)
 
 
 def unit_ok(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
@@ -81,7 +96,7 @@ def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFra
     """One row per (field, item) unit of the pair: ``ok_baseline``, ``ok_candidate`` and the
     ``transition`` (:data:`TRANSITIONS`); sorted by field, then item."""
     k = CellKeys.of(cells)
-    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    rows, code_b, code_c = pair_units(_keys_only(k), baseline, candidate)
     n_fields = max(len(k.fields), 1)
     item, field = rows // n_fields, rows % n_fields
     order = np.lexsort((item, field))
@@ -146,7 +161,7 @@ def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> 
     if unknown:
         raise ValueError(f"cells hold an outcome outside {', '.join(OUTCOMES)}: {sorted(unknown)}")
     k = CellKeys.of(cells)
-    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    rows, code_b, code_c = pair_units(_keys_only(k), baseline, candidate)
     key = k.item * max(len(k.fields), 1) + k.field
     rank = _RANK[k.outcome]
     ok_b = unit_ok(code_b)
