@@ -14,7 +14,7 @@ import pandas as pd
 
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
-__all__ = ["CellBlock", "CellKeys", "CodedCells", "outcome_codes", "outcome_in", "sorted_codes"]
+__all__ = ["CellBlock", "CodedCells", "outcome_codes", "outcome_in", "sorted_codes"]
 
 
 def sorted_codes(keys: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.str_]]:
@@ -61,39 +61,6 @@ def outcome_in(
 
 
 @dataclass(frozen=True)
-class CellKeys:
-    """The scored cells as integer arrays: one pass of pandas, then numpy only (a shard of
-    400k cells spent most of its time converting categoricals to strings before). Keys are
-    numbered in sorted order (:func:`~fieldwise.compare._codes.sorted_codes`)."""
-
-    version: npt.NDArray[np.int64]
-    versions: npt.NDArray[np.str_]
-    item: npt.NDArray[np.int64]
-    items: npt.NDArray[np.str_]
-    field: npt.NDArray[np.int64]
-    fields: npt.NDArray[np.str_]
-    #: code into :data:`OUTCOMES`, -1 for none
-    outcome: npt.NDArray[np.int64]
-    #: whether the cell is correct or both_empty
-    ok: npt.NDArray[np.bool_]
-
-    @classmethod
-    def of(cls, cells: pd.DataFrame) -> CellKeys:
-        version, versions = sorted_codes(cells["version"])
-        item, items = sorted_codes(cells["item"])
-        field, fields = sorted_codes(cells["field"])
-        outcome = outcome_codes(cells).astype(np.int64)
-        return cls(
-            version, versions, item, items, field, fields, outcome, outcome_in(outcome, OK_OUTCOMES)
-        )
-
-    def code_of(self, version: str | None) -> int:
-        """The code of ``version``, -1 when no cell has it."""
-        where = np.flatnonzero(self.versions == version)
-        return int(where[0]) if len(where) else -1
-
-
-@dataclass(frozen=True)
 class CellBlock:
     """Cells of one version, in cell order: a wide scorer's column (one field, each document
     at most once) or a version's long cells (a field per cell)."""
@@ -109,6 +76,8 @@ class CellBlock:
     #: each cell's confidence (NaN: none); ``None``: no cell has one
     confidence: npt.NDArray[np.float64] | None
     weight: float | npt.NDArray[np.float64]
+    #: each cell's row in the frame it came from (long cells); ``None`` for a column
+    position: npt.NDArray[np.int64] | None = None
 
     @property
     def column(self) -> bool:
@@ -140,28 +109,35 @@ class CodedCells:
     blocks: tuple[CellBlock, ...]
 
     @classmethod
-    def of(cls, cells: pd.DataFrame, keys: CellKeys | None = None) -> CodedCells:
+    def of(cls, cells: pd.DataFrame) -> CodedCells:
         """Long cells (:func:`~fieldwise.compare.score_cells` output) as one block per
-        version (``keys``: their :class:`CellKeys`, when already made)."""
-        k = keys if keys is not None else CellKeys.of(cells)
-        score = cells["score"].to_numpy(dtype=np.float64)
-        confidence = cells["confidence"].to_numpy(dtype=np.float64)
-        weight = cells["weight"].to_numpy(dtype=np.float64)
+        version, keys numbered in sorted order (:func:`sorted_codes`). Cells without a
+        ``score``, ``confidence`` or ``weight`` column score by their outcome, have no
+        confidence and weigh 1.0."""
+        version, versions = sorted_codes(cells["version"])
+        item, items = sorted_codes(cells["item"])
+        field, fields = sorted_codes(cells["field"])
+        outcome = outcome_codes(cells).astype(np.int64)
+        score, confidence, weight = (
+            cells[name].to_numpy(dtype=np.float64) if name in cells.columns else None
+            for name in ("score", "confidence", "weight")
+        )
         blocks = []
-        for code in range(len(k.versions)):
-            mine = k.version == code
+        for code in range(len(versions)):
+            at = np.flatnonzero(version == code)
             blocks.append(
                 CellBlock(
                     code,
-                    k.field[mine],
-                    k.item[mine],
-                    k.outcome[mine],
-                    score[mine],
-                    confidence[mine],
-                    weight[mine],
+                    field[at],
+                    item[at],
+                    outcome[at],
+                    None if score is None else score[at],
+                    None if confidence is None else confidence[at],
+                    1.0 if weight is None else weight[at],
+                    at,
                 )
             )
-        return cls(k.versions, k.items, k.fields, tuple(blocks))
+        return cls(versions, items, fields, tuple(blocks))
 
     def code_of(self, version: str | None) -> int:
         """The code of ``version``, -1 when no cell has it."""

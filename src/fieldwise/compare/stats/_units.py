@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import CellBlock, CellKeys, CodedCells
+from fieldwise.compare._codes import CodedCells
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = [
@@ -69,15 +69,6 @@ def pair_units(
     return rows, code_b, code_c
 
 
-def _keys_only(k: CellKeys) -> CodedCells:
-    """The cells of ``k`` as blocks of keys and outcomes (what units are made of)."""
-    blocks = tuple(
-        CellBlock(v, k.field[mine], k.item[mine], k.outcome[mine], None, None, 1.0)
-        for v, mine in ((v, k.version == v) for v in range(len(k.versions)))
-    )
-    return CodedCells(k.versions, k.items, k.fields, blocks)
-
-
 def unit_ok(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Whether each unit outcome code is ok (correct, both_empty or absent)."""
     return np.isin(codes, _OK_CODES)
@@ -95,8 +86,8 @@ def transition_codes(
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item) unit of the pair: ``ok_baseline``, ``ok_candidate`` and the
     ``transition`` (:data:`TRANSITIONS`); sorted by field, then item."""
-    k = CellKeys.of(cells)
-    rows, code_b, code_c = pair_units(_keys_only(k), baseline, candidate)
+    k = CodedCells.of(cells)
+    rows, code_b, code_c = pair_units(k, baseline, candidate)
     n_fields = max(len(k.fields), 1)
     item, field = rows // n_fields, rows % n_fields
     order = np.lexsort((item, field))
@@ -136,17 +127,19 @@ class UnitOutcomes:
 
 
 def _worst_cells(
-    key: npt.NDArray[np.int64],
-    rank: npt.NDArray[np.int8],
-    mask: npt.NDArray[np.bool_],
-    rows: npt.NDArray[np.int64],
+    c: CodedCells, name: str | None, rows: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    """For each key of ``rows``, the position of the worst cell of that unit among ``mask``
-    (first row among equals), or -1 where the unit has no such cell; vectorized, because a
-    million units each need one."""
-    pos = np.flatnonzero(mask)
-    order = np.lexsort((-rank[pos].astype(np.int16), key[pos]))
-    pos, k = pos[order], key[pos][order]
+    """For each key of ``rows``, the position in the cells of the worst cell of that unit in
+    version ``name`` (first row among equals), or -1 where the unit has no such cell;
+    vectorized, because a million units each need one."""
+    found_blocks = c.of_version(c.code_of(name))
+    if not found_blocks:
+        return np.full(len(rows), -1, dtype=np.int64)
+    (b,) = found_blocks  # long cells: one block per version
+    assert b.position is not None
+    key = b.item * max(len(c.fields), 1) + b.field
+    order = np.lexsort((-_RANK[b.outcome].astype(np.int16), key))
+    pos, k = b.position[order], key[order]
     first = np.r_[True, k[1:] != k[:-1]] if len(k) else np.zeros(0, dtype=bool)
     keys, worst = k[first], pos[first]
     at = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
@@ -160,10 +153,8 @@ def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> 
     unknown = set(pd.unique(cells["outcome"]).tolist()) - set(OUTCOMES)
     if unknown:
         raise ValueError(f"cells hold an outcome outside {', '.join(OUTCOMES)}: {sorted(unknown)}")
-    k = CellKeys.of(cells)
-    rows, code_b, code_c = pair_units(_keys_only(k), baseline, candidate)
-    key = k.item * max(len(k.fields), 1) + k.field
-    rank = _RANK[k.outcome]
+    k = CodedCells.of(cells)
+    rows, code_b, code_c = pair_units(k, baseline, candidate)
     ok_b = unit_ok(code_b)
     return UnitOutcomes(
         items=[str(i) for i in k.items],
@@ -171,8 +162,8 @@ def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> 
         key=rows,
         code_baseline=code_b,
         code_candidate=code_c,
-        cell_baseline=_worst_cells(key, rank, k.version == k.code_of(baseline), rows),
-        cell_candidate=_worst_cells(key, rank, k.version == k.code_of(candidate), rows),
+        cell_baseline=_worst_cells(k, baseline, rows),
+        cell_candidate=_worst_cells(k, candidate, rows),
         ok_baseline=ok_b,
         ok_candidate=unit_ok(code_c) if candidate is not None else ok_b,
     )
