@@ -156,21 +156,16 @@ def _score_sums(c: CodedCells) -> dict[tuple[str, str], float]:
     sums, present = np.zeros(len(c.versions) * n_f), np.zeros(len(c.versions) * n_f, dtype=bool)
     both_empty, correct = OUTCOMES.index("both_empty"), OUTCOMES.index("correct")
     for b in c.blocks:
+        rows = slice(b.version * n_f, (b.version + 1) * n_f)
         if isinstance(b.field, int) and b.score is None:  # 1.0 where correct: a count
-            sums[b.version * n_f + b.field] += float(b.counts[correct])
-            present[b.version * n_f + b.field] |= len(b.outcome) > 0
+            sums[rows][b.field] += float(b.counts[correct])
+            present[rows][b.field] |= len(b.outcome) > 0
             continue
         score = b.ok.astype(np.float64) if b.score is None else b.score
         scored = np.where(b.outcome != both_empty, score, 0.0)
-        if isinstance(b.field, int):
-            sums[b.version * n_f + b.field] += np.bincount(
-                np.zeros(len(scored), dtype=np.intp), weights=scored, minlength=1
-            )[0]
-            present[b.version * n_f + b.field] |= len(scored) > 0
-            continue
-        rows = slice(b.version * n_f, (b.version + 1) * n_f)
-        sums[rows] += np.bincount(b.field, weights=scored, minlength=n_f)
-        present[rows] |= np.bincount(b.field, minlength=n_f) > 0
+        field = np.broadcast_to(b.field, scored.shape)  # (a column: one field)
+        sums[rows] += np.bincount(field, weights=scored, minlength=n_f)
+        present[rows] |= np.bincount(field, minlength=n_f) > 0
     return {
         (str(c.versions[g // n_f]), str(c.fields[g % n_f])): float(sums[g])
         for g in np.flatnonzero(present).tolist()
