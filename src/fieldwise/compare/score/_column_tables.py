@@ -67,46 +67,33 @@ class ScoredVersion:
 class ScoredColumns:
     """Scored wide columns and the keys of the cells they stand for."""
 
-    # the cells' categories (a categorical dtype checks its categories are unique: for a
-    # million documents, a tenth of a second the statistics do not need)
+    # the cells' keys, each used by a cell (not categorical dtypes, which check their
+    # categories are unique: for a million documents, a tenth of a second the statistics do
+    # not need)
     versions: pd.Index[Any]
-    items: pd.Index[Any]  # documents with a cell
+    items: pd.Index[Any]
     fields: pd.Index[Any]
     item_code: npt.NDArray[np.int64]  # per sorted document: its item code (-1: no cell)
     scored: list[ScoredVersion]  # the compared versions, in version order
 
     def coded(self) -> CodedCells:
-        """The cells as codes, a block per column, numbered over what the compared versions'
-        cells use (the keys sorted_codes gives the laid-out cells): the statistics, and so
-        every figure, are counted from these without laying the cells out."""
-        columns = [c for v in self.scored for c in v.columns]
-        used = np.zeros(len(self.item_code), dtype=np.bool_)
-        for c in columns:
-            used |= c.has
-        categories = self.items
-        every = bool(used.all()) and len(categories) == len(used)  # item_code is arange
-        item = np.cumsum(used) - 1
-        field_codes = sorted({c.field for c in columns})
+        """The cells as codes, a block per column: the statistics, and so every figure, are
+        counted from these without laying the cells out."""
         blocks = tuple(
             CellBlock(
-                k,
-                field_codes.index(c.field),
-                item if c.has.all() else item[c.has],
+                version.version,
+                c.field,
+                self.item_code if c.has.all() else self.item_code[c.has],
                 c.outcome if c.has.all() else c.outcome[c.has],
                 None if c.partial_score is None else c.partial_score[c.has],
                 None,
                 c.weight,
             )
-            for k, version in enumerate(self.scored)
+            for version in self.scored
             for c in version.columns
         )
-        versions = self.versions[[v.version for v in self.scored]]
-        return CodedCells(
-            np.asarray(versions, dtype=str),
-            categories if every else categories[self.item_code[used]],
-            np.asarray(self.fields[field_codes], dtype=str),
-            blocks,
-        )
+        versions, fields = (np.asarray(i, dtype=str) for i in (self.versions, self.fields))
+        return CodedCells(versions, self.items, fields, blocks)
 
     def keep(self, version: ScoredVersion) -> tuple[BoolArray, bool]:
         """Which (document, field) of ``version``'s columns, document-major, are cells, and

@@ -186,22 +186,19 @@ class WideColumns:
         """Score the versions ``chosen``: their columns with the keys of the cells they
         stand for, what lays those cells out (the cells :func:`score_cells` gives for the
         long frame) when read, and the spec of each cell field."""
+        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
+        # the keys of the cells of the versions compared, numbered as sorted_codes numbers
+        # the laid-out cells' keys (only those some cell uses)
         all_fields = sorted(
-            {
-                f
-                for v in self.versions.values()
-                for f, h in zip(v.fields, v.has, strict=True)
-                if h.any()
-            }
+            {f for v in picked for f, h in zip(v.fields, v.has, strict=True) if h.any()}
         )
         used_items = np.zeros(len(self.items), dtype=np.bool_)
-        for v in self.versions.values():
+        for v in picked:
             for h in v.has:
                 used_items |= h
         item_code = np.where(used_items, np.cumsum(used_items) - 1, -1)
-        versions = self.present
+        versions = [v.name for v in picked]  # (each has a cell: see compare_columns)
         resolved_all = cell_specs(all_fields, specs)
-        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
         jobs = [
             (version, name, has)
             for version in picked
@@ -231,11 +228,8 @@ class WideColumns:
         parallel = len(self.items) * len(jobs) > PARALLEL_CELLS
         done = iter(thread_map(scored_column, jobs, parallel=parallel))
         scored = [
-            ScoredVersion(
-                versions.index(version.name),
-                [next(done) for job in jobs if job[0] is version],
-            )
-            for version in picked
+            ScoredVersion(k, [next(done) for job in jobs if job[0] is version])
+            for k, version in enumerate(picked)
         ]
         columns_of = ScoredColumns(
             versions=pd.Index(versions),
@@ -244,13 +238,11 @@ class WideColumns:
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,
         )
-        cell_fields = sorted({c.name for v in scored for c in v.columns})
-        resolved = {f: resolved_all[f] for f in cell_fields}
 
         def values_of(k: int, name: str) -> tuple[ObjArray, ObjArray]:
             return self.version_values_of(picked[k], name)
 
-        return columns_of, LazyCells(columns_of, values_of), resolved
+        return columns_of, LazyCells(columns_of, values_of), resolved_all
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
