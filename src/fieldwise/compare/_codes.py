@@ -117,7 +117,7 @@ class CodedCells:
         version, versions = sorted_codes(cells["version"])
         item, items = sorted_codes(cells["item"])
         field, fields = sorted_codes(cells["field"])
-        outcome = outcome_codes(cells).astype(np.int64)
+        outcome = outcome_codes(cells)
         score, confidence, weight = (
             cells[name].to_numpy(dtype=np.float64) if name in cells.columns else None
             for name in ("score", "confidence", "weight")
