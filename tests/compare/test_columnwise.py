@@ -441,3 +441,31 @@ def test_columns_and_bootstrap_on_threads_give_the_same_result(
     new = fieldwise.compare(truth, predictions, specs, baseline="v3", n_bootstrap=100)
     old = _long(truth, predictions, specs, baseline="v3", candidates=("v1", "v2"), n_bootstrap=100)
     _assert_same(new, old)
+
+
+def test_figures_are_counted_from_the_columns_codes_alone() -> None:
+    """Every figure of a wide comparison is reduced without laying the cells out, and the
+    columns' codes (a block per column) give the statistics the laid-out cells give."""
+    from fieldwise.compare import partition_statistics, weight_classes
+
+    truth, predictions = _wide_pair(6)
+    specs = parse_field_specs(FIELDS)
+    result = fieldwise.compare(truth, predictions, specs, baseline="v1", n_bootstrap=50)
+    assert result.bootstrap is not None
+    assert len(result.significance) > 0
+    assert not isinstance(result._cells, pd.DataFrame)  # not laid out
+    assert result.statistics is not None
+    resolved = {f: specs.get(f, FieldSpec(f, "string")) for f in result.fields["field"]}
+    again = partition_statistics(
+        result.cells,
+        baseline="v1",
+        candidates=("v2", "v3"),
+        weights=weight_classes(resolved),
+        n_resamples=50,
+    )
+    for name in ("outcomes", "score_sums", "documents", "transitions", "kept_values"):
+        assert getattr(again, name) == getattr(result.statistics, name), name
+    for candidate in ("v2", "v3"):
+        assert (
+            again.boot_replicates[candidate] == result.statistics.boot_replicates[candidate]
+        ).all()

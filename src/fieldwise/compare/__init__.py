@@ -7,7 +7,9 @@ Pure (no network, no CLI): build the long frame with :func:`build_frame`, read f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fieldwise._entry import make_callable
 from fieldwise._lazy import lazy_names
@@ -162,79 +164,27 @@ __all__ = [
     "write_frames",
 ]
 
-# Each name loads its module on first use: the dataset loader reads ground truth with the
-# parsers of ``_normalize`` (pure Python), and must not import pandas and Arrow for them.
-_HOMES = {
-    "_export": ("EXPORT_FORMATS", "export_bytes", "export_table", "write_export"),
-    "_io": ("read_frames", "write_frames"),
-    "_provenance": (
-        "config_digest",
-        "spec_changes",
-        "spec_digest",
-        "truth_changes",
-        "truth_digest",
-    ),
-    "_comparison": ("FRAME_NAMES", "ComparisonResult"),
-    "_result": ("compare",),
-    "_spec": (
-        "BOOL_OPTIONS",
-        "DATE_ORDERS",
-        "FIELD_KEYS",
-        "FIELD_TYPES",
-        "NUMBER_OPTIONS",
-        "FieldSpec",
-        "parse_field_specs",
-        "specs_from_recorded",
-    ),
-    "_terminal": ("render_table",),
-    "score._align": ("align_arrays", "cell_field"),
-    "score._columnwise": ("compare_columns",),
-    "score._comparators": (
-        "Comparator",
-        "Comparison",
-        "boolean",
-        "comparator_for",
-        "currency",
-        "date",
-        "enum",
-        "exact_string",
-        "fuzzy_text",
-        "number",
-    ),
-    "score._frame": ("FRAME_COLUMNS", "build_frame", "flatten"),
-    "score._inputs": ("as_outputs", "as_truth"),
-    "score._normalize": (
-        "Unparsed",
-        "is_empty",
-        "parse_bool",
-        "parse_currency",
-        "parse_date",
-        "parse_number",
-    ),
-    "score._outcomes": ("OUTCOMES", "score_cells"),
-    "stats._bootstrap": ("BootstrapInterval",),
-    "stats._confidence": ("calibration_table", "confidence_sweep", "recommend_threshold"),
-    "stats._field_intervals": ("field_intervals",),
-    "stats._intervals": ("overall_paired",),
-    "stats._metrics": ("outcome_metrics",),
-    "stats._distributions": ("mcnemar_exact",),
-    "stats._paired": ("format_p", "holm", "p_phrase"),
-    "stats._power": ("PlanRow", "connor_sample_size", "document_support", "plan_fields"),
-    "stats._reduce": ("reduce_statistics",),
-    "stats._sufficient": (
-        "Sufficient",
-        "empty_statistics",
-        "merge_statistics",
-        "partition_statistics",
-        "weight_classes",
-    ),
-    "stats._units": ("UnitOutcomes", "unit_outcomes"),
-}
+
+@cache
+def _homes() -> dict[str, str]:
+    """Each name of the ``TYPE_CHECKING`` imports above -> the module it comes from: those
+    imports are the one table of where a name lives, read when a name is first used. Each
+    name loads only its own module: the dataset loader reads ground truth with the parsers of
+    ``_normalize`` (pure Python), and must not import pandas and Arrow for them."""
+    import ast  # (only here: ``fieldwise --help`` imports this package)
+
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If))
+    return {
+        alias.name: str(node.module)
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
 
 
-__getattr__ = lazy_names(
-    __name__, {name: f"{__name__}.{home}" for home, names in _HOMES.items() for name in names}
-)
+def __getattr__(name: str) -> Any:
+    return lazy_names(__name__, _homes())(name)
 
 
 # ``fieldwise.compare(truth, predictions)`` is the top-level entry point (see fieldwise._entry)

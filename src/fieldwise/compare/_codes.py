@@ -5,6 +5,7 @@ with numpy, never through pandas group-bys of strings."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ import pandas as pd
 
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
-__all__ = ["CellKeys", "outcome_codes", "outcome_in", "sorted_codes"]
+__all__ = ["CellBlock", "CodedCells", "outcome_codes", "outcome_in", "sorted_codes"]
 
 
 def sorted_codes(keys: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.str_]]:
@@ -50,41 +51,99 @@ def outcome_codes(cells: pd.DataFrame) -> npt.NDArray[np.int8]:
 def outcome_in(
     codes: npt.NDArray[np.signedinteger[Any]], outcomes: tuple[str, ...]
 ) -> npt.NDArray[np.bool_]:
-    """Whether each outcome code is one of ``outcomes`` (a lookup, cheaper than ``isin``)."""
-    table = np.zeros(len(OUTCOMES) + 1, dtype=np.bool_)  # the last entry: code -1 (missing)
-    table[[OUTCOMES.index(o) for o in outcomes]] = True
-    out: npt.NDArray[np.bool_] = table[codes]
+    """Whether each outcome code is one of ``outcomes`` (-1, no outcome, is none of them): a
+    comparison per outcome, several times cheaper than ``isin`` or a table lookup, which
+    casts every code to an index first."""
+    out = np.zeros(codes.shape, dtype=np.bool_)
+    for outcome in outcomes:
+        out |= codes == OUTCOMES.index(outcome)
     return out
 
 
 @dataclass(frozen=True)
-class CellKeys:
-    """The scored cells as integer arrays: one pass of pandas, then numpy only (a shard of
-    400k cells spent most of its time converting categoricals to strings before). Keys are
-    numbered in sorted order (:func:`~fieldwise.compare._codes.sorted_codes`)."""
+class CellBlock:
+    """Cells of one version, in cell order: a wide scorer's column (one field, each document
+    at most once) or a version's long cells (a field per cell)."""
 
-    version: npt.NDArray[np.int64]
-    versions: npt.NDArray[np.str_]
+    version: int
+    #: the field code of every cell, or one code for all of them (a column)
+    field: int | npt.NDArray[np.int64]
     item: npt.NDArray[np.int64]
-    items: npt.NDArray[np.str_]
-    field: npt.NDArray[np.int64]
-    fields: npt.NDArray[np.str_]
     #: code into :data:`OUTCOMES`, -1 for none
-    outcome: npt.NDArray[np.int64]
-    #: whether the cell is correct or both_empty
-    ok: npt.NDArray[np.bool_]
+    outcome: npt.NDArray[np.signedinteger[Any]]
+    #: each cell's score; ``None``: 1.0 where the outcome is ok, else 0.0 (no partial credit)
+    score: npt.NDArray[np.float64] | None
+    #: each cell's confidence (NaN: none); ``None``: no cell has one
+    confidence: npt.NDArray[np.float64] | None
+    weight: float | npt.NDArray[np.float64]
+    #: each cell's row in the frame it came from (long cells); ``None`` for a column
+    position: npt.NDArray[np.int64] | None = None
+
+    @property
+    def column(self) -> bool:
+        """Whether the block is one field with each document at most once."""
+        return isinstance(self.field, int)
+
+    @property
+    def ok(self) -> npt.NDArray[np.bool_]:
+        """Whether each cell is correct or both_empty."""
+        return outcome_in(self.outcome, OK_OUTCOMES)
+
+    @cached_property
+    def counts(self) -> npt.NDArray[np.int64]:
+        """How many cells have each outcome (in :data:`OUTCOMES` order): a comparison per
+        outcome, several times cheaper than a bincount, which casts every code first."""
+        found = [np.count_nonzero(self.outcome == k) for k in range(len(OUTCOMES))]
+        return np.array(found, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class CodedCells:
+    """Scored cells as integer codes, in blocks (:class:`CellBlock`) in version order: what
+    the statistics are counted from. Labels are sorted strings, each used by some cell."""
+
+    versions: npt.NDArray[np.str_]
+    #: (an Index of a wide frame's documents: no string array of a million ids)
+    items: npt.NDArray[Any] | pd.Index[Any]
+    fields: npt.NDArray[np.str_]
+    blocks: tuple[CellBlock, ...]
 
     @classmethod
-    def of(cls, cells: pd.DataFrame) -> CellKeys:
+    def of(cls, cells: pd.DataFrame) -> CodedCells:
+        """Long cells (:func:`~fieldwise.compare.score_cells` output) as one block per
+        version, keys numbered in sorted order (:func:`sorted_codes`). Cells without a
+        ``score``, ``confidence`` or ``weight`` column score by their outcome, have no
+        confidence and weigh 1.0."""
         version, versions = sorted_codes(cells["version"])
         item, items = sorted_codes(cells["item"])
         field, fields = sorted_codes(cells["field"])
-        outcome = outcome_codes(cells).astype(np.int64)
-        return cls(
-            version, versions, item, items, field, fields, outcome, outcome_in(outcome, OK_OUTCOMES)
+        outcome = outcome_codes(cells)
+        score, confidence, weight = (
+            cells[name].to_numpy(dtype=np.float64) if name in cells.columns else None
+            for name in ("score", "confidence", "weight")
         )
+        blocks = []
+        for code in range(len(versions)):
+            at = np.flatnonzero(version == code)
+            blocks.append(
+                CellBlock(
+                    code,
+                    field[at],
+                    item[at],
+                    outcome[at],
+                    None if score is None else score[at],
+                    None if confidence is None else confidence[at],
+                    1.0 if weight is None else weight[at],
+                    at,
+                )
+            )
+        return cls(versions, items, fields, tuple(blocks))
 
     def code_of(self, version: str | None) -> int:
         """The code of ``version``, -1 when no cell has it."""
         where = np.flatnonzero(self.versions == version)
         return int(where[0]) if len(where) else -1
+
+    def of_version(self, code: int) -> list[CellBlock]:
+        """The blocks of the version of ``code``."""
+        return [b for b in self.blocks if b.version == code]

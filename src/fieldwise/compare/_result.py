@@ -10,11 +10,12 @@ from typing import Any
 import pandas as pd
 
 from fieldwise._errors import CompareError
+from fieldwise.compare._codes import CodedCells
 from fieldwise.compare._comparison import ComparisonResult, threshold, warnings_of
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._frame import columns_frame
 from fieldwise.compare.score._lists import list_metrics
-from fieldwise.compare.score._outcomes import score_cells
+from fieldwise.compare.score._outcomes import OUTCOMES, score_cells
 from fieldwise.compare.stats._confidence import calibration_rows, predictions, sweep_table
 from fieldwise.compare.stats._metrics import document_table
 from fieldwise.compare.stats._reduce import reduce_statistics
@@ -94,11 +95,18 @@ def compare(
     )
 
 
-def _flips(cells: pd.DataFrame, baseline: str, candidates: Sequence[str]) -> pd.DataFrame:
+def _documents(cells: pd.DataFrame | Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    return document_table(_values(cells))
+
+
+def _flips(
+    cells: pd.DataFrame | Callable[[], pd.DataFrame], baseline: str, candidates: Sequence[str]
+) -> pd.DataFrame:
     """Every (candidate, field, item) unit with its transition: the cell-level frame behind
     the flip counts the statistics hold."""
     columns = ["candidate", "field", "item", "ok_baseline", "ok_candidate", "transition"]
-    found = [flip_units(cells, baseline, c).assign(candidate=c) for c in candidates]
+    frame = _values(cells)
+    found = [flip_units(frame, baseline, c).assign(candidate=c) for c in candidates]
     if not found:
         return pd.DataFrame(columns=columns)
     return pd.concat(found, ignore_index=True).loc[:, columns]
@@ -117,7 +125,7 @@ def compare_scored(
     alpha: float = 0.05,
     power: float = 0.8,
     suspect_confidence: float = 0.9,
-    light: pd.DataFrame | None = None,
+    coded: CodedCells | None = None,
 ) -> ComparisonResult:
     """What :func:`compare` computes once the cells are scored (:func:`score_cells` output).
 
@@ -127,14 +135,15 @@ def compare_scored(
     one partition: the same reducer sharded and Dask runs use over many. What only cells can
     give (each document's row, each flipped unit, the confidence sweep and calibration,
     suspected truth errors) is read off the cells. ``cells`` may be what lays them out when
-    first read; ``light`` is then the cells without their values (what a wide scorer gives),
-    read for everything else."""
+    first read; ``coded`` is then the cells as codes (what a wide scorer gives), read for
+    everything else, and the per-document rows and flips are built from the cells when read."""
     chosen_candidates = list(candidates)
-    scored = cells if isinstance(cells, pd.DataFrame) else light
-    if scored is None:
-        raise ValueError("lazily built cells need their light frame")
+    if coded is None:
+        if not isinstance(cells, pd.DataFrame):
+            raise ValueError("lazily built cells need their codes")
+        coded = CodedCells.of(cells)
     stats = partition_statistics(
-        scored,
+        coded,
         baseline=baseline,
         candidates=chosen_candidates,
         weights=weight_classes(resolved),
@@ -143,11 +152,14 @@ def compare_scored(
         row_counts=row_counts,
     )
     reduced = reduce_statistics(stats, specs=resolved, alpha=alpha, power=power)
-    found = list(predictions(scored))  # (read once for the calibration and the sweep)
+    found = list(predictions(coded))  # (read once for the calibration and the sweep)
     calibration = calibration_rows(found, target_precision=target_precision)
     # suspects need the values of confident wrong cells; without any, no values are read
-    confident_wrong = bool(chosen_candidates) and bool(
-        ((scored["outcome"] == "wrong") & (scored["confidence"] >= suspect_confidence)).any()
+    wrong = OUTCOMES.index("wrong")
+    confident_wrong = bool(chosen_candidates) and any(
+        bool(((b.outcome == wrong) & (b.confidence >= suspect_confidence)).any())
+        for b in coded.blocks
+        if b.confidence is not None
     )
     suspects = [
         suspected_truth_errors(
@@ -166,10 +178,10 @@ def compare_scored(
         recommended_threshold=threshold(calibration, first),
         warnings=warnings_of(reduced.significance, row_counts),
         _cells=cells,
-        _documents=partial(document_table, scored),
+        _documents=partial(_documents, cells),
         row_counts=row_counts,
         lists=list_metrics(row_counts),
-        _flips=partial(_flips, scored, baseline, tuple(chosen_candidates)),
+        _flips=partial(_flips, cells, baseline, tuple(chosen_candidates)),
         confidence=sweep_table(found),
         calibration=calibration,
         suspected_truth_errors=suspected,

@@ -2,10 +2,9 @@
 :mod:`~fieldwise.compare.score._columnwise`).
 
 Each (version, field) column pair leaves three arrays over the sorted documents: whether the
-document has a cell there, its outcome code and its score. :meth:`ScoredColumns.light` lays
-them out as the long cells without their values (numpy only), which is what the statistics,
-and so every figure, are computed from; the values join them only when ``result.cells`` is
-read.
+document has a cell there, its outcome code and its score. :meth:`ScoredColumns.coded` hands
+them to the statistics as they are, a block of codes per column (every figure is counted from
+those); the long cells, with their values, are laid out only when ``result.cells`` is read.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from fieldwise.compare._codes import CellBlock, CodedCells
 from fieldwise.compare.score._outcomes import CELL_COLUMNS, OK_OUTCOMES, OUTCOMES
 
 __all__ = ["NO_CELL", "LazyCells", "ScoredColumn", "ScoredColumns", "ScoredVersion"]
@@ -67,50 +67,33 @@ class ScoredVersion:
 class ScoredColumns:
     """Scored wide columns and the keys of the cells they stand for."""
 
-    versions: pd.CategoricalDtype  # the cells' version categories
-    items: pd.CategoricalDtype  # the cells' item categories (documents with a cell)
-    fields: pd.CategoricalDtype  # the cells' field categories
+    # the cells' keys, each used by a cell (not categorical dtypes, which check their
+    # categories are unique: for a million documents, a tenth of a second the statistics do
+    # not need)
+    versions: pd.Index[Any]
+    items: pd.Index[Any]
+    fields: pd.Index[Any]
     item_code: npt.NDArray[np.int64]  # per sorted document: its item code (-1: no cell)
     scored: list[ScoredVersion]  # the compared versions, in version order
 
-    def light(self) -> pd.DataFrame:
-        """The cells (version, item, field order) without ``expected`` / ``predicted``."""
-        parts: dict[str, list[npt.NDArray[Any]]] = {
-            k: [] for k in ("version", "item", "field", "score", "outcome", "weight")
-        }
-        for version in self.scored:
-            keep, every = self.keep(version)
-            n, width = len(self.item_code), len(version.columns)
-
-            def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:
-                return values if every else values[keep]
-
-            fields = np.array([c.field for c in version.columns], dtype=np.int64)
-            field = kept(np.tile(fields, n))
-            parts["field"].append(field)
-            parts["item"].append(kept(np.repeat(self.item_code, width)))
-            parts["version"].append(np.full(len(field), version.version, dtype=np.int64))
-            parts["outcome"].append(kept(_stacked([c.outcome for c in version.columns])))
-            parts["score"].append(kept(_stacked([c.score for c in version.columns])))
-            weights = np.array([c.weight for c in version.columns], dtype=np.float64)
-            parts["weight"].append(kept(np.tile(weights, n)))
-        joined = {k: _concat(v) for k, v in parts.items()}
-        size = len(joined["outcome"])
-        return pd.DataFrame(
-            {
-                "version": _categorical(joined["version"], self.versions),
-                "item": _categorical(joined["item"], self.items),
-                "field": _categorical(joined["field"], self.fields),
-                "row": np.zeros(size, dtype=np.int64),
-                "confidence": np.full(size, np.nan),
-                "score": np.asarray(joined["score"], dtype=np.float64),
-                "outcome": pd.Categorical.from_codes(
-                    np.asarray(joined["outcome"], dtype=np.int8), categories=pd.Index(OUTCOMES)
-                ),
-                "weight": np.asarray(joined["weight"], dtype=np.float64),
-            },
-            copy=False,  # fresh arrays: no copy into one block per dtype
+    def coded(self) -> CodedCells:
+        """The cells as codes, a block per column: the statistics, and so every figure, are
+        counted from these without laying the cells out."""
+        blocks = tuple(
+            CellBlock(
+                version.version,
+                c.field,
+                self.item_code if c.has.all() else self.item_code[c.has],
+                c.outcome if c.has.all() else c.outcome[c.has],
+                None if c.partial_score is None else c.partial_score[c.has],
+                None,
+                c.weight,
+            )
+            for version in self.scored
+            for c in version.columns
         )
+        versions, fields = (np.asarray(i, dtype=str) for i in (self.versions, self.fields))
+        return CodedCells(versions, self.items, fields, blocks)
 
     def keep(self, version: ScoredVersion) -> tuple[BoolArray, bool]:
         """Which (document, field) of ``version``'s columns, document-major, are cells, and
@@ -126,19 +109,50 @@ class LazyCells:
     scored: ScoredColumns
     #: the expected and predicted values of (the k-th of ``scored.scored``, field)
     values_of: Callable[[int, str], tuple[ObjArray, ObjArray]]
-    #: the cells without values, laid out once for the statistics (their values join them)
-    light: pd.DataFrame
 
     def __call__(self) -> pd.DataFrame:
-        expected, predicted = [], []
-        for k, version in enumerate(self.scored.scored):
+        """The cells, in version, item, field order."""
+        names = ("version", "item", "field", "score", "outcome", "weight", "expected", "predicted")
+        parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in names}
+        scored = self.scored
+        for k, version in enumerate(scored.scored):
+            keep, every = scored.keep(version)
+            n, width = len(scored.item_code), len(version.columns)
+
+            def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:
+                return values if every else values[keep]
+
+            fields = np.array([c.field for c in version.columns], dtype=np.int64)
+            field = kept(np.tile(fields, n))
+            parts["field"].append(field)
+            parts["item"].append(kept(np.repeat(scored.item_code, width)))
+            parts["version"].append(np.full(len(field), version.version, dtype=np.int64))
+            parts["outcome"].append(kept(_stacked([c.outcome for c in version.columns])))
+            parts["score"].append(kept(_stacked([c.score for c in version.columns])))
+            weights = np.array([c.weight for c in version.columns], dtype=np.float64)
+            parts["weight"].append(kept(np.tile(weights, n)))
             pairs = [self.values_of(k, c.name) for c in version.columns]
-            keep, _ = self.scored.keep(version)
-            expected.append(_stacked([e for e, _ in pairs])[keep])
-            predicted.append(_stacked([p for _, p in pairs])[keep])
-        cells = self.light.copy(deep=False)
-        cells["expected"] = _concat(expected)
-        cells["predicted"] = _concat(predicted)
+            parts["expected"].append(_stacked([e for e, _ in pairs])[keep])
+            parts["predicted"].append(_stacked([p for _, p in pairs])[keep])
+        joined = {k: _concat(v) for k, v in parts.items()}
+        size = len(joined["outcome"])
+        cells = pd.DataFrame(
+            {
+                "version": _categorical(joined["version"], scored.versions),
+                "item": _categorical(joined["item"], scored.items),
+                "field": _categorical(joined["field"], scored.fields),
+                "row": np.zeros(size, dtype=np.int64),
+                "confidence": np.full(size, np.nan),
+                "score": np.asarray(joined["score"], dtype=np.float64),
+                "outcome": pd.Categorical.from_codes(
+                    np.asarray(joined["outcome"], dtype=np.int8), categories=pd.Index(OUTCOMES)
+                ),
+                "weight": np.asarray(joined["weight"], dtype=np.float64),
+                "expected": joined["expected"],
+                "predicted": joined["predicted"],
+            },
+            copy=False,  # fresh arrays: no copy into one block per dtype
+        )
         return cells.loc[:, list(CELL_COLUMNS)]
 
 
@@ -155,5 +169,6 @@ def _concat(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=object)
 
 
-def _categorical(codes: npt.NDArray[Any], dtype: pd.CategoricalDtype) -> pd.Categorical:
+def _categorical(codes: npt.NDArray[Any], categories: pd.Index[Any]) -> pd.Categorical:
+    dtype = pd.CategoricalDtype(categories)
     return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), dtype=dtype, validate=False)

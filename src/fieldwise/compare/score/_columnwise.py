@@ -7,8 +7,8 @@ rule, :class:`~fieldwise.compare.score._base.CodedComparator`), numeric columns 
 currency spec are compared as float arrays, and any other column pair goes through the
 comparator with the same Python values the long frame would hold. The cells come out as the
 long path lays them out (version, then item, then field; only where either side has a value),
-keys as categoricals, but without the ``expected`` / ``predicted`` columns: those are built
-when first read (:class:`LazyCells`), since every table is computed without them.
+but only when first read (:class:`LazyCells`): every figure is counted from the columns' codes
+(:meth:`ScoredColumns.coded`).
 
 Anything unusual (long frames, dotted or repeated field names, nested or exotic values, keys
 that collide as text, array specs) gives ``None`` and takes the general path, which also
@@ -182,26 +182,23 @@ class WideColumns:
 
     def score(
         self, specs: Mapping[str, FieldSpec], chosen: list[str]
-    ) -> tuple[LazyCells, dict[str, FieldSpec]]:
+    ) -> tuple[ScoredColumns, LazyCells, dict[str, FieldSpec]]:
         """Score the versions ``chosen``: their columns with the keys of the cells they
-        stand for (the cells :func:`score_cells` gives for the long frame, laid out only when
-        read) and the spec of each cell field."""
+        stand for, what lays those cells out (the cells :func:`score_cells` gives for the
+        long frame) when read, and the spec of each cell field."""
+        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
+        # the keys of the cells of the versions compared, numbered as sorted_codes numbers
+        # the laid-out cells' keys (only those some cell uses)
         all_fields = sorted(
-            {
-                f
-                for v in self.versions.values()
-                for f, h in zip(v.fields, v.has, strict=True)
-                if h.any()
-            }
+            {f for v in picked for f, h in zip(v.fields, v.has, strict=True) if h.any()}
         )
         used_items = np.zeros(len(self.items), dtype=np.bool_)
-        for v in self.versions.values():
+        for v in picked:
             for h in v.has:
                 used_items |= h
         item_code = np.where(used_items, np.cumsum(used_items) - 1, -1)
-        versions = self.present
+        versions = [v.name for v in picked]  # (each has a cell: see compare_columns)
         resolved_all = cell_specs(all_fields, specs)
-        picked = [v for v in self.versions.values() if v.name in chosen and v.fields]
         jobs = [
             (version, name, has)
             for version in picked
@@ -231,26 +228,21 @@ class WideColumns:
         parallel = len(self.items) * len(jobs) > PARALLEL_CELLS
         done = iter(thread_map(scored_column, jobs, parallel=parallel))
         scored = [
-            ScoredVersion(
-                versions.index(version.name),
-                [next(done) for job in jobs if job[0] is version],
-            )
-            for version in picked
+            ScoredVersion(k, [next(done) for job in jobs if job[0] is version])
+            for k, version in enumerate(picked)
         ]
         columns_of = ScoredColumns(
-            versions=pd.CategoricalDtype(pd.Index(versions)),
-            items=pd.CategoricalDtype(self.items if used_items.all() else self.items[used_items]),
-            fields=pd.CategoricalDtype(pd.Index(all_fields)),
+            versions=pd.Index(versions),
+            items=self.items if used_items.all() else self.items[used_items],
+            fields=pd.Index(all_fields),
             item_code=np.asarray(item_code, dtype=np.int64),
             scored=scored,
         )
-        cell_fields = sorted({c.name for v in scored for c in v.columns})
-        resolved = {f: resolved_all[f] for f in cell_fields}
 
         def values_of(k: int, name: str) -> tuple[ObjArray, ObjArray]:
             return self.version_values_of(picked[k], name)
 
-        return LazyCells(columns_of, values_of, columns_of.light()), resolved
+        return columns_of, LazyCells(columns_of, values_of), resolved_all
 
 
 def wide_columns(truth: Any, predictions: Mapping[str, Any]) -> WideColumns | None:
@@ -323,13 +315,13 @@ def compare_columns(
     if wide is None or wide.has_array(specs):
         return None
     picked = chosen_versions(set(wide.present), baseline, candidate, candidates)
-    cells, resolved = wide.score(specs, [baseline, *picked])
+    columns, cells, resolved = wide.score(specs, [baseline, *picked])
     return compare_scored(
         cells,
         no_row_counts(),
         resolved,
         baseline=baseline,
         candidates=picked,
-        light=cells.light,
+        coded=columns.coded(),
         **options,
     )

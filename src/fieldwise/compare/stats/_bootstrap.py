@@ -42,33 +42,39 @@ def bootstrap_counts(
     item_codes: npt.NDArray[np.int64],
     n_items: int,
     *,
-    is_candidate: npt.NDArray[np.bool_],
+    is_candidate: npt.NDArray[np.bool_] | bool,
     ok: npt.NDArray[np.bool_],
-    cell_weight: npt.NDArray[np.float64],
+    cell_weight: npt.NDArray[np.float64] | float,
     weights: tuple[float, ...],
 ) -> npt.NDArray[np.int64]:
     """What the bootstrap needs of each of ``n_items`` documents (rows), from the cells of the
     pair as arrays (each cell's document code, whether it is the candidate's, whether it is
-    ok, its weight): the count of ok cells and of cells of each of ``weights`` (every weight
-    a cell may carry, so that partitions share their columns) in the baseline, then in the
-    candidate (columns ``ok_b, n_b`` per weight, then ``ok_c, n_c``). Counting per weight
-    (not summing weights) keeps every later sum exact.
+    ok, its weight; one value for every cell of a wide column): the count of ok cells and of
+    cells of each of ``weights`` (every weight a cell may carry, so that partitions share their
+    columns) in the baseline, then in the candidate (columns ``ok_b, n_b`` per weight, then
+    ``ok_c, n_c``). Counting per weight (not summing weights) keeps every later sum exact.
 
     One int64 key per cell, built in place (no temporary of every cell per step: fresh pages
     cost more than the arithmetic in a new process), the key of its ok count; its n count is
-    in the column after."""
+    in the column after. A column's cells share one key column: two counts per document."""
     found = {float(w) for w in np.unique(cell_weight)}
     if not found <= set(weights):
         raise ValueError(f"field weights {sorted(found - set(weights))} are not among {weights}")
     width = 2 * len(weights)
     flat = np.searchsorted(np.array(weights, dtype=np.float64), cell_weight)
-    flat *= 2
+    if np.ndim(flat) == 0 and np.ndim(is_candidate) == 0:
+        values = np.zeros((n_items, 2 * width), dtype=np.int64)
+        column = 2 * int(flat) + (width if is_candidate else 0)
+        values[:, column] = np.bincount(item_codes[ok], minlength=n_items)
+        values[:, column + 1] = np.bincount(item_codes, minlength=n_items)
+        return values
+    flat = np.broadcast_to(flat, item_codes.shape) * 2
     flat += item_codes * (2 * width)
     np.add(flat, width, out=flat, where=is_candidate)
     size = n_items * 2 * width
-    values = np.bincount(flat[ok], minlength=size)
-    values[1:] += np.bincount(flat, minlength=size)[:-1]
-    return values.reshape(n_items, 2 * width)
+    counted = np.bincount(flat[ok], minlength=size)
+    counted[1:] += np.bincount(flat, minlength=size)[:-1]
+    return counted.reshape(n_items, 2 * width)
 
 
 def _accuracy_delta(sums: npt.NDArray[Any], weights: tuple[float, ...]) -> npt.NDArray[np.float64]:

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import outcome_codes, outcome_in, sorted_codes
+from fieldwise.compare._codes import CodedCells, outcome_in
 from fieldwise.compare.score._outcomes import OUTCOMES
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
 SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
 _PREDICTED = ("correct", "wrong", "spurious")
 _CORRECT = OUTCOMES.index("correct")
+_NONE = np.zeros(0, dtype=np.float64)
 
 
 #: Per version with a prediction: the version, its number of predictions, and the confidence
@@ -39,19 +40,25 @@ _CORRECT = OUTCOMES.index("correct")
 Predictions = tuple[Any, int, npt.NDArray[np.float64], npt.NDArray[np.bool_]]
 
 
-def predictions(cells: pd.DataFrame) -> Iterator[Predictions]:
-    """The :data:`Predictions` of each version with a prediction, in sorted order. Integer
-    codes, no grouping."""
-    outcome = outcome_codes(cells)
-    predicted = outcome_in(outcome, _PREDICTED)
-    codes, labels = sorted_codes(cells["version"])
-    confidence = cells["confidence"].to_numpy(dtype=np.float64)
-    counts = np.bincount(codes[predicted], minlength=len(labels))
-    for k in np.flatnonzero(counts).tolist():
-        mine = predicted & (codes == k)
-        conf, correct = confidence[mine], outcome[mine] == _CORRECT
-        known = ~np.isnan(conf)  # NaN is never accepted
-        yield str(labels[k]), len(conf), conf[known], correct[known]
+def predictions(cells: pd.DataFrame | CodedCells) -> Iterator[Predictions]:
+    """The :data:`Predictions` of each version with a prediction, in sorted order (the cells
+    as :func:`~fieldwise.compare.score_cells` gives them, or as codes). Integer codes, no
+    grouping."""
+    c = cells if isinstance(cells, CodedCells) else CodedCells.of(cells)
+    for code, version in enumerate(c.versions.tolist()):
+        total, confidences, correct = 0, [_NONE], [np.zeros(0, dtype=np.bool_)]
+        for b in c.of_version(code):
+            if b.confidence is None:  # a count is all it gives
+                total += int(b.counts[[OUTCOMES.index(o) for o in _PREDICTED]].sum())
+                continue
+            predicted = outcome_in(b.outcome, _PREDICTED)
+            total += int(np.count_nonzero(predicted))
+            conf, outcome = b.confidence[predicted], b.outcome[predicted]
+            known = ~np.isnan(conf)  # NaN is never accepted
+            confidences.append(conf[known])
+            correct.append(outcome[known] == _CORRECT)
+        if total:
+            yield str(version), total, np.concatenate(confidences), np.concatenate(correct)
 
 
 def confidence_sweep(

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import CellKeys
+from fieldwise.compare._codes import CodedCells
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = ["document_table", "outcome_metrics"]
@@ -100,11 +100,14 @@ def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
 def document_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (version, item) with a cell: cells, ok cells and whether all are ok;
     sorted by version, then item."""
-    k = CellKeys.of(cells)
+    k = CodedCells.of(cells)
     n_items = max(len(k.items), 1)
-    unit = k.version * n_items + k.item
-    n_cells = np.bincount(unit, minlength=len(k.versions) * n_items)
-    n_ok = np.bincount(unit[k.ok], minlength=len(n_cells))
+    n_cells = np.zeros(len(k.versions) * n_items, dtype=np.int64)
+    n_ok = np.zeros_like(n_cells)
+    for b in k.blocks:
+        rows = slice(b.version * n_items, (b.version + 1) * n_items)
+        n_cells[rows] += np.bincount(b.item, minlength=n_items)
+        n_ok[rows] += np.bincount(b.item[b.ok], minlength=n_items)
     present = np.flatnonzero(n_cells)
     return pd.DataFrame(
         {

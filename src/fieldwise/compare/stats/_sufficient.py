@@ -16,13 +16,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import CellKeys, outcome_in
+from fieldwise.compare._codes import CodedCells, outcome_in
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._outcomes import OUTCOMES
 from fieldwise.compare.stats._bootstrap import bootstrap_counts
@@ -130,96 +130,125 @@ def merge_statistics(a: Sufficient, b: Sufficient) -> Sufficient:
     )
 
 
-def _outcome_counts(k: CellKeys) -> dict[tuple[str, str], Counts]:
-    n_f, n_o = len(k.fields), len(OUTCOMES)
-    valid = k.outcome >= 0
-    key = (k.version * n_f + k.field) * n_o + k.outcome
-    table = np.bincount(key[valid], minlength=len(k.versions) * n_f * n_o).reshape(-1, n_o)
+def _outcome_counts(c: CodedCells) -> dict[tuple[str, str], Counts]:
+    n_f, n_o = len(c.fields), len(OUTCOMES)
+    table = np.zeros((len(c.versions) * n_f, n_o), dtype=np.int64)
+    for b in c.blocks:
+        if isinstance(b.field, int):  # a column: one row of the table
+            table[b.version * n_f + b.field] += b.counts
+            continue
+        valid = b.outcome >= 0
+        key = b.field[valid] * n_o + b.outcome[valid]
+        table[b.version * n_f : (b.version + 1) * n_f] += np.bincount(
+            key, minlength=n_f * n_o
+        ).reshape(n_f, n_o)
     return {
-        (str(k.versions[row // n_f]), str(k.fields[row % n_f])): tuple(int(x) for x in counts)
+        (str(c.versions[row // n_f]), str(c.fields[row % n_f])): tuple(int(x) for x in counts)
         for row, counts in enumerate(table)
         if int(counts.sum()) > 0
     }
 
 
-def _score_sums(k: CellKeys, score: npt.NDArray[np.float64]) -> dict[tuple[str, str], float]:
+def _score_sums(c: CodedCells) -> dict[tuple[str, str], float]:
     # zeros in place of both_empty scores: the sums of the other cells, added in cell order
-    n_f = len(k.fields)
-    scored = np.where(k.outcome != OUTCOMES.index("both_empty"), score, 0.0)
-    sums = np.bincount(k.version * n_f + k.field, weights=scored, minlength=len(k.versions) * n_f)
-    present = np.bincount(k.version * n_f + k.field, minlength=len(k.versions) * n_f)
+    # (bincount adds in order; np.sum would add pairwise, to other last bits)
+    n_f = len(c.fields)
+    sums, present = np.zeros(len(c.versions) * n_f), np.zeros(len(c.versions) * n_f, dtype=bool)
+    both_empty, correct = OUTCOMES.index("both_empty"), OUTCOMES.index("correct")
+    for b in c.blocks:
+        rows = slice(b.version * n_f, (b.version + 1) * n_f)
+        if isinstance(b.field, int) and b.score is None:  # 1.0 where correct: a count
+            sums[rows][b.field] += float(b.counts[correct])
+            present[rows][b.field] |= len(b.outcome) > 0
+            continue
+        score = b.ok.astype(np.float64) if b.score is None else b.score
+        scored = np.where(b.outcome != both_empty, score, 0.0)
+        field = np.broadcast_to(b.field, scored.shape)  # (a column: one field)
+        sums[rows] += np.bincount(field, weights=scored, minlength=n_f)
+        present[rows] |= np.bincount(field, minlength=n_f) > 0
     return {
-        (str(k.versions[g // n_f]), str(k.fields[g % n_f])): float(sums[g])
+        (str(c.versions[g // n_f]), str(c.fields[g % n_f])): float(sums[g])
         for g in np.flatnonzero(present).tolist()
     }
 
 
-def _documents(k: CellKeys) -> dict[str, Counts]:
-    n_i = len(k.items)
-    size = len(k.versions) * n_i
-    key = k.version * n_i + k.item
-    present = (np.bincount(key, minlength=size) > 0).reshape(-1, n_i)
-    all_ok = present & (np.bincount(key[~k.ok], minlength=size) == 0).reshape(-1, n_i)
+def _present(c: CodedCells) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per (version, item): whether the document has a cell, and whether one is not ok."""
+    present = np.zeros((len(c.versions), len(c.items)), dtype=bool)
+    bad = np.zeros_like(present)
+    for b in c.blocks:
+        if b.column and len(b.item) == len(c.items):  # each document, in order
+            present[b.version] = True
+            bad[b.version] |= ~b.ok
+            continue
+        present[b.version][b.item] = True
+        bad[b.version][b.item[~b.ok]] = True
+    return present, bad
+
+
+def _documents(
+    c: CodedCells, present: npt.NDArray[np.bool_], bad: npt.NDArray[np.bool_]
+) -> dict[str, Counts]:
     return {
-        str(v): (int(present[code].sum()), int(all_ok[code].sum()))
-        for code, v in enumerate(k.versions)
+        str(v): (int(present[code].sum()), int((present[code] & ~bad[code]).sum()))
+        for code, v in enumerate(c.versions)
         if present[code].any()
     }
 
 
-def _calibration(k: CellKeys, confidence: npt.NDArray[np.float64]) -> dict[str, Counts]:
-    valued = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
-    has = ~np.isnan(confidence) & valued
-    correct = k.outcome == OUTCOMES.index("correct")
-    bins = np.clip(
-        np.floor(np.clip(confidence, 0.0, 1.0) * CALIBRATION_BINS), 0, CALIBRATION_BINS - 1
-    )
-    out: dict[str, Counts] = {}
-    for code in np.unique(k.version[has]):
-        mask = has & (k.version == code)
-        which = bins[mask].astype(np.int64)
+def _calibration(c: CodedCells) -> dict[str, Counts]:
+    correct = OUTCOMES.index("correct")
+    found: dict[int, npt.NDArray[np.int64]] = {}
+    for b in c.blocks:
+        if b.confidence is None:
+            continue
+        has = ~np.isnan(b.confidence) & outcome_in(b.outcome, ("correct", "wrong", "spurious"))
+        if not has.any():
+            continue
+        confidence = np.clip(b.confidence[has], 0.0, 1.0)
+        which = np.clip(np.floor(confidence * CALIBRATION_BINS), 0, CALIBRATION_BINS - 1)
+        which = which.astype(np.int64)
         n = np.bincount(which, minlength=CALIBRATION_BINS)
-        c = np.bincount(which[correct[mask]], minlength=CALIBRATION_BINS)
-        out[str(k.versions[code])] = tuple(int(x) for x in (*n, *c))
-    return out
+        right = np.bincount(which[b.outcome[has] == correct], minlength=CALIBRATION_BINS)
+        row = np.concatenate([n, right])
+        found[b.version] = found[b.version] + row if b.version in found else row
+    return {str(c.versions[v]): tuple(int(x) for x in row) for v, row in sorted(found.items())}
 
 
-def _transitions(k: CellKeys, baseline: str, candidate: str) -> dict[str, Counts]:
+def _transitions(c: CodedCells, baseline: str, candidate: str) -> dict[str, Counts]:
     """Flip counts per field of the pair's units
     (:func:`~fieldwise.compare.stats._units.pair_units`); every field of the cells gets a row
     (zeros when the pair has no unit of it)."""
-    rows, code_b, code_c = pair_units(k, baseline, candidate)
+    rows, code_b, code_c = pair_units(c, baseline, candidate)
     transition = transition_codes(unit_ok(code_b), unit_ok(code_c))
     n_t = len(TRANSITIONS)
-    field = rows % max(len(k.fields), 1)
-    table = np.bincount(field * n_t + transition, minlength=len(k.fields) * n_t)
+    field = rows % max(len(c.fields), 1)
+    table = np.bincount(field * n_t + transition, minlength=len(c.fields) * n_t)
     return {
         str(name): tuple(int(x) for x in row)
-        for name, row in zip(k.fields, table.reshape(-1, n_t), strict=True)
+        for name, row in zip(c.fields, table.reshape(-1, n_t), strict=True)
     }
 
 
-def _kept_values(k: CellKeys, baseline: str, candidate: str) -> dict[str, Counts]:
+def _kept_values(c: CodedCells, baseline: str, candidate: str) -> dict[str, Counts]:
     """Per field: (field, document) units where the baseline has a value, where the candidate
     has one too, and baseline units with an expected value (see :attr:`Sufficient.kept_values`)."""
-    b_code, c_code = k.code_of(baseline), k.code_of(candidate)
-    n_i, n_f = max(1, len(k.items)), len(k.fields)
-    size = n_f * n_i
-    unit = k.field * n_i + k.item
-    value = outcome_in(k.outcome, ("correct", "wrong", "spurious"))
-    expected = outcome_in(k.outcome, ("correct", "wrong", "missed"))
-    mine_b, mine_c = k.version == b_code, k.version == c_code
+    n_i, n_f = max(1, len(c.items)), len(c.fields)
 
-    def units(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        return np.bincount(unit[mask], minlength=size) > 0
+    def units(name: str, outcomes: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+        out = np.zeros(n_f * n_i, dtype=bool)
+        for b in c.of_version(c.code_of(name)):
+            mine = outcome_in(b.outcome, outcomes)
+            out[(b.field * n_i + b.item)[mine]] = True
+        return out
 
-    had = units(mine_b & value)
-    kept = had & units(mine_c & value)
-    expected_units = units(mine_b & expected)
-    per_field = [u.reshape(n_f, n_i).sum(axis=1) for u in (had, kept, expected_units)]
+    value, expected = ("correct", "wrong", "spurious"), ("correct", "wrong", "missed")
+    had = units(baseline, value)
+    kept = had & units(candidate, value)
+    per_field = [u.reshape(n_f, n_i).sum(axis=1) for u in (had, kept, units(baseline, expected))]
     return {
         str(name): (int(per_field[0][f]), int(per_field[1][f]), int(per_field[2][f]))
-        for f, name in enumerate(k.fields)
+        for f, name in enumerate(c.fields)
     }
 
 
@@ -252,15 +281,52 @@ def _list_rows(row_counts: pd.DataFrame, baseline: str, candidate: str) -> dict[
     return out
 
 
-def _field_weights(k: CellKeys, weight: npt.NDArray[np.float64]) -> dict[str, float]:
-    # the first cell of each field: written backwards, the earliest index is written last
-    first = np.full(len(k.fields), -1, dtype=np.int64)
-    first[k.field[::-1]] = np.arange(len(k.field) - 1, -1, -1)
-    return {str(k.fields[c]): float(weight[i]) for c, i in enumerate(first.tolist()) if i >= 0}
+def _field_weights(c: CodedCells) -> dict[str, float]:
+    # the weight of the first cell of each field (blocks are in version order)
+    out: dict[str, float] = {}
+    for b in c.blocks:
+        if isinstance(b.field, int):
+            out.setdefault(str(c.fields[b.field]), float(b.weight))
+            continue
+        first = np.full(len(c.fields), -1, dtype=np.int64)
+        first[b.field[::-1]] = np.arange(len(b.field) - 1, -1, -1)  # earliest written last
+        weight = np.asarray(b.weight)
+        for f, i in enumerate(first.tolist()):
+            if i >= 0:
+                out.setdefault(str(c.fields[f]), float(weight[i]))
+    return out
+
+
+def _bootstrap(
+    c: CodedCells,
+    present: npt.NDArray[np.bool_],
+    pair: tuple[int, int],
+    weights: tuple[float, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any] | pd.Index[Any]]:
+    """The :func:`bootstrap_counts` of the documents of the pair (baseline and candidate
+    codes) and those documents' ids."""
+    used = np.zeros(len(c.items), dtype=bool)
+    for code in pair:
+        if code >= 0:
+            used |= present[code]
+    remap = np.cumsum(used) - 1
+    n = int(used.sum())
+    values = np.zeros((n, 4 * len(weights)), dtype=np.int64)
+    for b in c.blocks:
+        if b.version in pair:
+            values += bootstrap_counts(
+                remap[b.item],
+                n,
+                is_candidate=b.version == pair[1],
+                ok=b.ok,
+                cell_weight=b.weight,
+                weights=weights,
+            )
+    return values, c.items[used]
 
 
 def partition_statistics(
-    cells: pd.DataFrame,
+    cells: pd.DataFrame | CodedCells,
     *,
     baseline: str,
     candidates: Sequence[str],
@@ -269,33 +335,25 @@ def partition_statistics(
     n_resamples: int = 1000,
     row_counts: pd.DataFrame | None = None,
 ) -> Sufficient:
-    """The statistics of one partition's scored cells (:func:`~fieldwise.compare.score_cells`
-    output holding whole documents, with its row-count table when there are list fields)."""
-    k = CellKeys.of(cells)
-    weight = cells["weight"].to_numpy(dtype=np.float64)
+    """The statistics of one partition's scored cells holding whole documents
+    (:func:`~fieldwise.compare.score_cells` output, or its :class:`CodedCells`, with its
+    row-count table when there are list fields)."""
+    c = cells if isinstance(cells, CodedCells) else CodedCells.of(cells)
+    present, bad = _present(c)
     transitions: dict[tuple[str, str], Counts] = {}
     kept_values: dict[tuple[str, str], Counts] = {}
     list_rows: dict[tuple[str, str], Counts] = {}
     totals, replicates, boot_docs = {}, {}, {}
     for candidate in candidates:
-        for name, row in _transitions(k, baseline, candidate).items():
+        for name, row in _transitions(c, baseline, candidate).items():
             transitions[(candidate, name)] = row
-        for name, row in _kept_values(k, baseline, candidate).items():
+        for name, row in _kept_values(c, baseline, candidate).items():
             kept_values[(candidate, name)] = row
         rows = row_counts if row_counts is not None else pd.DataFrame()
         for name, row in _list_rows(rows, baseline, candidate).items():
             list_rows[(candidate, name)] = row
-        b_code, c_code = k.code_of(baseline), k.code_of(candidate)
-        in_pair = (k.version == b_code) | (k.version == c_code)
-        codes, items = _compact(k.item[in_pair], k.items)
-        values = bootstrap_counts(
-            codes,
-            len(items),
-            is_candidate=k.version[in_pair] == c_code,
-            ok=k.ok[in_pair],
-            cell_weight=weight[in_pair],
-            weights=weights,
-        )
+        pair = (c.code_of(baseline), c.code_of(candidate))
+        values, items = _bootstrap(c, present, pair, weights)
         totals[candidate] = values.sum(axis=0)
         replicates[candidate] = document_replicates(items, values, seed, n_resamples)
         boot_docs[candidate] = len(items)
@@ -306,26 +364,18 @@ def partition_statistics(
         seed=seed,
         n_resamples=n_resamples,
         partitions=1,
-        outcomes=_outcome_counts(k),
-        field_weights=_field_weights(k, weight),
-        score_sums=_score_sums(k, cells["score"].to_numpy(dtype=np.float64)),
-        documents=_documents(k),
+        outcomes=_outcome_counts(c),
+        field_weights=_field_weights(c),
+        score_sums=_score_sums(c),
+        documents=_documents(c, present, bad),
         transitions=transitions,
-        calibration=_calibration(k, cells["confidence"].to_numpy(dtype=np.float64)),
+        calibration=_calibration(c),
         boot_totals=totals,
         boot_replicates=replicates,
         boot_documents=boot_docs,
         kept_values=kept_values,
         list_rows=list_rows,
     )
-
-
-def _compact(
-    codes: npt.NDArray[np.int64], labels: npt.NDArray[np.str_]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.str_]]:
-    """``codes`` renumbered over the labels they use (order kept)."""
-    used = np.bincount(codes, minlength=len(labels)) > 0
-    return (np.cumsum(used) - 1)[codes], labels[used]
 
 
 def empty_statistics(

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from fieldwise.compare._codes import CellKeys
+from fieldwise.compare._codes import CodedCells
 from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 
 __all__ = [
@@ -41,21 +41,27 @@ _CODE_OF_RANK = np.argsort(_RANK[:-1]).astype(np.int8)
 _OK_CODES = np.array([*(OUTCOMES.index(o) for o in OK_OUTCOMES), ABSENT])
 
 
+def _unit_grid(c: CodedCells, name: str | None) -> npt.NDArray[np.int8]:
+    """The rank of each unit's worst cell in version ``name`` (-1: no cell), per
+    ``item * len(fields) + field``."""
+    n_fields = max(len(c.fields), 1)
+    grid = np.full(len(c.items) * n_fields, -1, dtype=np.int8)
+    for b in c.of_version(c.code_of(name)):
+        key, rank = b.item * n_fields + b.field, _RANK[b.outcome]
+        if b.column:  # each unit once: its one cell is its worst
+            grid[key] = rank
+        else:
+            np.maximum.at(grid, key, rank)
+    return grid
+
+
 def pair_units(
-    k: CellKeys, baseline: str, candidate: str | None
+    c: CodedCells, baseline: str, candidate: str | None
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """Every unit with a cell in either version, as ``item * len(fields) + field`` (sorted),
     and its outcome code in the baseline and in the candidate (:data:`ABSENT` without a cell
     there; every unit is absent in a ``candidate`` of ``None``)."""
-    n_fields = max(len(k.fields), 1)
-    key = k.item * n_fields + k.field
-    rank = _RANK[k.outcome]
-    grids = []
-    for name in (baseline, candidate):
-        grid = np.full(len(k.items) * n_fields, -1, dtype=np.int8)
-        mine = k.version == k.code_of(name)
-        np.maximum.at(grid, key[mine], rank[mine])
-        grids.append(grid)
+    grids = [_unit_grid(c, name) for name in (baseline, candidate)]
     rows = np.flatnonzero((grids[0] >= 0) | (grids[1] >= 0)).astype(np.int64)
     code_b, code_c = (
         np.where(g[rows] >= 0, _CODE_OF_RANK[g[rows]], ABSENT).astype(np.int8) for g in grids
@@ -80,7 +86,7 @@ def transition_codes(
 def flip_units(cells: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
     """One row per (field, item) unit of the pair: ``ok_baseline``, ``ok_candidate`` and the
     ``transition`` (:data:`TRANSITIONS`); sorted by field, then item."""
-    k = CellKeys.of(cells)
+    k = CodedCells.of(cells)
     rows, code_b, code_c = pair_units(k, baseline, candidate)
     n_fields = max(len(k.fields), 1)
     item, field = rows // n_fields, rows % n_fields
@@ -121,17 +127,19 @@ class UnitOutcomes:
 
 
 def _worst_cells(
-    key: npt.NDArray[np.int64],
-    rank: npt.NDArray[np.int8],
-    mask: npt.NDArray[np.bool_],
-    rows: npt.NDArray[np.int64],
+    c: CodedCells, name: str | None, rows: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    """For each key of ``rows``, the position of the worst cell of that unit among ``mask``
-    (first row among equals), or -1 where the unit has no such cell; vectorized, because a
-    million units each need one."""
-    pos = np.flatnonzero(mask)
-    order = np.lexsort((-rank[pos].astype(np.int16), key[pos]))
-    pos, k = pos[order], key[pos][order]
+    """For each key of ``rows``, the position in the cells of the worst cell of that unit in
+    version ``name`` (first row among equals), or -1 where the unit has no such cell;
+    vectorized, because a million units each need one."""
+    found_blocks = c.of_version(c.code_of(name))
+    if not found_blocks:
+        return np.full(len(rows), -1, dtype=np.int64)
+    (b,) = found_blocks  # long cells: one block per version
+    assert b.position is not None
+    key = b.item * max(len(c.fields), 1) + b.field
+    order = np.lexsort((-_RANK[b.outcome].astype(np.int16), key))
+    pos, k = b.position[order], key[order]
     first = np.r_[True, k[1:] != k[:-1]] if len(k) else np.zeros(0, dtype=bool)
     keys, worst = k[first], pos[first]
     at = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
@@ -145,10 +153,8 @@ def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> 
     unknown = set(pd.unique(cells["outcome"]).tolist()) - set(OUTCOMES)
     if unknown:
         raise ValueError(f"cells hold an outcome outside {', '.join(OUTCOMES)}: {sorted(unknown)}")
-    k = CellKeys.of(cells)
+    k = CodedCells.of(cells)
     rows, code_b, code_c = pair_units(k, baseline, candidate)
-    key = k.item * max(len(k.fields), 1) + k.field
-    rank = _RANK[k.outcome]
     ok_b = unit_ok(code_b)
     return UnitOutcomes(
         items=[str(i) for i in k.items],
@@ -156,8 +162,8 @@ def unit_outcomes(cells: pd.DataFrame, baseline: str, candidate: str | None) -> 
         key=rows,
         code_baseline=code_b,
         code_candidate=code_c,
-        cell_baseline=_worst_cells(key, rank, k.version == k.code_of(baseline), rows),
-        cell_candidate=_worst_cells(key, rank, k.version == k.code_of(candidate), rows),
+        cell_baseline=_worst_cells(k, baseline, rows),
+        cell_candidate=_worst_cells(k, candidate, rows),
         ok_baseline=ok_b,
         ok_candidate=unit_ok(code_c) if candidate is not None else ok_b,
     )
