@@ -13,7 +13,7 @@ from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
 from fieldwise.service.engines.extraction.consistency import PARTS
 from fieldwise.service.engines.extraction.continued import continued
-from fieldwise.service.engines.extraction.dates import in_code
+from fieldwise.service.engines.extraction.dates import glued_day_month, in_code
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.locate import value_snippets
@@ -151,7 +151,8 @@ def scan(
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
     found: list[Candidate] = []
-    codes: list[Candidate] = []  # date-shaped pieces of codes: only when nothing else is found
+    # date-shaped pieces of codes and glued day-months: only when nothing else is found
+    codes: list[Candidate] = []
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             if within is not None and (p, li) not in within:
@@ -159,7 +160,9 @@ def scan(
             parsed = parse_value(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                coded = spec.type == "date" and in_code(line.text, parsed.text)
+                coded = spec.type == "date" and (
+                    in_code(line.text, parsed.text) or glued_day_month(parsed.text)
+                )
                 (codes if coded else found).append(Candidate(parsed, confidence, p, line.text))
                 if spec.type != "date":
                     return found[0]
