@@ -7,7 +7,18 @@ from typing import Any
 
 import pytest
 
+from fieldwise.service.engines.extraction import validate_config
 from tests.service.engines.extraction.text_docs import HEADER_CONFIG, read_lines
+
+# the address also read under an "Address" label, as a receipt config may ask
+LABELLED_CONFIG = validate_config(
+    {
+        "fields": [
+            {"name": "company", "type": "string", "strategy": "seller"},
+            {"name": "address", "type": "string", "strategy": "address", "labels": ["Address"]},
+        ],
+    }
+)
 
 
 def _read(*lines: str) -> dict[str, Any]:
@@ -113,3 +124,22 @@ def test_the_address_block_begins_and_ends_where_the_address_does(
     lines: tuple[str, ...], want: str
 ) -> None:
     assert _read(*lines)["address"] == want
+
+
+@pytest.mark.parametrize("next_label", ["GST No.", "Tel:", "Customer #"])
+def test_an_address_label_over_the_next_label_of_a_form_has_no_value(next_label: str) -> None:
+    # a credit note's customer block: its address line is empty, the shop's address is the
+    # one under the name
+    got = read_lines(
+        LABELLED_CONFIG,
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 7, JALAN MERANTI 3",
+        "47100 PUCHONG",
+        "TEL: 03-8888 1234",
+        "CREDIT NOTE",
+        "Name : AHMAD 012-6369400",
+        "Address",
+        next_label,
+        "TOTAL 12.00",
+    )
+    assert got["address"] == "NO 7, JALAN MERANTI 3, 47100 PUCHONG"

@@ -4,6 +4,7 @@ describes, see :mod:`.engine`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,9 @@ _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
+# a label whose own value is missing: words without a digit ending in a colon or a number
+# mark ("GST No.", "Tel:", "Invoice #")
+_BARE_LABEL = re.compile(r"^[^\d]*(?::|\b(?:no|nr|n°)\.?|#)$", re.IGNORECASE)
 
 
 def _label_factor(score: float) -> float:
@@ -95,6 +99,8 @@ def hit_groups(
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
             if spec.type == "string" and spec.pattern is None:
+                if _BARE_LABEL.match(snippet.text.strip()):
+                    continue  # the next label of a form ("Address" over "GST No."): no value
                 snippet = continued(doc, snippet, hit.line)  # a name begun on the line above
             parsed = parse_value(snippet.text, spec, config)
             if parsed is None:
