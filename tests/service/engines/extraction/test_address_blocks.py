@@ -143,3 +143,35 @@ def test_an_address_label_over_the_next_label_of_a_form_has_no_value(next_label:
         "TOTAL 12.00",
     )
     assert got["address"] == "NO 7, JALAN MERANTI 3, 47100 PUCHONG"
+
+
+@pytest.mark.parametrize(
+    ("after", "country"),
+    [
+        ("SUNWAY VELOCITY", "MALAYSIA"),  # the mall the branch is in
+        ("Filiale Mitte", "Deutschland"),
+        ("CITY MALL", "United Kingdom"),
+    ],
+)
+def test_the_address_ends_at_its_country(after: str, country: str) -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 7, JALAN MERANTI 3,",
+        f"47100 PUCHONG, {country}",
+        after,
+        "",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == f"NO 7, JALAN MERANTI 3, 47100 PUCHONG, {country}"
+
+
+def test_the_address_ends_at_a_company_registration() -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 7, JALAN MERANTI 3,",
+        "BANDAR BUKIT RAJA, 41050",
+        "KLANG SELANGOR D.E",
+        "ROC No. : (1072825-A)",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == "NO 7, JALAN MERANTI 3, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E"

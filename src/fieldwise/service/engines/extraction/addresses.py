@@ -7,10 +7,11 @@ registration number ("(1095514-X)", "Company No: ..."), a date or time ("12Mar20
 lines without a digit (the rest of a name, "formerly known as ...", a branch's name), since an
 address carries a house number or a postcode. The block ends at a line of contact details or
 document data ("Tel", "Fax", "GST", "GSTID", "Invoice", "Date", "Total", an e-mail or web
-address), at a line that holds a date or a time of day, at a wide gap from the line above, after
-:data:`MAX_LINES` lines, or after the line that carries the postcode plus up to two short lines
-of letters (city, state or country). A postcode is 4 to 6 digits before a place name, not a
-lot's or house's number ("LOT 1851-A", "No 2685").
+address), at a company registration ("ROC No.", "(1072825-A)"), at a line that holds a date or
+a time of day, at a wide gap from the line above, after :data:`MAX_LINES` lines, after a line
+ending with a country's name (:mod:`.countries`), or after the line that carries the postcode
+plus up to two short lines of letters (city, state or country). A postcode is 4 to 6 digits
+before a place name, not a lot's or house's number ("LOT 1851-A", "No 2685").
 Lines are joined with ", " (the way an address is written on one line); the comparator folds
 the rest of the spacing.
 
@@ -25,6 +26,7 @@ from dataclasses import replace
 
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.countries import ends_with_country
 from fieldwise.service.engines.extraction.labels import norm
 from fieldwise.service.engines.extraction.normalize import Parsed, parse_date
 from fieldwise.service.engines.extraction.parties import party
@@ -41,6 +43,8 @@ _STOP = re.compile(
     r"|(?i:\bgst\s*(?:id|no|reg)|\btax\s*invoice)"
 )
 _REGISTRATION = re.compile(r"(?i)^\(.*\)$|\d{5,}-?[a-z]\b|company\s*no|co\.?\s*no|gst|reg")
+# a company's registration number ("(1072825-A)", "ROC No.", "Co. Reg."): never an address line
+_REGISTERED = re.compile(r"(?i)\d{5,}-[a-z]\b|\broc\b|\bco\.?\s*reg|\bcompany\s*(?:no|reg)")
 # 4 to 6 digits before a place name, not glued to a letter, a hyphen or a lot's word
 _POSTCODE = re.compile(r"(?<![\w'’./-])\d{4,6}(?![\d/-])\s*,?\s*[^\W\d_]{2}")
 _LOT = re.compile(r"(?i)\b(?:lot|no|unit|suite|block|blk|p\.?\s?t)\.?\s*$")
@@ -110,7 +114,12 @@ def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> C
             break
         if after_postcode is not None and (any(ch.isdigit() for ch in text) or len(text) > 20):
             break
+        if _REGISTERED.search(text):
+            break
         taken.append(line)
+        if ends_with_country(text):
+            after_postcode = after_postcode or 0  # a country ends an address
+            break
         if after_postcode is not None:
             after_postcode += 1
         elif _has_postcode(text):
