@@ -80,3 +80,20 @@ def test_cash_without_change_does_not_override_a_labelled_total() -> None:
 def test_an_abbreviated_amount_label_reads_the_total(label: str) -> None:
     got = _read("Sub Total            129.30", f"{label}       129.30", "GST @6%       7.30")
     assert got["total"] == 129.3
+
+
+def test_a_total_without_cents_is_weaker_than_one_with_them() -> None:
+    # "Total Qty: 7" with "Qty" garbled by OCR, and "Change" too: no equation decides, and
+    # the plain "Total" label would read the count
+    got = _read(
+        "Total Ant Poyable:         7.40",
+        "Paid Amount:              10.00",
+        "Chonqe:                    2.60",
+        "Total:                     7",
+    )
+    assert got["total"] == 7.4
+
+
+def test_a_total_without_cents_is_read_on_a_page_that_prints_none() -> None:
+    got = read_lines(CONFIG, "KEDAI MAJU SDN BHD", "Nasi lemak    12", "TOTAL         12")
+    assert got["total"] == 12.0

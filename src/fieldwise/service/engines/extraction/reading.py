@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.consistency import PARTS
+from fieldwise.service.engines.extraction.consistency import PARTS, printed_amounts
 from fieldwise.service.engines.extraction.continued import continued
 from fieldwise.service.engines.extraction.dates import glued_day_month, in_code
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
@@ -39,6 +39,10 @@ _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
+# an amount printed without cents on a page whose amounts print them is more likely a count
+# ("Total Qty: 7" with its "Qty" garbled by OCR) than a total: a weaker candidate
+_DECIMAL = re.compile(r"\d[.,]\d{2}(?!\d)")
+_WHOLE_FACTOR = 0.5
 # a label whose own value is missing: words without a digit ending in a colon or a number
 # mark ("GST No.", "Tel:", "Invoice #")
 _BARE_LABEL = re.compile(r"^[^\d]*(?::|\b(?:no|nr|n°)\.?|#)$", re.IGNORECASE)
@@ -89,6 +93,7 @@ def hit_groups(
     """Each label hit in reading order, with its candidates."""
     groups: list[tuple[LabelHit, list[Candidate]]] = []
     role = role_of(spec.vocabulary, spec.labels)
+    cents = role == "grand_total" and spec.type == "currency" and bool(printed_amounts(doc))
     identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
@@ -125,6 +130,8 @@ def hit_groups(
                 * validity(parsed, spec.type, spec.pattern)
                 * snippet.ocr_confidence
             )
+            if cents and not _DECIMAL.search(parsed.text):
+                confidence *= _WHOLE_FACTOR
             out.append(Candidate(parsed, confidence, snippet.page, snippet.text))
     return groups
 
