@@ -175,3 +175,28 @@ def test_the_address_ends_at_a_company_registration() -> None:
         "TOTAL 12.00",
     )
     assert got["address"] == "NO 7, JALAN MERANTI 3, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E"
+
+
+def test_a_postcode_line_naming_its_city_and_state_ends_the_address() -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT",
+        "16200 PALEKBANG, KELANTAN",
+        "PREPAY CHIT NUMBER",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT, 16200 PALEKBANG, KELANTAN"
+
+
+def test_a_branch_line_repeating_the_brand_is_not_the_address() -> None:
+    got = _read(
+        "Peri's Chickenland Malaysia Sdn Bhd",
+        "Peri's 1 Mont Kiara",
+        "Unit G-13, Ground Floor, No.1",
+        "Jln Kiara, Mont Kiara",
+        "50480 Kuala Lumpur",
+        "TOTAL 12.00",
+    )
+    assert (
+        got["address"] == "Unit G-13, Ground Floor, No.1, Jln Kiara, Mont Kiara, 50480 Kuala Lumpur"
+    )
