@@ -116,6 +116,38 @@ BLOCKS = {
         ),
         "NO 2-1-1 JALAN SETIA PRIMA Q, U 13/Q SETIA ALAM 40170, SHAH ALAM, SELANGOR",
     ),
+    "a company registration after the address is not part of it": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "NO 7, JALAN MERANTI 3,",
+            "BANDAR BUKIT RAJA, 41050",
+            "KLANG SELANGOR D.E",
+            "ROC No. : (1072825-A)",
+            "TOTAL 12.00",
+        ),
+        "NO 7, JALAN MERANTI 3, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E",
+    ),
+    "a postcode line naming its city and its state ends the address": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT",
+            "16200 PALEKBANG, KELANTAN",
+            "PREPAY CHIT NUMBER",
+            "TOTAL 12.00",
+        ),
+        "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT, 16200 PALEKBANG, KELANTAN",
+    ),
+    "a branch line repeating the brand is not the address": (
+        (
+            "Peri's Chickenland Malaysia Sdn Bhd",
+            "Peri's 1 Mont Kiara",
+            "Unit G-13, Ground Floor, No.1",
+            "Jln Kiara, Mont Kiara",
+            "50480 Kuala Lumpur",
+            "TOTAL 12.00",
+        ),
+        "Unit G-13, Ground Floor, No.1, Jln Kiara, Mont Kiara, 50480 Kuala Lumpur",
+    ),
 }
 
 
@@ -163,40 +195,3 @@ def test_the_address_ends_at_its_country(after: str, country: str) -> None:
         "TOTAL 12.00",
     )
     assert got["address"] == f"NO 7, JALAN MERANTI 3, 47100 PUCHONG, {country}"
-
-
-def test_the_address_ends_at_a_company_registration() -> None:
-    got = _read(
-        "KEDAI RUNCIT MAJU SDN BHD",
-        "NO 7, JALAN MERANTI 3,",
-        "BANDAR BUKIT RAJA, 41050",
-        "KLANG SELANGOR D.E",
-        "ROC No. : (1072825-A)",
-        "TOTAL 12.00",
-    )
-    assert got["address"] == "NO 7, JALAN MERANTI 3, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E"
-
-
-def test_a_postcode_line_naming_its_city_and_state_ends_the_address() -> None:
-    got = _read(
-        "KEDAI RUNCIT MAJU SDN BHD",
-        "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT",
-        "16200 PALEKBANG, KELANTAN",
-        "PREPAY CHIT NUMBER",
-        "TOTAL 12.00",
-    )
-    assert got["address"] == "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT, 16200 PALEKBANG, KELANTAN"
-
-
-def test_a_branch_line_repeating_the_brand_is_not_the_address() -> None:
-    got = _read(
-        "Peri's Chickenland Malaysia Sdn Bhd",
-        "Peri's 1 Mont Kiara",
-        "Unit G-13, Ground Floor, No.1",
-        "Jln Kiara, Mont Kiara",
-        "50480 Kuala Lumpur",
-        "TOTAL 12.00",
-    )
-    assert (
-        got["address"] == "Unit G-13, Ground Floor, No.1, Jln Kiara, Mont Kiara, 50480 Kuala Lumpur"
-    )
