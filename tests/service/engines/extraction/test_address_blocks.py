@@ -7,7 +7,18 @@ from typing import Any
 
 import pytest
 
+from fieldwise.service.engines.extraction import validate_config
 from tests.service.engines.extraction.text_docs import HEADER_CONFIG, read_lines
+
+# the address also read under an "Address" label, as a receipt config may ask
+LABELLED_CONFIG = validate_config(
+    {
+        "fields": [
+            {"name": "company", "type": "string", "strategy": "seller"},
+            {"name": "address", "type": "string", "strategy": "address", "labels": ["Address"]},
+        ],
+    }
+)
 
 
 def _read(*lines: str) -> dict[str, Any]:
@@ -105,6 +116,38 @@ BLOCKS = {
         ),
         "NO 2-1-1 JALAN SETIA PRIMA Q, U 13/Q SETIA ALAM 40170, SHAH ALAM, SELANGOR",
     ),
+    "a company registration after the address is not part of it": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "NO 7, JALAN MERANTI 3,",
+            "BANDAR BUKIT RAJA, 41050",
+            "KLANG SELANGOR D.E",
+            "ROC No. : (1072825-A)",
+            "TOTAL 12.00",
+        ),
+        "NO 7, JALAN MERANTI 3, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E",
+    ),
+    "a postcode line naming its city and its state ends the address": (
+        (
+            "KEDAI RUNCIT MAJU SDN BHD",
+            "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT",
+            "16200 PALEKBANG, KELANTAN",
+            "PREPAY CHIT NUMBER",
+            "TOTAL 12.00",
+        ),
+        "LOT 1626, MUKIM KAMPUNG LAUT, TUMPAT, 16200 PALEKBANG, KELANTAN",
+    ),
+    "a branch line repeating the brand is not the address": (
+        (
+            "Peri's Chickenland Malaysia Sdn Bhd",
+            "Peri's 1 Mont Kiara",
+            "Unit G-13, Ground Floor, No.1",
+            "Jln Kiara, Mont Kiara",
+            "50480 Kuala Lumpur",
+            "TOTAL 12.00",
+        ),
+        "Unit G-13, Ground Floor, No.1, Jln Kiara, Mont Kiara, 50480 Kuala Lumpur",
+    ),
 }
 
 
@@ -113,3 +156,42 @@ def test_the_address_block_begins_and_ends_where_the_address_does(
     lines: tuple[str, ...], want: str
 ) -> None:
     assert _read(*lines)["address"] == want
+
+
+@pytest.mark.parametrize("next_label", ["GST No.", "Tel:", "Customer #"])
+def test_an_address_label_over_the_next_label_of_a_form_has_no_value(next_label: str) -> None:
+    # a credit note's customer block: its address line is empty, the shop's address is the
+    # one under the name
+    got = read_lines(
+        LABELLED_CONFIG,
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 7, JALAN MERANTI 3",
+        "47100 PUCHONG",
+        "TEL: 03-8888 1234",
+        "CREDIT NOTE",
+        "Name : AHMAD 012-6369400",
+        "Address",
+        next_label,
+        "TOTAL 12.00",
+    )
+    assert got["address"] == "NO 7, JALAN MERANTI 3, 47100 PUCHONG"
+
+
+@pytest.mark.parametrize(
+    ("after", "country"),
+    [
+        ("SUNWAY VELOCITY", "MALAYSIA"),  # the mall the branch is in
+        ("Filiale Mitte", "Deutschland"),
+        ("CITY MALL", "United Kingdom"),
+    ],
+)
+def test_the_address_ends_at_its_country(after: str, country: str) -> None:
+    got = _read(
+        "KEDAI RUNCIT MAJU SDN BHD",
+        "NO 7, JALAN MERANTI 3,",
+        f"47100 PUCHONG, {country}",
+        after,
+        "",
+        "TOTAL 12.00",
+    )
+    assert got["address"] == f"NO 7, JALAN MERANTI 3, 47100 PUCHONG, {country}"

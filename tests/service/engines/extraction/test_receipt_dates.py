@@ -59,3 +59,21 @@ def test_both_separators_of_a_numeric_date_are_alike() -> None:
     assert parse_date("02-12/48", "DMY") is None
     assert parse_date("02/12/48", "DMY") is not None
     assert parse_date("Leistung 01.02.2019-28.02.2019", "DMY") is not None
+
+
+def test_a_day_and_month_whose_slash_ocr_dropped_are_still_read() -> None:
+    got = read_lines(CONFIG, "KEDAI MAJU SDN BHD", "Tax Invoice", "2703/2018 No.: CS-20242")
+    assert got["date"] == "2018-03-27"
+    assert parse_date("2703/2018", "DMY", lenient=True) is not None
+    assert parse_date("2703/2018", "DMY") is None  # only with lenient_dates
+    assert parse_date("1327/2018", "DMY", lenient=True) is None  # no 27th month
+    assert parse_date("12703/2018", "DMY", lenient=True) is None  # five digits: a number
+
+
+def test_a_glued_day_and_month_is_the_weakest_reading() -> None:
+    # a document number of the same shape does not outrank a date printed in full
+    got = read_lines(CONFIG, "KEDAI MAJU SDN BHD", "Bill No: 0112/2019", "Date: 05/03/2019")
+    assert got["date"] == "2019-03-05"
+    parsed = parse_date("Bill 0112/2019 05/03/2019", "DMY", lenient=True)
+    assert parsed is not None
+    assert parsed.value == "2019-03-05"

@@ -64,3 +64,22 @@ def test_the_name_and_the_address_under_it_are_read_through_ocrs_glue(
     got = read_lines(HEADER_CONFIG, *header, "Tel: 03-2163 2780", "TAX INVOICE", "TOTAL 7.40")
     assert got["company"] == company
     assert got["address"] == address
+
+
+@pytest.mark.parametrize(
+    ("lines", "name"),
+    [
+        (("TSH POWER HARDWARE", "     TRADING", "  002458685-T", "13-1, JALAN PJU 5/10"), None),
+        (("AIK HUAT HARDWARE", "ENTERPRISE (SETIA", "ALAM) SINBHD", "822737-X"), None),
+        (("KEDAI RUNCIT MAJU", "TEL: 03-8888 1234", "NO 7, JALAN MERANTI 3"), "KEDAI RUNCIT MAJU"),
+        (("KEDAI RUNCIT MAJU", "TAX INVOICE", "NO 7, JALAN MERANTI 3"), "KEDAI RUNCIT MAJU"),
+        (("KEDAI RUNCIT MAJU", "", "", "CAFE", "NO 7, JALAN MERANTI 3"), "KEDAI RUNCIT MAJU"),
+    ],
+)
+def test_a_name_without_a_legal_form_goes_on_over_the_lines_of_letters_under_it(
+    lines: tuple[str, ...], name: str | None
+) -> None:
+    # None: every line of letters before the first with a digit is the name
+    got = read_lines(HEADER_CONFIG, *lines, "TOTAL 12.00")
+    expected = name or " ".join(line.strip() for line in lines[:3] if line.strip()[0].isalpha())
+    assert got["company"] == expected

@@ -1,7 +1,8 @@
 """A receipt's grand total by its arithmetic: cash tendered minus change is what was due, also
 when no label offers that amount (a rounded total on a line of its own, a label OCR garbled),
-and an amount printed after a currency column ("TOTAL  RM  60.31"). Generated text receipts
-whose every amount is known by construction."""
+an amount printed after a currency column ("TOTAL  RM  60.31"), cash tendered without change
+when no label offers a total, and "Amt" for "Amount" in a label. Generated text receipts whose
+every amount is known by construction."""
 
 from __future__ import annotations
 
@@ -61,4 +62,38 @@ def test_no_total_is_invented_when_cash_minus_change_is_not_printed() -> None:
 
 def test_a_labelled_total_that_the_cash_confirms_stays() -> None:
     got = _read("Total    12.00", "Cash    50.00", "Change   38.00")
+    assert got["total"] == 12.0
+
+
+def test_cash_without_change_is_the_total_when_no_label_offers_one() -> None:
+    # the label stands alone; its amount is printed only beside "Cash" on the line below
+    got = _read("PPF P1 1.000 6 6.00", "TOTAL AMOUNT", "CASH RM6.00", "Thank You")
+    assert got["total"] == 6.0
+
+
+def test_cash_without_change_does_not_override_a_labelled_total() -> None:
+    got = _read("TOTAL               45.20", "CASH                50.00")
+    assert got["total"] == 45.2
+
+
+@pytest.mark.parametrize("label", ["Amt Due", "AMT DUE", "Total Amt"])
+def test_an_abbreviated_amount_label_reads_the_total(label: str) -> None:
+    got = _read("Sub Total            129.30", f"{label}       129.30", "GST @6%       7.30")
+    assert got["total"] == 129.3
+
+
+def test_a_total_without_cents_is_weaker_than_one_with_them() -> None:
+    # "Total Qty: 7" with "Qty" garbled by OCR, and "Change" too: no equation decides, and
+    # the plain "Total" label would read the count
+    got = _read(
+        "Total Ant Poyable:         7.40",
+        "Paid Amount:              10.00",
+        "Chonqe:                    2.60",
+        "Total:                     7",
+    )
+    assert got["total"] == 7.4
+
+
+def test_a_total_without_cents_is_read_on_a_page_that_prints_none() -> None:
+    got = read_lines(CONFIG, "KEDAI MAJU SDN BHD", "Nasi lemak    12", "TOTAL         12")
     assert got["total"] == 12.0

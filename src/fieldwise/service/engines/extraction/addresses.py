@@ -1,18 +1,21 @@
 """``"strategy": "address"``: the seller's postal address, all its lines as one value.
 
-The address of a letterhead or a receipt header is printed in the lines under the sender's
-name (found as the seller strategy finds it). Lines are taken from there down. Before the
-block begins, up to :data:`LEAD_LINES` lines that are not yet an address are skipped: a
-registration number ("(1095514-X)", "Company No: ..."), a date or time ("12Mar2018 18:19"), and
-lines without a digit (the rest of a name, "formerly known as ...", a branch's name), since an
-address carries a house number or a postcode. The block ends at a line of contact details or
+The address of a letterhead or a receipt header is printed in the lines under the sender's name
+(found as the seller strategy finds it). Lines are taken from there down. Before the block
+begins, up to :data:`LEAD_LINES` lines that are not yet an address are skipped: a registration
+number ("(1095514-X)", "Company No: ..."), a date or time ("12Mar2018 18:19"), and lines without
+a digit (the rest of a name, "formerly known as ...", a branch's name), since an address carries
+a house number or a postcode, and a branch's name that repeats the name's first word ("Nando's 1
+Mont Kiara" under "Nando's Chickenland ..."). The block ends at a line of contact details or
 document data ("Tel", "Fax", "GST", "GSTID", "Invoice", "Date", "Total", an e-mail or web
-address), at a line that holds a date or a time of day, at a wide gap from the line above, after
-:data:`MAX_LINES` lines, or after the line that carries the postcode plus up to two short lines
-of letters (city, state or country). A postcode is 4 to 6 digits before a place name, not a
-lot's or house's number ("LOT 1851-A", "No 2685").
-Lines are joined with ", " (the way an address is written on one line); the comparator folds
-the rest of the spacing.
+address), at a company registration ("ROC No.", "(1072825-A)"), at a line that holds a date or a
+time of day, at a wide gap from the line above, after :data:`MAX_LINES` lines, after a line
+ending with a country's name (:mod:`.countries`), or after the line that carries the postcode
+plus up to two short lines of letters (city, state or country; only a country when the
+postcode's line already named a city and a state: "16200 Palekbang, Kelantan"). A postcode is 4
+to 6 digits before a place name, not a lot's or house's number ("LOT 1851-A", "No 2685"). Lines
+are joined with ", " (the way an address is written on one line); the comparator folds the rest
+of the spacing.
 
 Confidence: the seller's times 0.9, lower (x 0.7) when no line carried a postcode.
 """
@@ -25,6 +28,7 @@ from dataclasses import replace
 
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
+from fieldwise.service.engines.extraction.countries import ends_with_country
 from fieldwise.service.engines.extraction.labels import norm
 from fieldwise.service.engines.extraction.normalize import Parsed, parse_date
 from fieldwise.service.engines.extraction.parties import party
@@ -41,14 +45,19 @@ _STOP = re.compile(
     r"|(?i:\bgst\s*(?:id|no|reg)|\btax\s*invoice)"
 )
 _REGISTRATION = re.compile(r"(?i)^\(.*\)$|\d{5,}-?[a-z]\b|company\s*no|co\.?\s*no|gst|reg")
+# a company's registration number ("(1072825-A)", "ROC No.", "Co. Reg."): never an address line
+_REGISTERED = re.compile(r"(?i)\d{5,}-[a-z]\b|\broc\b|\bco\.?\s*reg|\bcompany\s*(?:no|reg)")
 # 4 to 6 digits before a place name, not glued to a letter, a hyphen or a lot's word
 _POSTCODE = re.compile(r"(?<![\w'’./-])\d{4,6}(?![\d/-])\s*,?\s*[^\W\d_]{2}")
 _LOT = re.compile(r"(?i)\b(?:lot|no|unit|suite|block|blk|p\.?\s?t)\.?\s*$")
+# a postcode followed by two places: "16200 Palekbang, Kelantan"
+_PLACES = re.compile(r"(?<![\w'’./-])\d{4,6}(?![\d/-])\s*,?\s*[^\W\d_][^,]*,\s*[^\W\d_]{3,}")
 _AFTER_POSTCODE = 2  # short lines of letters after the postcode: city, state, country
 # a time of day ("18:19", OCR's "18: 19", "9.41AM"): no address line carries one
 _TIME = re.compile(r"(?i)\d{1,2}\s?:\s?\d{2}(?!\d)|\d{1,2}[.:]\d{2}\s?[ap]\.?m\b")
 _GAP = 2.0
 _NAME_PART = 3  # characters a line needs to count as part of the name
+_BRAND = 4  # letters of a name's first word that a branch line repeating it must have
 
 
 def _name_line(lines: tuple[Line, ...], name: str) -> int | None:
@@ -87,6 +96,13 @@ def _lead(text: str) -> bool:
     return not any(ch.isdigit() for ch in text) and _STOP.search(text) is None
 
 
+def _branch(text: str, name: str) -> bool:
+    """Whether a line under the name is a branch's name: it begins with the name's first word
+    (a brand of four letters or more: "Nando's 1 Mont Kiara" under "Nando's Chickenland")."""
+    head, line = norm(name.split()[0]) if name.split() else "", text.split()
+    return len(head) >= _BRAND and bool(line) and norm(line[0]) == head
+
+
 def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
     """The seller's address lines under its name, joined."""
     seller = party(doc, replace(spec, strategy="seller"), config)
@@ -98,23 +114,32 @@ def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> C
         return None
     taken: list[Line] = []
     after_postcode = None  # lines taken since the postcode's
+    placed = False  # whether the postcode's line named two places after it
     previous = lines[start]
     for line in lines[start + 1 : start + 1 + MAX_LINES + LEAD_LINES]:
         text = unicodedata.normalize("NFKC", line.text).strip()
         if line.box.y0 - previous.box.y1 > _GAP * max(previous.box.height, 1.0):
             break
         previous = line
-        if not taken and _lead(text):
+        if not taken and (_lead(text) or _branch(text, seller.parsed.value)):
             continue
         if _STOP.search(text) or _is_date_line(text):
             break
         if after_postcode is not None and (any(ch.isdigit() for ch in text) or len(text) > 20):
             break
+        if _REGISTERED.search(text):
+            break
+        if placed and not ends_with_country(text):
+            break  # the postcode's line named its city and its state: only a country follows
         taken.append(line)
+        if ends_with_country(text):
+            after_postcode = after_postcode or 0  # a country ends an address
+            break
         if after_postcode is not None:
             after_postcode += 1
         elif _has_postcode(text):
             after_postcode = 0
+            placed = _PLACES.search(text) is not None
         if after_postcode == _AFTER_POSTCODE or len(taken) >= MAX_LINES:
             break
     if not taken:

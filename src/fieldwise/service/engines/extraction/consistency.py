@@ -12,8 +12,10 @@ A candidate that passes a check is chosen and its confidence raised (x :data:`AG
 1.0): two amounts agree. When no candidate passes but tendered minus change is an amount the
 page prints elsewhere (a rounded total on a line of its own, "RM 60.30" under "Total 60.31" and
 "Rounding -0.01"; a total whose label OCR garbled), that printed amount is the total, at
-:data:`PRINTED` confidence: the equation, not a label, found it. Without a passing check the
-engine's usual choice stands.
+:data:`PRINTED` confidence: the equation, not a label, found it. When no label offered a total
+at all and no change is printed, the cash tendered is the total the same way (paid exactly: a
+"Total" whose amount stands only beside "Cash"). Without a passing check the engine's usual
+choice stands.
 
 Amounts printed with a sign that only says "deducted" (``Prepaid -50,00``, ``Allowances
 -9,07``) take their value from the equation they belong to (:data:`DERIVED`): prepaid =
@@ -110,9 +112,12 @@ def consistent_total(
     for target in paid:
         if target > 0 and (found := _agreeing(candidates, target)):
             return found
-    if printed is not None and paid:
+    # no change printed: what was tendered is what was due, when no label offered a total
+    # (a "Total" whose amount stands only beside "Cash" on the line below)
+    exact = tendered if not change and not candidates else []
+    if printed is not None and (paid or exact):
         on_page = printed()
-        for target in paid:
+        for target in paid or exact:
             match = _equal(on_page, target) if target > 0 else []
             if match:
                 return replace(match[0], confidence=PRINTED * match[0].confidence)

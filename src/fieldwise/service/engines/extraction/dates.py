@@ -9,6 +9,8 @@ ambiguous reading.
 
 :func:`in_code`: an article or batch code such as "HD03-04-06-5/40/160" holds a date-shaped
 run of digits; glued to the code's letters and followed by more of its parts, it is no date.
+:func:`glued_day_month`: "2703/2018" may be a date whose first slash OCR dropped, or a
+document number; like a code, it is the date only when the document has no other.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import re
 
 from fieldwise.service.engines.parsing import ParsedDocument
 
-__all__ = ["AUTO_FALLBACK", "in_code", "voted_date_order"]
+__all__ = ["AUTO_FALLBACK", "glued_day_month", "in_code", "voted_date_order"]
 
 AUTO_FALLBACK = "DMY"
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})(?!\d)")
 _CODE_BEFORE = re.compile(r"[^\W\d_]$")  # a letter right before: "HD03-04-06"
 _CODE_AFTER = re.compile(r"^[/-]\d")  # the code goes on: "03-04-06-5/40"
+_GLUED = re.compile(r"\d{4}/\d{4}")  # the lenient reading of "2703/2018" (normalize.py)
 
 
 def voted_date_order(doc: ParsedDocument) -> str | None:
@@ -41,6 +44,12 @@ def voted_date_order(doc: ParsedDocument) -> str | None:
     if day_first > month_first:
         return "DMY"
     return None
+
+
+def glued_day_month(date_text: str) -> bool:
+    """Whether a date was read from a day and month whose separator OCR dropped ("2703/2018"):
+    a document number can have that shape too, so it is taken only when nothing else is."""
+    return _GLUED.fullmatch(date_text) is not None
 
 
 def in_code(line: str, date_text: str) -> bool:

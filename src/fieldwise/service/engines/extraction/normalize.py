@@ -76,6 +76,11 @@ _LENIENT_DATES = [
     ),
     re.compile(rf"{_MONTH}(?:-|\s*)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s*(?P<y>\d{{4}})(?!\d)"),
 ]
+# "lenient_dates", read only when nothing else in the snippet is a date: a day and month whose
+# separator OCR dropped before a four-digit year ("2703/2018"); the year must look like one
+_GLUED_DAY_MONTH = re.compile(
+    r"(?<![\d/.-])(?P<a>\d{2})(?P<b>\d{2})/(?P<y>(?:19|20)\d{2})(?![\d/])"
+)
 _TRUE = {"yes", "true", "y", "x", "✓", "✔", "ja", "paid", "bezahlt", "1", "on"}
 _FALSE = {"no", "false", "n", "nein", "unpaid", "open", "offen", "0", "off", "due"}
 _JUNK = " \t:#-–|"
@@ -191,7 +196,23 @@ def parse_date(snippet: str, order: str = "DMY", *, lenient: bool = False) -> Pa
             if best is None or match.start() < best[0]:
                 best = (match.start(), parsed)
             break
+    if best is None and lenient:
+        return _glued_day_month(snippet, order)
     return best[1] if best else None
+
+
+def _glued_day_month(snippet: str, order: str) -> Parsed | None:
+    """A date whose first separator OCR dropped ("2703/2018"), never exact: the weakest reading
+    of a snippet, for one where nothing else is a date."""
+    for match in _GLUED_DAY_MONTH.finditer(snippet):
+        a, b = int(match.group("a")), int(match.group("b"))
+        month, day = (a, b) if order == "MDY" else (b, a)
+        try:
+            date = dt.date(int(match.group("y")), month, day)
+        except ValueError:
+            continue
+        return Parsed(date.isoformat(), match.group(0), False)
+    return None
 
 
 def parse_bool(snippet: str) -> Parsed | None:

@@ -50,6 +50,13 @@ _TAIL_WORDS = 2
 _JOINERS = frozenset(("co", "cie", "und", "and", "et", "en"))  # "GmbH & Co. KG", "SA et Cie"
 _WINDOW = 0.6  # a name read by the window's place, not by a cue or a legal form
 _CUE_THRESHOLD = 96.0  # whole cues at the head of a cell: "To" must not match "Tom"
+# a shop's name printed over two or three lines ("TSH POWER HARDWARE" / "TRADING"): up to this
+# many lines of letters more, tight under it and within its width, continue it
+_NAME_LINES = 2
+_NAME_GAP = 0.6  # of the line's height: the name's own leading, not the gap to the address
+_NOT_NAME = re.compile(
+    r"(?i)\b(?:tel|phone|fax|hp|e-?mail|gst|vat|tax|invoice|receipt|date|cashier|www|http)\b|@"
+)
 
 
 @dataclass(frozen=True)
@@ -298,8 +305,31 @@ def _first_line(
             continue
         if _not_a_name(text) or norm(text) in titles:
             continue
+        text = _continued_name(page.lines, line, titles)
         return Candidate(Parsed(text, text, True), 0.5 * line.confidence, 0, text)
     return None
+
+
+def _continued_name(lines: Sequence[Line], first: Line, titles: set[str]) -> str:
+    """``first``'s text with the lines that continue the name under it: letters only (no
+    digit: not yet the address or a registration), no contact or document word, tight below
+    the line before and within ``first``'s width."""
+    parts = [first.text.strip()]
+    previous = first
+    slack = first.box.height
+    for line in lines[lines.index(first) + 1 :][:_NAME_LINES]:
+        text = line.text.strip()
+        if line.box.y0 - previous.box.y1 > _NAME_GAP * previous.box.height:
+            break
+        if line.box.x0 < first.box.x0 - slack or line.box.x1 > first.box.x1 + slack:
+            break
+        if any(ch.isdigit() for ch in text) or ":" in text or _NOT_NAME.search(text):
+            break
+        if sum(ch.isalpha() for ch in text) < 3 or norm(text) in titles:
+            break
+        parts.append(text)
+        previous = line
+    return " ".join(parts)
 
 
 def _in_window(doc: ParsedDocument, exclude: tuple[str, ...]) -> Candidate | None:

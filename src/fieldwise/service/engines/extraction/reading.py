@@ -4,6 +4,7 @@ describes, see :mod:`.engine`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -11,9 +12,9 @@ from rapidfuzz import fuzz
 
 from fieldwise.service.engines.extraction.candidate import Candidate
 from fieldwise.service.engines.extraction.config import ExtractionConfig, FieldSpec
-from fieldwise.service.engines.extraction.consistency import PARTS
+from fieldwise.service.engines.extraction.consistency import PARTS, printed_amounts
 from fieldwise.service.engines.extraction.continued import continued
-from fieldwise.service.engines.extraction.dates import in_code
+from fieldwise.service.engines.extraction.dates import glued_day_month, in_code
 from fieldwise.service.engines.extraction.identifiers import foreign_identifier, identifier_role
 from fieldwise.service.engines.extraction.labels import LabelHit, find_labels, norm
 from fieldwise.service.engines.extraction.locate import value_snippets
@@ -38,6 +39,13 @@ _AMBIGUOUS_RATIO = 0.9
 _AMBIGUOUS_FACTOR = 0.7
 _SCAN_CONFIDENCE = 0.35
 _OVERRULED_FACTOR = 0.85
+# an amount printed without cents on a page whose amounts print them is more likely a count
+# ("Total Qty: 7" with its "Qty" garbled by OCR) than a total: a weaker candidate
+_DECIMAL = re.compile(r"\d[.,]\d{2}(?!\d)")
+_WHOLE_FACTOR = 0.5
+# a label whose own value is missing: words without a digit ending in a colon or a number
+# mark ("GST No.", "Tel:", "Invoice #")
+_BARE_LABEL = re.compile(r"^[^\d]*(?::|\b(?:no|nr|n°)\.?|#)$", re.IGNORECASE)
 
 
 def _label_factor(score: float) -> float:
@@ -85,6 +93,7 @@ def hit_groups(
     """Each label hit in reading order, with its candidates."""
     groups: list[tuple[LabelHit, list[Candidate]]] = []
     role = role_of(spec.vocabulary, spec.labels)
+    cents = role == "grand_total" and spec.type == "currency" and bool(printed_amounts(doc))
     identifier = identifier_role(spec.vocabulary, spec.labels) if spec.type == "string" else None
     for hit in find_labels(doc, spec.labels, config.label_threshold):
         if within is not None and (hit.page, hit.line) not in within:
@@ -95,6 +104,8 @@ def hit_groups(
         row = spec.vocabulary in PARTS and spec.type == "currency"
         for snippet in value_snippets(doc, hit, spec.position, before=spec.percent, row=row):
             if spec.type == "string" and spec.pattern is None:
+                if _BARE_LABEL.match(snippet.text.strip()):
+                    continue  # the next label of a form ("Address" over "GST No."): no value
                 snippet = continued(doc, snippet, hit.line)  # a name begun on the line above
             parsed = parse_value(snippet.text, spec, config)
             if parsed is None:
@@ -119,6 +130,8 @@ def hit_groups(
                 * validity(parsed, spec.type, spec.pattern)
                 * snippet.ocr_confidence
             )
+            if cents and not _DECIMAL.search(parsed.text):
+                confidence *= _WHOLE_FACTOR
             out.append(Candidate(parsed, confidence, snippet.page, snippet.text))
     return groups
 
@@ -151,7 +164,8 @@ def scan(
     if not (spec.type in ("date", "enum") or (spec.type == "string" and spec.pattern)):
         return None
     found: list[Candidate] = []
-    codes: list[Candidate] = []  # date-shaped pieces of codes: only when nothing else is found
+    # date-shaped pieces of codes and glued day-months: only when nothing else is found
+    codes: list[Candidate] = []
     for p, page in enumerate(doc.pages):
         for li, line in enumerate(page.lines):
             if within is not None and (p, li) not in within:
@@ -159,7 +173,9 @@ def scan(
             parsed = parse_value(line.text, spec, config)
             if parsed is not None:
                 confidence = _SCAN_CONFIDENCE * (1.0 if parsed.exact else 0.8) * line.confidence
-                coded = spec.type == "date" and in_code(line.text, parsed.text)
+                coded = spec.type == "date" and (
+                    in_code(line.text, parsed.text) or glued_day_month(parsed.text)
+                )
                 (codes if coded else found).append(Candidate(parsed, confidence, p, line.text))
                 if spec.type != "date":
                     return found[0]

@@ -140,6 +140,19 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "currency": ("Currency", "Währung", "Devise", "Monnaie", "Valuta", "Moneda", "Moeda"),
 }  # fmt: skip
 
+# Label words that narrow receipts and tills print abbreviated ("Amt Due", "Total Amt"): each
+# label holding the word is also known by the abbreviation.
+_ABBREVIATIONS = {"Amount": "Amt", "amount": "amt"}
+
+
+def _abbreviated(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """``labels`` followed by their abbreviated forms that are not among them."""
+    more = [" ".join(_ABBREVIATIONS.get(word, word) for word in label.split()) for label in labels]
+    return (*labels, *dict.fromkeys(m for m in more if m not in labels))
+
+
+CONCEPTS = {concept: _abbreviated(labels) for concept, labels in CONCEPTS.items()}
+
 # Currency marks printed beside amounts and the ISO code each one means. "$" is read as USD
 # and "¥" as JPY (their most common use); "kr" names four currencies, so it marks an amount
 # but names no code.

@@ -8,7 +8,7 @@ import warnings
 from PIL import Image, ImageSequence, UnidentifiedImageError
 
 from fieldwise.service.engines.parsing.errors import CorruptDocument, PageLimitExceeded
-from fieldwise.service.engines.parsing.layout import group_lines
+from fieldwise.service.engines.parsing.layout import group_ocr_lines
 from fieldwise.service.engines.parsing.limits import Deadline
 from fieldwise.service.engines.parsing.model import Page
 from fieldwise.service.engines.parsing.ocr import OcrEngine
@@ -43,7 +43,9 @@ def parse_image(
                     )
                 frame.load()
                 words = ocr.recognize(frame) if ocr is not None else []
-                pages.append(Page(number, float(width), float(height), group_lines(words), "ocr"))
+                pages.append(
+                    Page(number, float(width), float(height), group_ocr_lines(words), "ocr")
+                )
             return tuple(pages)
     except (
         UnidentifiedImageError,

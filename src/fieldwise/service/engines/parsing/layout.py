@@ -17,7 +17,15 @@ from fieldwise.service.engines.parsing.model import (
     Word,
 )
 
-__all__ = ["grid_line", "group_lines", "group_text_lines", "median", "split_cells"]
+__all__ = [
+    "OCR_LINE_OVERLAP",
+    "grid_line",
+    "group_lines",
+    "group_ocr_lines",
+    "group_text_lines",
+    "median",
+    "split_cells",
+]
 
 
 _LEFT = attrgetter("box.x0")
@@ -31,6 +39,15 @@ _X1 = itemgetter(2)
 _Y1 = itemgetter(3)
 # Line and Box built as the tuples they are: the named tuples' ``__new__`` is a Python function
 _new = tuple.__new__
+
+#: how much of the lower of two OCR boxes side by side their vertical extents must share to be
+#: one line. OCR boxes are the upright bounds of tilted regions, so on a photographed receipt
+#: they are up to twice as tall as the text and reach into the lines above and below: boxes a
+#: line apart still share half of the lower one (0.51-0.61 on the tune half's stacked header
+#: lines), boxes of one line nearly all of it (0.79 and more on a tilted line).
+OCR_LINE_OVERLAP = 0.7
+
+_Edges = tuple[float, float, float, float]  # left, top, right, bottom, as a Box's
 
 
 def median(values: Iterable[float]) -> float:
@@ -93,6 +110,93 @@ def group_text_lines(words: Iterable[Word]) -> tuple[Line, ...]:
     ]
     lines.sort(key=_TOP_LEFT)
     return tuple(lines)
+
+
+def group_ocr_lines(words: Iterable[Word], share: float = OCR_LINE_OVERLAP) -> tuple[Line, ...]:
+    """Group OCR words into lines, top to bottom, each line left to right, without chaining.
+
+    :func:`group_lines` lets a row grow by every word it takes, so OCR boxes that overlap
+    vertically (tall, tilted regions a line pitch apart) chain a whole block into one row. Here
+    a word joins the line whose word nearest to it left or right shares at least ``share`` of
+    the lower box's height with it (the line sharing most, if several), once the page's tilt
+    (:func:`page_tilt`) is taken out of every box: a line may follow a tilted page along its
+    words, never step down to the next line through them.
+    """
+    listed = list(words)
+    tilt = page_tilt(listed)
+    # each word's vertical extent with the tilt taken out, beside its left and right edges
+    upright = [
+        (x0, y0 - tilt * (x0 + x1) / 2, x1, y1 - tilt * (x0 + x1) / 2)
+        for x0, y0, x1, y1 in (w[1] for w in listed)
+    ]
+    order = sorted(
+        range(len(listed)), key=lambda i: (upright[i][1] + upright[i][3], upright[i][0], i)
+    )
+    rows: list[list[int]] = []
+    lowest: list[float] = []  # each row's lowest bottom
+    for i in order:
+        box = upright[i]
+        best, best_share = -1, share
+        for k in range(len(rows)):
+            if lowest[k] <= box[1]:  # the whole row is above the word: nothing shared
+                continue
+            shared = _shared_height([upright[j] for j in rows[k]], box)
+            if shared >= best_share:
+                best, best_share = k, shared
+        if best < 0:
+            rows.append([i])
+            lowest.append(box[3])
+        else:
+            rows[best].append(i)
+            lowest[best] = max(lowest[best], box[3])
+    lines = [make_line([listed[j] for j in row]) for row in rows]
+    lines.sort(key=_TOP_LEFT)
+    return tuple(lines)
+
+
+def page_tilt(words: Sequence[Word]) -> float:
+    """The page's tilt as a slope (down per unit right): the median slope between the centres
+    of OCR regions side by side (apart, and sharing half of the lower height vertically);
+    0.0 without any such pair. The words of one region are level by construction, so they
+    vote once, as their region (:func:`_regions`)."""
+    regions = _regions(words)
+    slopes: list[float] = []
+    for a, (ax0, ay0, ax1, ay1) in enumerate(regions):
+        for bx0, by0, bx1, by1 in regions[a + 1 :]:
+            if by0 >= ay1:  # regions come by top: none further down meets this one
+                break
+            low = min(ay1 - ay0, by1 - by0)
+            if not low > 0 or (bx0 < ax1 and ax0 < bx1):
+                continue
+            if min(ay1, by1) - max(ay0, by0) >= low / 2:
+                slopes.append((by0 + by1 - ay0 - ay1) / (bx0 + bx1 - ax0 - ax1))
+    return median(slopes) if slopes else 0.0
+
+
+def _regions(words: Sequence[Word]) -> list[Box]:
+    """The OCR regions the words were split from: runs of boxes with the same top and bottom,
+    each less than their height from the one before (a space, not a column gap)."""
+    regions: list[Box] = []
+    for x0, y0, x1, y1 in sorted({w[1] for w in words}, key=lambda b: (b[1], b[3], b[0])):
+        if regions:
+            rx0, ry0, rx1, ry1 = regions[-1]
+            if (ry0, ry1) == (y0, y1) and x0 - rx1 < y1 - y0:
+                regions[-1] = _new(Box, (rx0, ry0, max(rx1, x1), ry1))
+                continue
+        regions.append(_new(Box, (x0, y0, x1, y1)))
+    return regions
+
+
+def _shared_height(row: Sequence[_Edges], box: _Edges) -> float:
+    """The share of the lower height that ``box`` and the box of ``row`` nearest to it left
+    or right (the nearer centre among equals) have in common vertically; 0 for a flat box."""
+    x0, y0, x1, y1 = box
+    cy2 = y0 + y1
+    near = min(row, key=lambda b: (max(0.0, b[0] - x1, x0 - b[2]), abs(b[1] + b[3] - cy2)))
+    low = min(y1 - y0, near[3] - near[1])
+    if not low > 0:
+        return 0.0
+    return (min(y1, near[3]) - max(y0, near[1])) / low
 
 
 def _rows(words: Iterable[Word]) -> tuple[list[list[Word]], list[float], list[float]]:

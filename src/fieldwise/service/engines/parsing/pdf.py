@@ -16,7 +16,7 @@ from fieldwise.service.engines.parsing.errors import (
     LimitExceeded,
     PageLimitExceeded,
 )
-from fieldwise.service.engines.parsing.layout import group_lines, group_text_lines
+from fieldwise.service.engines.parsing.layout import group_ocr_lines, group_text_lines
 from fieldwise.service.engines.parsing.limits import Deadline, ParseLimits
 from fieldwise.service.engines.parsing.model import Page, Word
 from fieldwise.service.engines.parsing.ocr import OcrEngine
@@ -90,7 +90,7 @@ def parse_pdf(
                 document, index, budget=budget if ocr is not None else None
             )
             if image is not None and ocr is not None:
-                lines = group_lines(ocr.recognize(image, scale=scale))
+                lines = group_ocr_lines(ocr.recognize(image, scale=scale))
                 pages.append(Page(index + 1, width, height, lines, "ocr"))
             else:  # text-layer boxes are floats from pdfium
                 pages.append(Page(index + 1, width, height, group_text_lines(words), "text"))
