@@ -62,6 +62,7 @@ from fieldwise.service.engines.extraction.consistency import (
     printed_amounts,
 )
 from fieldwise.service.engines.extraction.credit import SIGNED_ROLES, is_credit_note, signed
+from fieldwise.service.engines.extraction.decimals import rejoin_decimals
 from fieldwise.service.engines.extraction.einvoice import XmlValue, read_invoice, term_of
 from fieldwise.service.engines.extraction.glued import unglue
 from fieldwise.service.engines.extraction.issue import not_after, prefer_header
@@ -323,6 +324,7 @@ def extract(
         return run_python(doc, config, confidence_threshold=confidence_threshold)
     out = Output(confidence_threshold)
     doc = unglue(doc)  # "Rechnungsnummer:471102": the label and its value apart
+    doc = rejoin_decimals(doc)  # OCR's "RM 170. 00": one amount again
     if config.date_order == "auto":
         config = replace(config, date_order=document_date_order(doc, config))
     xml = _from_xml(doc, config)
