@@ -195,3 +195,29 @@ def test_the_address_ends_at_its_country(after: str, country: str) -> None:
         "TOTAL 12.00",
     )
     assert got["address"] == f"NO 7, JALAN MERANTI 3, 47100 PUCHONG, {country}"
+
+
+# a logo OCR read nothing of: the text page's first quarter (where a name is looked for) blank
+_LOGO = ("",) * 18
+
+
+def test_a_page_opening_with_its_address_reads_it_without_a_name() -> None:
+    # the shop's name printed as a logo that OCR did not read: no seller, the address first
+    got = _read(
+        *_LOGO,
+        "K3-113,JL MERANTI 3",
+        "47100 PUCHONG",
+        "SELANGOR",
+        "H/P: 019-7521215",
+        "09/03/2018 21:28",
+        "CASH",
+        "RM 170.00",
+    )
+    assert "company" not in got
+    assert got["address"] == "K3-113,JL MERANTI 3, 47100 PUCHONG, SELANGOR"
+
+
+def test_without_a_name_no_address_is_read_from_lines_without_a_postcode() -> None:
+    got = _read(*_LOGO, "K3-113,JL MERANTI 3", "H/P: 019-7521215", "CASH", "RM 170.00")
+    assert "company" not in got
+    assert "address" not in got

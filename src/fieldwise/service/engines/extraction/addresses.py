@@ -17,7 +17,12 @@ to 6 digits before a place name, not a lot's or house's number ("LOT 1851-A", "N
 are joined with ", " (the way an address is written on one line); the comparator folds the rest
 of the spacing.
 
-Confidence: the seller's times 0.9, lower (x 0.7) when no line carried a postcode.
+Without a seller's name (a shop's name printed as a logo that OCR did not read, nothing
+name-like at the top of the page), the block is read the same way from the first line of page 1
+on, and kept only when one of its lines carries a postcode: nothing else says it is an address.
+
+Confidence: the seller's times 0.9, lower (x 0.7) when no line carried a postcode; without a
+seller, :data:`_HEADLESS`.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ _TIME = re.compile(r"(?i)\d{1,2}\s?:\s?\d{2}(?!\d)|\d{1,2}[.:]\d{2}\s?[ap]\.?m\b
 _GAP = 2.0
 _NAME_PART = 3  # characters a line needs to count as part of the name
 _BRAND = 4  # letters of a name's first word that a branch line repeating it must have
+# an address read without a seller's name above it: only its postcode supports it
+_HEADLESS = 0.5
 
 
 def _name_line(lines: tuple[Line, ...], name: str) -> int | None:
@@ -103,25 +110,20 @@ def _branch(text: str, name: str) -> bool:
     return len(head) >= _BRAND and bool(line) and norm(line[0]) == head
 
 
-def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
-    """The seller's address lines under its name, joined."""
-    seller = party(doc, replace(spec, strategy="seller"), config)
-    if seller is None or not isinstance(seller.parsed.value, str):
-        return None
-    lines = doc.pages[seller.page].lines
-    start = _name_line(lines, seller.parsed.value)
-    if start is None:
-        return None
+def _block(lines: tuple[Line, ...], first: int, name: str) -> tuple[list[Line], bool]:
+    """The address lines from ``lines[first]`` on, and whether one of them carried a postcode."""
     taken: list[Line] = []
     after_postcode = None  # lines taken since the postcode's
     placed = False  # whether the postcode's line named two places after it
-    previous = lines[start]
-    for line in lines[start + 1 : start + 1 + MAX_LINES + LEAD_LINES]:
+    previous = lines[first - 1] if first > 0 else None
+    for line in lines[first : first + MAX_LINES + LEAD_LINES]:
         text = unicodedata.normalize("NFKC", line.text).strip()
-        if line.box.y0 - previous.box.y1 > _GAP * max(previous.box.height, 1.0):
+        if previous is not None and line.box.y0 - previous.box.y1 > _GAP * max(
+            previous.box.height, 1.0
+        ):
             break
         previous = line
-        if not taken and (_lead(text) or _branch(text, seller.parsed.value)):
+        if not taken and (_lead(text) or (name and _branch(text, name))):
             continue
         if _STOP.search(text) or _is_date_line(text):
             break
@@ -142,9 +144,33 @@ def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> C
             placed = _PLACES.search(text) is not None
         if after_postcode == _AFTER_POSTCODE or len(taken) >= MAX_LINES:
             break
+    return taken, after_postcode is not None
+
+
+def _candidate(taken: list[Line], confidence: float, page: int) -> Candidate:
+    value = ", ".join(line.text.strip().rstrip(",") for line in taken)
+    confidence *= min(line.confidence for line in taken)
+    return Candidate(Parsed(value, value, True), confidence, page, value)
+
+
+def address(doc: ParsedDocument, spec: FieldSpec, config: ExtractionConfig) -> Candidate | None:
+    """The seller's address lines under its name, joined; without a seller's name, an address
+    block with a postcode that opens the first page."""
+    seller = party(doc, replace(spec, strategy="seller"), config)
+    if seller is None:
+        # the name printed as a logo that OCR did not read: the page opens with the address
+        if not doc.pages:
+            return None
+        taken, postcode = _block(doc.pages[0].lines, 0, "")
+        return _candidate(taken, _HEADLESS, 0) if taken and postcode else None
+    if not isinstance(seller.parsed.value, str):
+        return None
+    lines = doc.pages[seller.page].lines
+    start = _name_line(lines, seller.parsed.value)
+    if start is None:
+        return None
+    taken, postcode = _block(lines, start + 1, seller.parsed.value)
     if not taken:
         return None
-    value = ", ".join(line.text.strip().rstrip(",") for line in taken)
-    confidence = seller.confidence * 0.9 * (1.0 if after_postcode is not None else 0.7)
-    confidence *= min(line.confidence for line in taken)
-    return Candidate(Parsed(value, value, True), confidence, seller.page, value)
+    confidence = seller.confidence * 0.9 * (1.0 if postcode else 0.7)
+    return _candidate(taken, confidence, seller.page)
