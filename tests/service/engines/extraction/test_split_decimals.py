@@ -54,31 +54,28 @@ def test_the_decimal_mark_is_the_one_most_amounts_put_before_their_cents() -> No
     assert decimal_mark(_doc("Tea 4.50", "Tee 4,50")) is None
 
 
-def test_a_thousands_group_is_never_joined() -> None:
-    assert _texts("Tea 4.50", "Total 1. 000", "Qty 2 .000") == [
-        "Tea 4.50",
-        "Total 1. 000",
-        "Qty 2 .000",
-    ]
-
-
-def test_the_other_mark_of_a_comma_decimal_page_is_never_joined() -> None:
-    # "12. 50" on a page of "1.234,56": the dot is a thousands mark there, never a decimal one
-    assert _texts("Tee 4,50", "Summe 1.204,50", "Menge 12. 50", "Betrag 12 ,50") == [
-        "Tee 4,50",
-        "Summe 1.204,50",
-        "Menge 12. 50",
-        "Betrag 12,50",
-    ]
-
-
-def test_dates_times_and_columns_apart_are_never_joined() -> None:
-    assert _texts("Tea 4.50", "Date 09. 03. 2018", "Time 21:28. 00", "Qty 2.    50") == [
-        "Tea 4.50",
-        "Date 09. 03. 2018",
-        "Time 21:28. 00",
-        "Qty 2. 50",
-    ]
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # a thousands group: three digits after the mark
+        (("Tea 4.50", "Total 1. 000", "Qty 2 .000"), ["Tea 4.50", "Total 1. 000", "Qty 2 .000"]),
+        # "12. 50" on a page of "1.234,56": the dot is a thousands mark there, never a decimal one
+        (
+            ("Tee 4,50", "Summe 1.204,50", "Menge 12. 50", "Betrag 12 ,50"),
+            ["Tee 4,50", "Summe 1.204,50", "Menge 12. 50", "Betrag 12,50"],
+        ),
+        # dates, times, and a column apart (four spaces: wider than the line's height)
+        (
+            ("Tea 4.50", "Date 09. 03. 2018", "Time 21:28. 00", "Qty 2.    50"),
+            ["Tea 4.50", "Date 09. 03. 2018", "Time 21:28. 00", "Qty 2. 50"],
+        ),
+    ],
+    ids=["thousands", "other-mark", "dates-times-columns"],
+)
+def test_only_a_decimal_mark_before_two_digit_cents_is_joined(
+    lines: tuple[str, ...], expected: list[str]
+) -> None:
+    assert _texts(*lines) == expected
 
 
 def test_a_page_without_amounts_with_cents_is_left_as_it_is() -> None:
