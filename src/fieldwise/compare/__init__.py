@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from fieldwise.compare.stats._confidence import (
         calibration_table,
         confidence_sweep,
+        predictions,
         recommend_threshold,
     )
     from fieldwise.compare.stats._distributions import mcnemar_exact
@@ -147,6 +148,7 @@ __all__ = [
     "parse_number",
     "partition_statistics",
     "plan_fields",
+    "predictions",
     "read_frames",
     "recommend_threshold",
     "reduce_statistics",
