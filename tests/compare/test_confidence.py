@@ -16,7 +16,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fieldwise.compare import calibration_table, confidence_sweep, recommend_threshold, score_cells
+from fieldwise.compare import (
+    calibration_table,
+    confidence_sweep,
+    predictions,
+    recommend_threshold,
+    score_cells,
+)
 from fieldwise.compare.score._frame import FRAME_COLUMNS
 
 ROWS = [
@@ -49,7 +55,7 @@ def test_recommend_threshold() -> None:
 
 
 def test_calibration_table() -> None:
-    table = calibration_table(cells(), target_precision=0.75).iloc[0]
+    table = calibration_table(predictions(cells()), target_precision=0.75).iloc[0]
     assert table["predictions"] == 6
     assert table["with_confidence"] == 5
     assert table["ece"] == pytest.approx(0.37)
@@ -58,7 +64,9 @@ def test_calibration_table() -> None:
 
 
 def test_sweep() -> None:
-    sweep = confidence_sweep(cells(), thresholds=(0.0, 0.75, 0.9, 1.0)).set_index("threshold")
+    sweep = confidence_sweep(predictions(cells()), thresholds=(0.0, 0.75, 0.9, 1.0)).set_index(
+        "threshold"
+    )
     assert sweep["accepted"].tolist() == [5, 3, 2, 0]
     assert sweep["coverage"].tolist() == pytest.approx([5 / 6, 3 / 6, 2 / 6, 0.0])
     assert sweep["accuracy"].tolist() == pytest.approx([3 / 5, 2 / 3, 1.0, 0.0])

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest, norm
 
+from fieldwise.cli._compare_table import render_table
 from fieldwise.compare import (
     ComparisonResult,
     compare,
@@ -22,7 +23,6 @@ from fieldwise.compare import (
     holm,
     mcnemar_exact,
     parse_field_specs,
-    render_table,
 )
 from fieldwise.compare.score._frame import FRAME_COLUMNS
 

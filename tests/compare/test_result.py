@@ -16,13 +16,13 @@ import pytest
 
 import fieldwise.compare as compare_pkg
 from fieldwise._errors import CompareError
+from fieldwise.cli._compare_table import render_table
 from fieldwise.compare import (
     FRAME_NAMES,
     build_frame,
     compare,
     parse_field_specs,
     read_frames,
-    render_table,
     write_frames,
 )
 

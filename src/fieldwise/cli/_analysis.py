@@ -8,6 +8,7 @@ import click
 
 from fieldwise._config import dask_scheduler
 from fieldwise._errors import ConfigError
+from fieldwise.cli._compare_table import render_table
 from fieldwise.cli._context import CliContext, json_option, pass_cli
 from fieldwise.cli._loading import (
     RunsetTarget,
@@ -20,7 +21,7 @@ from fieldwise.cli._loading import (
 )
 from fieldwise.cli._mlflow import mlflow_option, track
 from fieldwise.cli._output import echo_json
-from fieldwise.compare import render_table, write_frames
+from fieldwise.compare import write_frames
 from fieldwise.evaluate import (
     Regated,
     analysis_document,

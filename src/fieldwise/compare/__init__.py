@@ -2,7 +2,7 @@
 
 Pure (no network, no CLI): build the long frame with :func:`build_frame`, read field specs with
 :func:`parse_field_specs`, then :func:`compare` returns a frozen :class:`ComparisonResult`;
-:func:`render_table` prints it and :func:`write_frames` stores its frames as Parquet.
+:func:`write_frames` stores its frames as Parquet (``fieldwise.cli`` prints it as text).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
         parse_field_specs,
         specs_from_recorded,
     )
-    from fieldwise.compare._terminal import render_table
     from fieldwise.compare.score._align import align_arrays, cell_field
     from fieldwise.compare.score._columnwise import compare_columns
     from fieldwise.compare.score._comparators import (
@@ -66,6 +65,7 @@ if TYPE_CHECKING:
     from fieldwise.compare.stats._confidence import (
         calibration_table,
         confidence_sweep,
+        predictions,
         recommend_threshold,
     )
     from fieldwise.compare.stats._distributions import mcnemar_exact
@@ -148,10 +148,10 @@ __all__ = [
     "parse_number",
     "partition_statistics",
     "plan_fields",
+    "predictions",
     "read_frames",
     "recommend_threshold",
     "reduce_statistics",
-    "render_table",
     "score_cells",
     "spec_changes",
     "spec_digest",

@@ -16,7 +16,7 @@ from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._frame import columns_frame
 from fieldwise.compare.score._lists import list_metrics
 from fieldwise.compare.score._outcomes import OUTCOMES, score_cells
-from fieldwise.compare.stats._confidence import calibration_rows, predictions, sweep_table
+from fieldwise.compare.stats._confidence import calibration_table, confidence_sweep, predictions
 from fieldwise.compare.stats._metrics import document_table
 from fieldwise.compare.stats._reduce import reduce_statistics
 from fieldwise.compare.stats._sufficient import partition_statistics, weight_classes
@@ -153,7 +153,7 @@ def compare_scored(
     )
     reduced = reduce_statistics(stats, specs=resolved, alpha=alpha, power=power)
     found = list(predictions(coded))  # (read once for the calibration and the sweep)
-    calibration = calibration_rows(found, target_precision=target_precision)
+    calibration = calibration_table(found, target_precision=target_precision)
     # suspects need the values of confident wrong cells; without any, no values are read
     wrong = OUTCOMES.index("wrong")
     confident_wrong = bool(chosen_candidates) and any(
@@ -182,7 +182,7 @@ def compare_scored(
         row_counts=row_counts,
         lists=list_metrics(row_counts),
         _flips=partial(_flips, cells, baseline, tuple(chosen_candidates)),
-        confidence=sweep_table(found),
+        confidence=confidence_sweep(found),
         calibration=calibration,
         suspected_truth_errors=suspected,
     )

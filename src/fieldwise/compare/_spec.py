@@ -75,7 +75,7 @@ class FieldSpec:
         for col in self.columns:
             if col.name == name:
                 return col
-        return FieldSpec(name=name, date_order=self.date_order, declared=False)
+        return default_spec(name, date_order=self.date_order)
 
 
 def default_spec(name: str, *, date_order: str = "YMD") -> FieldSpec:

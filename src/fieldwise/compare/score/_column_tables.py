@@ -95,12 +95,6 @@ class ScoredColumns:
         versions, fields = (np.asarray(i, dtype=str) for i in (self.versions, self.fields))
         return CodedCells(versions, self.items, fields, blocks)
 
-    def keep(self, version: ScoredVersion) -> tuple[BoolArray, bool]:
-        """Which (document, field) of ``version``'s columns, document-major, are cells, and
-        whether all of them are (the usual case: no selection needed)."""
-        keep = _stacked([c.has for c in version.columns]).astype(np.bool_)
-        return keep, bool(keep.all())
-
 
 @dataclass
 class LazyCells:
@@ -116,7 +110,9 @@ class LazyCells:
         parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in names}
         scored = self.scored
         for k, version in enumerate(scored.scored):
-            keep, every = scored.keep(version)
+            # which (document, field), document-major, are cells: all, usually (no selection)
+            keep = _stacked([c.has for c in version.columns]).astype(np.bool_)
+            every = bool(keep.all())
             n, width = len(scored.item_code), len(version.columns)
 
             def kept(values: npt.NDArray[Any], every: bool = every, keep: Any = keep) -> Any:

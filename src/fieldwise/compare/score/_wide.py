@@ -23,9 +23,7 @@ __all__ = [
     "Column",
     "WideColumn",
     "document_texts",
-    "frame_key",
     "object_column",
-    "plain_column",
     "string_codes",
     "text_index",
     "text_order",
@@ -36,10 +34,6 @@ _KEYS = ("document", "item_id")
 _PLAIN_TYPES = (str, int, float, bool)
 
 Column = tuple[npt.NDArray[np.object_], npt.NDArray[np.bool_]]
-
-
-def frame_key(frame: pd.DataFrame) -> str | None:
-    return next((k for k in _KEYS if k in frame.columns), None)
 
 
 def object_column(values: npt.NDArray[Any]) -> Column | None:
@@ -63,29 +57,6 @@ def object_column(values: npt.NDArray[Any]) -> Column | None:
         else:
             return None
     return out, missing
-
-
-def plain_column(series: pd.Series[Any]) -> Column | None:
-    """(values as plain Python scalars with None where missing, missing mask), or None."""
-    dtype = series.dtype
-    if isinstance(dtype, pd.StringDtype):
-        missing = np.asarray(series.isna(), dtype=np.bool_)
-        values = np.asarray(series.to_numpy(dtype=object), dtype=object)
-        values[missing] = None
-        return values, missing
-    if not isinstance(dtype, np.dtype):
-        return None
-    raw = series.to_numpy()
-    if dtype.kind in "biu":
-        return raw.astype(object), np.zeros(len(raw), dtype=np.bool_)
-    if dtype.kind == "f":
-        missing = np.isnan(raw)
-        values = raw.astype(object)
-        values[missing] = None
-        return values, missing
-    if dtype.kind == "O":
-        return object_column(raw)
-    return None
 
 
 T = TypeVar("T")
@@ -119,10 +90,11 @@ class WideColumn:
 
     def values(self) -> npt.NDArray[np.object_]:
         """Plain Python scalars, ``None`` where missing (what the long frame holds)."""
-        if self._values is None:
-            got = plain_column(self.series)
-            assert got is not None
-            self._values = got[0]
+        if self._values is None:  # (an object column's are converted up front)
+            dtype = object if self.kind == "string" else None
+            values = np.asarray(self.series.to_numpy(dtype=dtype), dtype=object)
+            values[self.missing] = None
+            self._values = values
         return self._values
 
     @_cached
@@ -208,8 +180,11 @@ def _col(series: pd.Series[Any]) -> WideColumn | None:
         return WideColumn(series, np.zeros(len(series), dtype=np.bool_), "numeric")
     if dtype.kind == "f":
         return WideColumn(series, np.isnan(series.to_numpy()), "numeric")
-    if dtype.kind in "bO":
-        converted = plain_column(series)
+    if dtype.kind == "b":  # plain bools, none missing
+        plain = series.to_numpy().astype(object)
+        return WideColumn(series, np.zeros(len(series), dtype=np.bool_), "object", plain)
+    if dtype.kind == "O":
+        converted = object_column(series.to_numpy())
         if converted is None:
             return None
         return WideColumn(series, converted[1], "object", converted[0])
@@ -239,7 +214,7 @@ def wide_table(frame: Any) -> tuple[pa.Array, dict[str, WideColumn]] | None:
     one wide frame, or None."""
     if not isinstance(frame, pd.DataFrame) or {"field", "value"} <= set(frame.columns):
         return None
-    key = frame_key(frame)
+    key = next((k for k in _KEYS if k in frame.columns), None)
     if key is None or not frame.columns.is_unique:
         return None
     ids = document_texts(frame[key])

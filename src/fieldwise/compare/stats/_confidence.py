@@ -21,12 +21,10 @@ from fieldwise.compare.score._outcomes import OUTCOMES
 __all__ = [
     "SWEEP_THRESHOLDS",
     "Predictions",
-    "calibration_rows",
     "calibration_table",
     "confidence_sweep",
     "predictions",
     "recommend_threshold",
-    "sweep_table",
 ]
 
 SWEEP_THRESHOLDS = tuple(round(t / 20, 2) for t in range(21))
@@ -62,16 +60,10 @@ def predictions(cells: pd.DataFrame | CodedCells) -> Iterator[Predictions]:
 
 
 def confidence_sweep(
-    cells: pd.DataFrame, thresholds: tuple[float, ...] = SWEEP_THRESHOLDS
-) -> pd.DataFrame:
-    """Per version and threshold: accepted predictions, coverage and accuracy above it."""
-    return sweep_table(predictions(cells), thresholds)
-
-
-def sweep_table(
     found: Iterable[Predictions], thresholds: tuple[float, ...] = SWEEP_THRESHOLDS
 ) -> pd.DataFrame:
-    """:func:`confidence_sweep` of the :data:`Predictions` of each version."""
+    """Per version of ``found`` and threshold: accepted predictions, coverage and accuracy
+    above it."""
     rows = []
     cuts = np.asarray(thresholds, dtype=np.float64)
     rank = np.empty(len(cuts), dtype=np.int64)
@@ -146,18 +138,12 @@ def _descending(
 
 
 def calibration_table(
-    cells: pd.DataFrame, *, target_precision: float = 0.95, bins: int = 10
-) -> pd.DataFrame:
-    """Per version: predictions with a confidence, expected calibration error over ``bins``
-    equal-width bins (sum of bin share x |accuracy - mean confidence|), and the recommended
-    ``confidence_threshold`` with its precision and coverage (``NaN`` when none reaches it)."""
-    return calibration_rows(predictions(cells), target_precision=target_precision, bins=bins)
-
-
-def calibration_rows(
     found: Iterable[Predictions], *, target_precision: float = 0.95, bins: int = 10
 ) -> pd.DataFrame:
-    """:func:`calibration_table` of the :data:`Predictions` of each version."""
+    """Per version of ``found``: predictions, those with a confidence, expected calibration
+    error over ``bins`` equal-width bins (sum of bin share x |accuracy - mean confidence|), and
+    the recommended ``confidence_threshold`` with its precision and coverage (``NaN`` when none
+    reaches it)."""
     rows = []
     for version, total, conf, correct in found:
         ece = 0.0

@@ -23,11 +23,10 @@ Definitions (a *prediction* is a cell with a predicted value; it is the positive
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
 from fieldwise.compare._codes import CodedCells
@@ -36,64 +35,29 @@ from fieldwise.compare.score._outcomes import OK_OUTCOMES, OUTCOMES
 __all__ = ["document_table", "outcome_metrics"]
 
 
-def _prf(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Precision, recall, F1 for many groups at once (rows of ``counts``, columns in
-    :data:`OUTCOMES` order), from the counts: what ``precision_recall_fscore_support`` gives
-    with ``zero_division=0.0`` when a wrong cell is one false negative and one false positive
-    (tp = correct, fp = wrong + spurious, fn = wrong + missed; F1 = 2tp / (2tp + fp + fn)).
-    Not calling scikit-learn spares every fresh process a second of importing it."""
-    if counts.shape[0] == 0:
-        return np.zeros((0, 3))
-    tp = counts[:, OUTCOMES.index("correct")]
-    wrong = counts[:, OUTCOMES.index("wrong")]
-    fp = wrong + counts[:, OUTCOMES.index("spurious")]
-    fn = wrong + counts[:, OUTCOMES.index("missed")]
-
-    def divide(top: npt.NDArray[np.float64], bottom: npt.NDArray[np.float64]) -> Any:
-        return np.divide(top, bottom, out=np.zeros_like(top), where=bottom > 0)
-
-    out: npt.NDArray[np.float64] = np.stack(
-        [divide(tp, tp + fp), divide(tp, tp + fn), divide(2 * tp, 2 * tp + fp + fn)], axis=1
-    ).astype(np.float64)
-    return out
-
-
-def _accuracy(counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    # over cells, not over the sklearn samples (a wrong cell is two samples there)
-    ok = counts[:, [OUTCOMES.index(o) for o in OK_OUTCOMES]].sum(axis=1)
-    total = counts.sum(axis=1)
-    out: npt.NDArray[np.float64] = np.divide(ok, total, out=np.zeros_like(ok), where=total > 0)
-    return out
-
-
-def _share(
-    counts: npt.NDArray[np.float64], num: tuple[str, ...], den: tuple[str, ...]
-) -> npt.NDArray[np.float64]:
-    """sum(num outcomes) / sum(den outcomes) per row; NaN where the denominator is 0."""
-    top = counts[:, [OUTCOMES.index(o) for o in num]].sum(axis=1)
-    bottom = counts[:, [OUTCOMES.index(o) for o in den]].sum(axis=1)
-    out: npt.NDArray[np.float64] = np.divide(
-        top, bottom, out=np.full_like(top, np.nan), where=bottom > 0
-    )
-    return out
-
-
-_EXPECTED = ("correct", "wrong", "missed")
-_STRICT = ("correct", "wrong", "missed", "spurious")
+def _ratio(top: float, bottom: float, empty: float) -> float:
+    return top / bottom if bottom > 0 else empty
 
 
 def outcome_metrics(counts: Mapping[str, float]) -> dict[str, float]:
     """Field accuracy, strict accuracy, cell accuracy, precision, recall and F1 from (possibly
-    weighted) outcome counts (see the module docstring; NaN where a figure has no cells)."""
-    row = np.array([[float(counts.get(o, 0.0)) for o in OUTCOMES]])
-    p, r, f = _prf(row)[0]
+    weighted) outcome counts (see the module docstring; NaN where an accuracy has no cells, 0
+    where precision, recall or F1 has none). Precision, recall and F1 are what
+    ``precision_recall_fscore_support`` gives with ``zero_division=0.0`` when a wrong cell is
+    one false negative and one false positive (tp = correct, fp = wrong + spurious,
+    fn = wrong + missed; F1 = 2tp / (2tp + fp + fn)): not calling scikit-learn spares every
+    fresh process a second of importing it."""
+    c = {o: float(counts.get(o, 0.0)) for o in OUTCOMES}
+    tp, fp, fn = c["correct"], c["wrong"] + c["spurious"], c["wrong"] + c["missed"]
+    expected = c["correct"] + c["wrong"] + c["missed"]
     return {
-        "field_accuracy": float(_share(row, ("correct",), _EXPECTED)[0]),
-        "strict_accuracy": float(_share(row, ("correct",), _STRICT)[0]),
-        "accuracy": float(_accuracy(row)[0]),
-        "precision": float(p),
-        "recall": float(r),
-        "f1": float(f),
+        "field_accuracy": _ratio(tp, expected, math.nan),
+        "strict_accuracy": _ratio(tp, expected + c["spurious"], math.nan),
+        # over cells, not over the scikit-learn samples (a wrong cell is two samples there)
+        "accuracy": _ratio(sum(c[o] for o in OK_OUTCOMES), sum(c.values()), 0.0),
+        "precision": _ratio(tp, tp + fp, 0.0),
+        "recall": _ratio(tp, tp + fn, 0.0),
+        "f1": _ratio(2 * tp, 2 * tp + fp + fn, 0.0),
     }
 
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from fieldwise.compare.score._threads import cores, thread_map
 
-__all__ = ["document_keys", "document_replicates", "draws", "poisson_weights", "replicate_sums"]
+__all__ = ["document_keys", "draws", "poisson_weights", "replicate_sums"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -164,11 +164,3 @@ def _block_sums(
         block = poisson_weights(keys[lo:hi], 0, n_resamples).astype(np.float64).T @ dense[lo:hi]
         total = total + np.rint(block).astype(np.int64)
     return total
-
-
-def document_replicates(
-    items: Iterable[str], values: npt.NDArray[np.int64], seed: int, n_resamples: int
-) -> npt.NDArray[np.int64]:
-    """:func:`replicate_sums` of ``values`` (one row per document of ``items``) under the
-    Poisson weights keyed by each document id and ``seed``."""
-    return replicate_sums(document_keys(items, seed), values, n_resamples)

@@ -26,7 +26,7 @@ from fieldwise.compare._codes import CodedCells, outcome_in
 from fieldwise.compare._spec import FieldSpec
 from fieldwise.compare.score._outcomes import OUTCOMES
 from fieldwise.compare.stats._bootstrap import bootstrap_counts
-from fieldwise.compare.stats._poisson import document_replicates
+from fieldwise.compare.stats._poisson import document_keys, replicate_sums
 from fieldwise.compare.stats._units import TRANSITIONS, pair_units, transition_codes, unit_ok
 
 __all__ = [
@@ -355,7 +355,7 @@ def partition_statistics(
         pair = (c.code_of(baseline), c.code_of(candidate))
         values, items = _bootstrap(c, present, pair, weights)
         totals[candidate] = values.sum(axis=0)
-        replicates[candidate] = document_replicates(items, values, seed, n_resamples)
+        replicates[candidate] = replicate_sums(document_keys(items, seed), values, n_resamples)
         boot_docs[candidate] = len(items)
     return Sufficient(
         baseline=baseline,

@@ -14,8 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from fieldwise.compare._comparison import ComparisonResult
-from fieldwise.compare.stats._paired import format_p
+from fieldwise.compare import ComparisonResult, format_p
 
 __all__ = ["render_table"]
 
