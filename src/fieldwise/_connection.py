@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fieldwise._config import ClientSettings
 from fieldwise._errors import ConfigError
 from fieldwise.client import AsyncClient, Client
-from fieldwise.service.server import RunningService, embedded_settings, start_in_thread
+
+if TYPE_CHECKING:
+    # The service (FastAPI, SQLAlchemy, uvicorn: ~0.6 s of imports) is imported only when this
+    # process embeds it; a command talking to --base-url never loads it.
+    from fieldwise.service.server import RunningService
 
 
 @dataclass
@@ -60,6 +64,8 @@ def identity_of(settings: ClientSettings, *, data_dir: Path | None = None) -> st
     (a command asks it to know whether a run set ran on the service it would talk to)."""
     if settings.base_url:
         return settings.base_url.rstrip("/")
+    from fieldwise.service.server import embedded_settings
+
     return f"local:{embedded_settings(data_dir).data_dir.resolve()}"
 
 
@@ -72,6 +78,8 @@ def connect(settings: ClientSettings, *, data_dir: Path | None = None) -> Servic
             )
         base_url = identity_of(settings)
         return ServiceConnection(base_url, settings.api_key, settings, identity=base_url)
+    from fieldwise.service.server import embedded_settings, start_in_thread
+
     service = embedded_settings(data_dir)
     # Without the web console: nobody can reach it (a random port, a key only this process
     # knows), and not importing it shortens every command that starts the service.

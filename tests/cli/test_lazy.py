@@ -66,3 +66,22 @@ def test_root_help_lists_every_command() -> None:
     assert done.returncode == 0, done.stderr
     for name in cli.lazy:
         assert f"\n  {name} " in done.stdout, name
+
+
+def test_talking_to_a_remote_service_never_imports_the_service() -> None:
+    # connect() to --base-url must not load the embedded service's frameworks (FastAPI,
+    # SQLAlchemy, uvicorn): they cost a remote re-sync of 10k documents half its time.
+    code = (
+        "import json, sys\n"
+        "from fieldwise._config import ClientSettings\n"
+        "from fieldwise._connection import connect, identity_of\n"
+        "s = ClientSettings(base_url='http://127.0.0.1:9/', api_key='k')\n"
+        "assert connect(s).base_url == identity_of(s) == 'http://127.0.0.1:9'\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    service = sorted(m for m in loaded if m.split(".")[0] in ("fastapi", "sqlalchemy", "uvicorn"))
+    assert service + sorted(m for m in loaded if m.startswith("fieldwise.service")) == []
