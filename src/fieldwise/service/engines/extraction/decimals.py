@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
+from functools import reduce
 
 from fieldwise.service.engines.parsing import Box, Line, ParsedDocument, Word
 
@@ -60,12 +61,7 @@ def _close(left: Word, right: Word) -> bool:
 def _joined(parts: tuple[Word, ...]) -> Word:
     return Word(
         "".join(w.text for w in parts),
-        Box(
-            min(w.box.x0 for w in parts),
-            min(w.box.y0 for w in parts),
-            max(w.box.x1 for w in parts),
-            max(w.box.y1 for w in parts),
-        ),
+        reduce(Box.union, (w.box for w in parts)),
         min(w.confidence for w in parts),
     )
 
